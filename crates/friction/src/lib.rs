@@ -1,0 +1,49 @@
+//! Dry-friction laws and the mechanical plants they act in.
+//!
+//! Pure Rust: this crate knows nothing of FMI, FFI or XML. Each friction law
+//! advances the rate of a body over one fixed integration interval, because
+//! that is where the classic algorithms differ: the conventional sign-function
+//! model (Hill, Fig. 1) sees only the rate at the start of the interval, while
+//! Hill's predictive algorithm (Hill, Eqs. 1-6) looks ahead to a zero crossing
+//! inside it.
+
+pub mod coulomb;
+pub mod hill;
+pub mod inertia;
+
+pub use coulomb::ConventionalCoulomb;
+pub use hill::HillFriction;
+pub use inertia::{FrictionInertia, Motion};
+
+/// Signum with `sign(0) = 0`, the non-linear block of Hill's Fig. 1
+/// ("zero output for zero velocity"). `f64::signum` returns 1 for +0.0.
+#[inline]
+pub fn sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// What a friction law did to a body over one integration interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Advance {
+    /// Rate at the end of the interval (rad/s). Exactly `0.0` when the body sticks.
+    pub rate: f64,
+    /// Effective friction torque (N.m): the friction averaged over the interval,
+    /// so that `inertia * (rate - rate0) / dt == applied + friction`.
+    pub friction: f64,
+}
+
+/// A friction law acting on one rigid body, advanced over a fixed interval.
+///
+/// Laws are evaluated once per interval with the applied torque held constant
+/// (zero-order hold), as in Hill's external Euler integration.
+pub trait RigidBodyFriction {
+    /// Advance the rate of a body of `inertia` (kg.m2) under `applied` torque
+    /// (N.m) from `rate` (rad/s) over `dt` seconds.
+    fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance;
+}

@@ -1,0 +1,306 @@
+//! Declarations a model makes about itself: units, variables, experiment.
+//!
+//! A model lists its variables once, as a `const` slice of [`Variable`]. The
+//! value reference of a variable is its position in that slice, so lookups on
+//! the get/set path are an index, and the XML, the accessors and the docs can
+//! never disagree.
+
+/// FMI 2.0 causality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Causality {
+    Parameter,
+    Input,
+    Output,
+}
+
+/// FMI 2.0 variability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variability {
+    /// Set before initialization only.
+    Fixed,
+    /// Changes only at communication points (Integer/Boolean signals).
+    Discrete,
+    Continuous,
+}
+
+/// One display unit: `display = factor * value + offset` (FMI 2.0, 2.2.2).
+#[derive(Clone, Copy, Debug)]
+pub struct DisplayUnit {
+    pub name: &'static str,
+    pub factor: f64,
+    pub offset: f64,
+}
+
+/// SI base-unit exponents, in the order of FMI's BaseUnit attributes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BaseUnit {
+    pub kg: i32,
+    pub m: i32,
+    pub s: i32,
+    pub rad: i32,
+}
+
+/// A physical quantity; each maps to one SimpleType and one Unit in the XML.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Quantity {
+    Angle,
+    AngularVelocity,
+    Torque,
+    Inertia,
+    Time,
+}
+
+impl Quantity {
+    /// Every quantity, in the order their types and units are written.
+    pub const ALL: &'static [Quantity] = &[
+        Quantity::Angle,
+        Quantity::AngularVelocity,
+        Quantity::Torque,
+        Quantity::Inertia,
+        Quantity::Time,
+    ];
+
+    /// SimpleType name and `quantity` attribute.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Quantity::Angle => "Angle",
+            Quantity::AngularVelocity => "AngularVelocity",
+            Quantity::Torque => "Torque",
+            Quantity::Inertia => "Inertia",
+            Quantity::Time => "Time",
+        }
+    }
+
+    /// Unit name (Modelica/FMI spelling).
+    pub fn unit(self) -> &'static str {
+        match self {
+            Quantity::Angle => "rad",
+            Quantity::AngularVelocity => "rad/s",
+            Quantity::Torque => "N.m",
+            Quantity::Inertia => "kg.m2",
+            Quantity::Time => "s",
+        }
+    }
+
+    pub fn base_unit(self) -> BaseUnit {
+        let b = BaseUnit::default();
+        match self {
+            Quantity::Angle => BaseUnit { rad: 1, ..b },
+            Quantity::AngularVelocity => BaseUnit { rad: 1, s: -1, ..b },
+            Quantity::Torque => BaseUnit { kg: 1, m: 2, s: -2, ..b },
+            Quantity::Inertia => BaseUnit { kg: 1, m: 2, ..b },
+            Quantity::Time => BaseUnit { s: 1, ..b },
+        }
+    }
+
+    /// Display units an engineer reads this quantity in.
+    pub fn display_units(self) -> &'static [DisplayUnit] {
+        const DEG: f64 = 180.0 / std::f64::consts::PI;
+        const RPM: f64 = 60.0 / (2.0 * std::f64::consts::PI);
+        match self {
+            Quantity::Angle => &[DisplayUnit { name: "deg", factor: DEG, offset: 0.0 }],
+            Quantity::AngularVelocity => &[
+                DisplayUnit { name: "deg/s", factor: DEG, offset: 0.0 },
+                DisplayUnit { name: "rpm", factor: RPM, offset: 0.0 },
+            ],
+            Quantity::Time => &[DisplayUnit { name: "ms", factor: 1000.0, offset: 0.0 }],
+            Quantity::Torque | Quantity::Inertia => &[],
+        }
+    }
+}
+
+/// How a variable's value is typed, bounded and reached in the model struct.
+pub enum Value<M> {
+    Real {
+        quantity: Quantity,
+        /// Preferred display unit (one of the quantity's), if any.
+        display_unit: Option<&'static str>,
+        start: f64,
+        /// Bounds, declared in the XML and enforced on set. `min` is
+        /// inclusive unless `exclusive_min` (e.g. an inertia must be > 0,
+        /// declared `min="0"` as Modelica's SI types do).
+        min: Option<f64>,
+        exclusive_min: bool,
+        max: Option<f64>,
+        get: fn(&M) -> f64,
+        set: Option<fn(&mut M, f64)>,
+    },
+    Integer {
+        start: i32,
+        min: Option<i32>,
+        max: Option<i32>,
+        get: fn(&M) -> i32,
+        set: Option<fn(&mut M, i32)>,
+    },
+    Boolean {
+        start: bool,
+        get: fn(&M) -> bool,
+        set: Option<fn(&mut M, bool)>,
+    },
+}
+
+/// One scalar variable. Its value reference is its index in the model's list.
+pub struct Variable<M> {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub causality: Causality,
+    pub variability: Variability,
+    pub value: Value<M>,
+}
+
+impl<M> Variable<M> {
+    /// A Real input, continuous, with a start value (used until first set).
+    pub const fn real_input(
+        name: &'static str,
+        description: &'static str,
+        quantity: Quantity,
+        start: f64,
+        get: fn(&M) -> f64,
+        set: fn(&mut M, f64),
+    ) -> Self {
+        Variable {
+            name,
+            description,
+            causality: Causality::Input,
+            variability: Variability::Continuous,
+            value: Value::Real { quantity, display_unit: None, start, min: None, exclusive_min: false, max: None, get, set: Some(set) },
+        }
+    }
+
+    /// A Real output, continuous, calculated by the model.
+    pub const fn real_output(
+        name: &'static str,
+        description: &'static str,
+        quantity: Quantity,
+        get: fn(&M) -> f64,
+    ) -> Self {
+        Variable {
+            name,
+            description,
+            causality: Causality::Output,
+            variability: Variability::Continuous,
+            value: Value::Real { quantity, display_unit: None, start: 0.0, min: None, exclusive_min: false, max: None, get, set: None },
+        }
+    }
+
+    /// A fixed Real parameter with a start value.
+    pub const fn real_parameter(
+        name: &'static str,
+        description: &'static str,
+        quantity: Quantity,
+        start: f64,
+        get: fn(&M) -> f64,
+        set: fn(&mut M, f64),
+    ) -> Self {
+        Variable {
+            name,
+            description,
+            causality: Causality::Parameter,
+            variability: Variability::Fixed,
+            value: Value::Real { quantity, display_unit: None, start, min: None, exclusive_min: false, max: None, get, set: Some(set) },
+        }
+    }
+
+    /// A discrete Integer output.
+    pub const fn integer_output(
+        name: &'static str,
+        description: &'static str,
+        min: i32,
+        max: i32,
+        get: fn(&M) -> i32,
+    ) -> Self {
+        Variable {
+            name,
+            description,
+            causality: Causality::Output,
+            variability: Variability::Discrete,
+            value: Value::Integer { start: 0, min: Some(min), max: Some(max), get, set: None },
+        }
+    }
+
+    /// Inclusive lower bound (Real variables only).
+    pub const fn min(mut self, bound: f64) -> Self {
+        if let Value::Real { ref mut min, .. } = self.value {
+            *min = Some(bound);
+        }
+        self
+    }
+
+    /// Strictly positive (Real variables only): declared `min="0"`, and 0 is refused.
+    pub const fn positive(mut self) -> Self {
+        if let Value::Real { ref mut min, ref mut exclusive_min, .. } = self.value {
+            *min = Some(0.0);
+            *exclusive_min = true;
+        }
+        self
+    }
+
+    /// Inclusive upper bound (Real variables only).
+    pub const fn max(mut self, bound: f64) -> Self {
+        if let Value::Real { ref mut max, .. } = self.value {
+            *max = Some(bound);
+        }
+        self
+    }
+
+    /// Preferred display unit (Real variables only).
+    pub const fn display(mut self, unit: &'static str) -> Self {
+        if let Value::Real { ref mut display_unit, .. } = self.value {
+            *display_unit = Some(unit);
+        }
+        self
+    }
+
+    /// FMI type element name.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            Value::Real { .. } => "Real",
+            Value::Integer { .. } => "Integer",
+            Value::Boolean { .. } => "Boolean",
+        }
+    }
+
+    /// Whether the environment may set this variable in the given phase.
+    pub fn settable(&self, initialized: bool) -> bool {
+        match self.causality {
+            Causality::Input => true,
+            Causality::Parameter => !initialized && self.variability == Variability::Fixed,
+            Causality::Output => false,
+        }
+    }
+}
+
+/// The experiment a model runs by default (`DefaultExperiment`).
+#[derive(Clone, Copy, Debug)]
+pub struct Experiment {
+    pub start_time: f64,
+    pub stop_time: f64,
+    pub step_size: f64,
+}
+
+/// What a model says about itself besides its variables.
+#[derive(Clone, Copy, Debug)]
+pub struct ModelInfo {
+    /// modelIdentifier, modelName and the binary's file name.
+    pub identifier: &'static str,
+    pub description: &'static str,
+    pub default_experiment: Experiment,
+}
+
+/// A log category the FMU declares and the environment can switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogCategory {
+    pub name: &'static str,
+    pub description: &'static str,
+}
+
+/// The log categories of every FMU, in declaration order; the FMI layer keeps
+/// one on/off flag per entry.
+pub const LOG_CATEGORIES: &[LogCategory] = &[
+    LogCategory { name: "logEvents", description: "Discrete events: stick/slip and lock/unlock transitions, with their time" },
+    LogCategory { name: "logStatusWarning", description: "Calls that returned fmi2Warning" },
+    LogCategory { name: "logStatusDiscard", description: "Calls that returned fmi2Discard" },
+    LogCategory { name: "logStatusError", description: "Calls that returned fmi2Error: the value and the rule it broke" },
+    LogCategory { name: "logStatusFatal", description: "Calls that returned fmi2Fatal" },
+    LogCategory { name: "logAll", description: "All of the above" },
+];

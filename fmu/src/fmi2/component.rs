@@ -1,0 +1,506 @@
+//! One FMU instance: the FMI 2.0 call-sequence state machine, time keeping,
+//! argument checks, FMU states and logging, for every model alike.
+
+use super::erased::{substep_count, Erased};
+use super::log::{self, Log};
+use super::types::Status;
+use std::fmt::Write as _;
+
+/// States of the FMI 2.0 Co-Simulation call sequence (standard, 4.2.4).
+/// `stepCanceled`/`stepInProgress` never occur: doStep is synchronous.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Phase {
+    Instantiated = 0,
+    InitializationMode = 1,
+    StepComplete = 2,
+    StepFailed = 3,
+    Terminated = 4,
+    Error = 5,
+    Fatal = 6,
+}
+
+impl Phase {
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    fn from_u8(x: u8) -> Option<Self> {
+        [
+            Phase::Instantiated,
+            Phase::InitializationMode,
+            Phase::StepComplete,
+            Phase::StepFailed,
+            Phase::Terminated,
+            Phase::Error,
+            Phase::Fatal,
+        ]
+        .get(x as usize)
+        .copied()
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Instantiated => "instantiated",
+            Phase::InitializationMode => "initializationMode",
+            Phase::StepComplete => "stepComplete",
+            Phase::StepFailed => "stepFailed",
+            Phase::Terminated => "terminated",
+            Phase::Error => "error",
+            Phase::Fatal => "fatal",
+        }
+    }
+}
+
+/// Sets of phases in which a function may be called.
+pub mod allowed {
+    use super::Phase::*;
+    const fn set(phases: &[super::Phase]) -> u8 {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < phases.len() {
+            bits |= 1 << phases[i] as u8;
+            i += 1;
+        }
+        bits
+    }
+    pub const ANY_BUT_FATAL: u8 = set(&[Instantiated, InitializationMode, StepComplete, StepFailed, Terminated, Error]);
+    pub const INSTANTIATED: u8 = set(&[Instantiated]);
+    pub const INITIALIZATION: u8 = set(&[InitializationMode]);
+    pub const STEP_COMPLETE: u8 = set(&[StepComplete]);
+    pub const TERMINATE: u8 = set(&[StepComplete, StepFailed, Error]);
+    pub const GET: u8 = set(&[InitializationMode, StepComplete, StepFailed, Terminated, Error]);
+    pub const SET: u8 = set(&[Instantiated, InitializationMode, StepComplete]);
+    pub const STATUS: u8 = set(&[StepComplete, StepFailed, Terminated]);
+}
+
+/// Refuse a step that would take more substeps than this (a communication
+/// step of 1e4 s at a 1 ms internal step is 1e7 substeps, well inside).
+pub const MAX_SUBSTEPS_PER_STEP: f64 = 1e8;
+
+/// Tag at the start of a live component, cleared when it is freed, so that a
+/// stale or foreign pointer is refused instead of used (best effort).
+pub const COMPONENT_MAGIC: u64 = 0x4652_4943_5449_4f4e; // "FRICTION"
+const SNAPSHOT_MAGIC: u64 = 0x4652_4943_5354_4154; // "FRICSTAT"
+/// Leading bytes and version of a serialized FMU state.
+const SERIAL_MAGIC: &[u8; 8] = b"FRICFMU\x02";
+const SERIAL_VERSION: u32 = 1;
+
+/// A saved FMU state (`fmi2FMUstate` points at one of these).
+pub struct Snapshot {
+    magic: u64,
+    phase: Phase,
+    time: f64,
+    start_time: f64,
+    substeps: u64,
+    stale: bool,
+    model: Box<dyn Erased>,
+}
+
+/// Everything one instance holds. `fmi2Component` points at this.
+#[repr(C)]
+pub struct Component {
+    pub magic: u64,
+    pub log: Log,
+    pub phase: Phase,
+    guid: &'static str,
+    start_time: f64,
+    time: f64,
+    /// Internal substeps taken since the start (part of the FMU state).
+    substeps: u64,
+    /// A parameter or start value changed since `initialize`.
+    stale: bool,
+    model: Box<dyn Erased>,
+    /// FMU states handed out by this instance and not yet freed.
+    snapshots: Vec<*mut Snapshot>,
+}
+
+type Outcome = Result<Status, String>;
+
+impl Component {
+    pub fn new(log: Log, guid: &'static str, model: Box<dyn Erased>) -> Self {
+        Self {
+            magic: COMPONENT_MAGIC,
+            log,
+            phase: Phase::Instantiated,
+            guid,
+            start_time: 0.0,
+            time: 0.0,
+            substeps: 0,
+            stale: false,
+            model,
+            snapshots: Vec::new(),
+        }
+    }
+
+    pub fn identifier(&self) -> &'static str {
+        self.model.identifier()
+    }
+
+    /// Log `message` for a failed `function` and return `status`.
+    pub fn fail(&mut self, function: &str, status: Status, message: &str) -> Status {
+        self.log.emit(status, log::category_of(status), &format!("{function}: {message}"));
+        if status == Status::Fatal {
+            self.phase = Phase::Fatal;
+        }
+        status
+    }
+
+    /// Run `body` if `function` is allowed in the current phase; turn an
+    /// `Err(message)` into a logged fmi2Error that leaves the instance as it was.
+    pub fn call(&mut self, function: &str, allowed: u8, body: impl FnOnce(&mut Self) -> Outcome) -> Status {
+        if self.phase.bit() & allowed == 0 {
+            let message = if self.phase == Phase::Fatal {
+                "refused: the instance had a fatal error; only fmi2FreeInstance is allowed".to_string()
+            } else {
+                format!("not allowed in state {}", self.phase.name())
+            };
+            return self.fail(function, Status::Error, &message);
+        }
+        match body(self) {
+            Ok(status) => status,
+            Err(message) => self.fail(function, Status::Error, &message),
+        }
+    }
+
+    fn initialized(&self) -> bool {
+        !matches!(self.phase, Phase::Instantiated | Phase::InitializationMode)
+    }
+
+    /// Outputs read before the first step reflect the current parameters.
+    fn refresh(&mut self) {
+        if self.stale {
+            self.model.initialize();
+            self.stale = false;
+        }
+    }
+
+    pub fn setup_experiment(&mut self, start_time: f64, stop_time: Option<f64>) -> Outcome {
+        if !start_time.is_finite() {
+            return Err(format!("startTime = {start_time} rejected: must be finite"));
+        }
+        if let Some(stop) = stop_time {
+            if !stop.is_finite() || stop < start_time {
+                return Err(format!("stopTime = {stop} rejected: must be finite and >= startTime = {start_time}"));
+            }
+        }
+        self.start_time = start_time;
+        self.time = start_time;
+        Ok(Status::Ok)
+    }
+
+    pub fn enter_initialization_mode(&mut self) -> Outcome {
+        self.phase = Phase::InitializationMode;
+        self.stale = true;
+        Ok(Status::Ok)
+    }
+
+    pub fn exit_initialization_mode(&mut self) -> Outcome {
+        self.model.check()?;
+        self.model.initialize();
+        self.stale = false;
+        self.phase = Phase::StepComplete;
+        Ok(Status::Ok)
+    }
+
+    pub fn terminate(&mut self) -> Outcome {
+        self.phase = Phase::Terminated;
+        Ok(Status::Ok)
+    }
+
+    pub fn reset(&mut self) -> Outcome {
+        self.model.reset_to_start();
+        self.phase = Phase::Instantiated;
+        self.start_time = 0.0;
+        self.time = 0.0;
+        self.substeps = 0;
+        self.stale = false;
+        Ok(Status::Ok)
+    }
+
+    pub fn set_real(&mut self, vrs: &[u32], values: &[f64]) -> Outcome {
+        let initialized = self.initialized();
+        self.model.set_real(vrs, values, initialized)?;
+        self.stale |= !initialized;
+        Ok(Status::Ok)
+    }
+
+    pub fn set_integer(&mut self, vrs: &[u32], values: &[i32]) -> Outcome {
+        let initialized = self.initialized();
+        self.model.set_integer(vrs, values, initialized)?;
+        self.stale |= !initialized;
+        Ok(Status::Ok)
+    }
+
+    pub fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> Outcome {
+        let initialized = self.initialized();
+        self.model.set_boolean(vrs, values, initialized)?;
+        self.stale |= !initialized;
+        Ok(Status::Ok)
+    }
+
+    pub fn get_real(&mut self, vrs: &[u32], out: &mut [f64]) -> Outcome {
+        self.refresh();
+        self.model.get_real(vrs, out).map(|()| Status::Ok)
+    }
+
+    pub fn get_integer(&mut self, vrs: &[u32], out: &mut [i32]) -> Outcome {
+        self.refresh();
+        self.model.get_integer(vrs, out).map(|()| Status::Ok)
+    }
+
+    pub fn get_boolean(&mut self, vrs: &[u32], out: &mut [bool]) -> Outcome {
+        self.refresh();
+        self.model.get_boolean(vrs, out).map(|()| Status::Ok)
+    }
+
+    pub fn check_string_vrs(&self, vrs: &[u32]) -> Outcome {
+        self.model.check_string_vrs(vrs).map(|()| Status::Ok)
+    }
+
+    /// `fmi2DoStep`: integrate from our own time to `t + h`.
+    pub fn do_step(&mut self, t: f64, h: f64) -> Outcome {
+        if !h.is_finite() || h <= 0.0 {
+            return Err(format!("communicationStepSize = {h} rejected: must be finite and > 0"));
+        }
+        if !t.is_finite() {
+            return Err(format!("currentCommunicationPoint = {t} rejected: must be finite"));
+        }
+        let tolerance = 1e-9 * self.time.abs().max(1.0);
+        if (t - self.time).abs() > tolerance {
+            return Err(format!(
+                "currentCommunicationPoint = {t} s rejected: the FMU is at t = {} s \
+                 (a step must start where the last one ended, within {tolerance:e} s)",
+                self.time
+            ));
+        }
+        let max_substep = self.model.max_substep();
+        let substeps = substep_count(h, max_substep);
+        if substeps > MAX_SUBSTEPS_PER_STEP {
+            return Err(format!(
+                "communicationStepSize = {h} s rejected: it would take {substeps:e} internal steps of {max_substep} s \
+                 (limit {MAX_SUBSTEPS_PER_STEP:e}); use smaller communication steps or a larger internal step"
+            ));
+        }
+        let substeps = substeps as u64;
+        let Component { log, model, .. } = self;
+        let events_on = log.enabled(log::EVENTS);
+        let identifier = model.identifier();
+        model.advance(t, h, substeps, &mut |time, tr| {
+            if events_on {
+                log.emit(
+                    Status::Ok,
+                    log::EVENTS,
+                    &format!("t = {time} s: {identifier} {} {} -> {} ({})", tr.what, tr.from, tr.to, tr.meaning),
+                );
+            }
+        });
+        self.time = t + h;
+        self.substeps += substeps;
+        if let Err(what) = self.model.check_finite() {
+            self.phase = Phase::Error;
+            return Err(format!(
+                "step from t = {t} s to {} s failed: {what}; the instance is now in state error \
+                 (restore a saved FMU state or reset it)",
+                self.time
+            ));
+        }
+        Ok(Status::Ok)
+    }
+
+    pub fn last_successful_time(&self) -> f64 {
+        self.time
+    }
+
+    // ----- FMU state -------------------------------------------------------
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            magic: SNAPSHOT_MAGIC,
+            phase: self.phase,
+            time: self.time,
+            start_time: self.start_time,
+            substeps: self.substeps,
+            stale: self.stale,
+            model: self.model.boxed_clone(),
+        }
+    }
+
+    fn owns(&self, state: *mut Snapshot) -> bool {
+        !state.is_null() && self.snapshots.contains(&state)
+    }
+
+    /// `fmi2GetFMUstate`: a new state, or overwrite `existing` if it is ours.
+    pub fn get_state(&mut self, existing: *mut Snapshot) -> Result<*mut Snapshot, String> {
+        if existing.is_null() {
+            let ptr = Box::into_raw(Box::new(self.snapshot()));
+            self.snapshots.push(ptr);
+            return Ok(ptr);
+        }
+        if !self.owns(existing) {
+            return Err("*FMUstate is neither NULL nor a state of this instance".into());
+        }
+        // SAFETY: `existing` is one of our live snapshots.
+        let s = unsafe { &mut *existing };
+        s.phase = self.phase;
+        s.time = self.time;
+        s.start_time = self.start_time;
+        s.substeps = self.substeps;
+        s.stale = self.stale;
+        if !s.model.assign(self.model.as_ref()) {
+            s.model = self.model.boxed_clone();
+        }
+        Ok(existing)
+    }
+
+    pub fn set_state(&mut self, state: *mut Snapshot) -> Outcome {
+        if !self.owns(state) {
+            return Err("FMUstate is not a live state of this instance".into());
+        }
+        // SAFETY: checked live and ours.
+        let s = unsafe { &*state };
+        if s.magic != SNAPSHOT_MAGIC || !self.model.assign(s.model.as_ref()) {
+            return Err("FMUstate belongs to another model".into());
+        }
+        self.phase = s.phase;
+        self.time = s.time;
+        self.start_time = s.start_time;
+        self.substeps = s.substeps;
+        self.stale = s.stale;
+        Ok(Status::Ok)
+    }
+
+    pub fn free_state(&mut self, state: *mut Snapshot) -> Outcome {
+        if state.is_null() {
+            return Ok(Status::Ok); // freeing NULL is a no-op, as free(NULL)
+        }
+        let Some(i) = self.snapshots.iter().position(|&p| p == state) else {
+            return Err("FMUstate is not a live state of this instance (already freed?)".into());
+        };
+        self.snapshots.swap_remove(i);
+        // SAFETY: created by Box::into_raw in get_state/deserialize, removed above.
+        unsafe {
+            (*state).magic = 0;
+            drop(Box::from_raw(state));
+        }
+        Ok(Status::Ok)
+    }
+
+    /// Byte form of a state: magic, format version, GUID, framing, model.
+    pub fn serialize(&self, state: *mut Snapshot) -> Result<Vec<u8>, String> {
+        if !self.owns(state) {
+            return Err("FMUstate is not a live state of this instance".into());
+        }
+        // SAFETY: checked live and ours.
+        let s = unsafe { &*state };
+        let model = s.model.to_bytes();
+        let mut out = Vec::with_capacity(64 + self.guid.len() + model.len());
+        out.extend_from_slice(SERIAL_MAGIC);
+        out.extend_from_slice(&SERIAL_VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.guid.len() as u32).to_le_bytes());
+        out.extend_from_slice(self.guid.as_bytes());
+        out.push(s.phase as u8);
+        out.extend_from_slice(&s.time.to_le_bytes());
+        out.extend_from_slice(&s.start_time.to_le_bytes());
+        out.extend_from_slice(&s.substeps.to_le_bytes());
+        out.push(s.stale as u8);
+        out.extend_from_slice(&(model.len() as u32).to_le_bytes());
+        out.extend_from_slice(&model);
+        Ok(out)
+    }
+
+    pub fn deserialize(&mut self, bytes: &[u8]) -> Result<*mut Snapshot, String> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8)? != SERIAL_MAGIC {
+            return Err("not a serialized FMU state of this project (bad magic)".into());
+        }
+        let version = r.u32()?;
+        if version != SERIAL_VERSION {
+            return Err(format!("serialized FMU state has format version {version}, this FMU reads {SERIAL_VERSION}"));
+        }
+        let guid_len = r.u32()? as usize;
+        let guid = r.take(guid_len)?;
+        if guid != self.guid.as_bytes() {
+            return Err(format!(
+                "serialized FMU state is for GUID {}, this FMU is {}",
+                String::from_utf8_lossy(guid),
+                self.guid
+            ));
+        }
+        let phase = Phase::from_u8(r.u8()?).ok_or("serialized FMU state has an invalid phase")?;
+        let time = r.f64()?;
+        let start_time = r.f64()?;
+        let substeps = r.u64()?;
+        let stale = match r.u8()? {
+            0 => false,
+            1 => true,
+            _ => return Err("serialized FMU state has an invalid flag".into()),
+        };
+        let model_len = r.u32()? as usize;
+        let model = self.model.from_bytes(r.take(model_len)?)?;
+        if r.at != bytes.len() {
+            return Err(format!("{} trailing bytes after the serialized FMU state", bytes.len() - r.at));
+        }
+        if !time.is_finite() || !start_time.is_finite() || phase == Phase::Fatal {
+            return Err("serialized FMU state holds a non-finite time or a fatal phase".into());
+        }
+        model.check_finite().map_err(|e| format!("serialized FMU state is not finite: {e}"))?;
+        let ptr = Box::into_raw(Box::new(Snapshot {
+            magic: SNAPSHOT_MAGIC,
+            phase,
+            time,
+            start_time,
+            substeps,
+            stale,
+            model,
+        }));
+        self.snapshots.push(ptr);
+        Ok(ptr)
+    }
+
+    /// A one-line account of the instance, for messages.
+    pub fn describe(&self) -> String {
+        let mut s = String::new();
+        let _ = write!(s, "{} at t = {} s in state {}", self.identifier(), self.time, self.phase.name());
+        s
+    }
+}
+
+impl Drop for Component {
+    fn drop(&mut self) {
+        self.magic = 0;
+        for &p in &self.snapshots {
+            // SAFETY: every pointer in the list is a live Box we created.
+            unsafe { drop(Box::from_raw(p)) };
+        }
+    }
+}
+
+/// Bounds-checked reading of a serialized state.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| {
+            format!("serialized FMU state is truncated: {} bytes, needed {} at offset {}", self.bytes.len(), n, self.at)
+        })?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn f64(&mut self) -> Result<f64, String> {
+        Ok(f64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+}

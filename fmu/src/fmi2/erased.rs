@@ -1,0 +1,297 @@
+//! The per-model half of an instance, behind one object-safe trait so the C
+//! functions are written once for every model. The generic implementation
+//! is monomorphized per model, so the sub-step loop inlines the model's step.
+
+use crate::description::{Value, Variable};
+use crate::model::{Model, Transition};
+use std::any::Any;
+
+/// Everything the FMI layer asks of a model instance.
+pub trait Erased: Send {
+    fn identifier(&self) -> &'static str;
+    fn variable_name(&self, vr: u32) -> Option<&'static str>;
+    fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String>;
+    fn set_integer(&mut self, vrs: &[u32], values: &[i32], initialized: bool) -> Result<(), String>;
+    fn set_boolean(&mut self, vrs: &[u32], values: &[bool], initialized: bool) -> Result<(), String>;
+    fn get_real(&self, vrs: &[u32], out: &mut [f64]) -> Result<(), String>;
+    fn get_integer(&self, vrs: &[u32], out: &mut [i32]) -> Result<(), String>;
+    fn get_boolean(&self, vrs: &[u32], out: &mut [bool]) -> Result<(), String>;
+    /// Reject any string access: no model declares String variables.
+    fn check_string_vrs(&self, vrs: &[u32]) -> Result<(), String>;
+    fn check(&self) -> Result<(), String>;
+    fn initialize(&mut self);
+    fn max_substep(&self) -> f64;
+    /// Integrate from `t0` over `h` in `substeps` substeps (see
+    /// [`substep_count`]), the last one shortened to land on `t0 + h`.
+    fn advance(&mut self, t0: f64, h: f64, substeps: u64, on_transition: &mut dyn FnMut(f64, Transition));
+    /// First Real variable whose value is not finite, as an error message.
+    fn check_finite(&self) -> Result<(), String>;
+    fn reset_to_start(&mut self);
+    fn boxed_clone(&self) -> Box<dyn Erased>;
+    /// Copy `other` into `self`; false if it is another model type.
+    fn assign(&mut self, other: &dyn Erased) -> bool;
+    fn to_bytes(&self) -> Vec<u8>;
+    fn from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn Erased>, String>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Number of substeps of at most `max_substep` that cover `h`; a step that
+/// overshoots a multiple of `max_substep` by rounding only does not add a
+/// sliver substep.
+pub fn substep_count(h: f64, max_substep: f64) -> f64 {
+    (h / max_substep - 1e-9).ceil().max(1.0)
+}
+
+/// A model and its start values.
+#[derive(Clone)]
+pub struct ModelBox<M: Model> {
+    pub model: M,
+}
+
+impl<M: Model> ModelBox<M> {
+    pub fn new() -> Self {
+        Self { model: start_values::<M>() }
+    }
+}
+
+impl<M: Model> Default for ModelBox<M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `M` with every input and parameter at its declared start value, initialized.
+pub fn start_values<M: Model>() -> M {
+    let mut m = M::default();
+    for v in M::VARIABLES {
+        match v.value {
+            Value::Real { start, set: Some(set), .. } => set(&mut m, start),
+            Value::Integer { start, set: Some(set), .. } => set(&mut m, start),
+            Value::Boolean { start, set: Some(set), .. } => set(&mut m, start),
+            _ => {}
+        }
+    }
+    m.initialize();
+    m
+}
+
+fn lookup<M>(vr: u32) -> Result<&'static Variable<M>, String>
+where
+    M: Model,
+{
+    M::VARIABLES.get(vr as usize).ok_or_else(|| {
+        format!(
+            "value reference {vr} does not exist in {} (valid: 0..={})",
+            M::INFO.identifier,
+            M::VARIABLES.len().saturating_sub(1)
+        )
+    })
+}
+
+fn wrong_type<M>(v: &Variable<M>, vr: u32, wanted: &str) -> String {
+    format!("{} (value reference {vr}) is a {}, not a {wanted}", v.name, v.type_name())
+}
+
+fn not_settable<M>(v: &Variable<M>, initialized: bool) -> String {
+    let when = if initialized { "after initialization" } else { "now" };
+    let rule = match v.causality {
+        crate::description::Causality::Output => "outputs are computed by the FMU and cannot be set",
+        _ => "fixed parameters can be set only before fmi2ExitInitializationMode",
+    };
+    format!("{} cannot be set {when}: {rule}", v.name)
+}
+
+fn check_lengths(vrs: usize, values: usize) -> Result<(), String> {
+    if vrs == values {
+        Ok(())
+    } else {
+        Err(format!("{vrs} value references but {values} values"))
+    }
+}
+
+/// Validate a Real against its declared range.
+fn check_real<M>(v: &Variable<M>, x: f64) -> Result<(), String> {
+    let Value::Real { quantity, min, exclusive_min, max, .. } = v.value else {
+        unreachable!("check_real on a non-Real variable")
+    };
+    let unit = quantity.unit();
+    if !x.is_finite() {
+        return Err(format!("{} = {x} rejected: must be finite", v.name));
+    }
+    if let Some(min) = min {
+        if x < min || (exclusive_min && x == min) {
+            let op = if exclusive_min { ">" } else { ">=" };
+            return Err(format!("{} = {x} {unit} rejected: must be {op} {min} {unit}", v.name));
+        }
+    }
+    if let Some(max) = max {
+        if x > max {
+            return Err(format!("{} = {x} {unit} rejected: must be <= {max} {unit}", v.name));
+        }
+    }
+    Ok(())
+}
+
+/// Validates every (vr, value) pair before applying any, so that a rejected
+/// call changes nothing.
+macro_rules! set_values {
+    ($self:ident, $vrs:ident, $values:ident, $initialized:ident, $variant:ident, $type_name:literal, $check:expr) => {{
+        check_lengths($vrs.len(), $values.len())?;
+        for (&vr, &x) in $vrs.iter().zip($values) {
+            let v = lookup::<M>(vr)?;
+            let Value::$variant { set: Some(_), .. } = v.value else {
+                return Err(match v.value {
+                    Value::$variant { .. } => not_settable(v, $initialized),
+                    _ => wrong_type(v, vr, $type_name),
+                });
+            };
+            if !v.settable($initialized) {
+                return Err(not_settable(v, $initialized));
+            }
+            $check(v, x)?;
+        }
+        for (&vr, &x) in $vrs.iter().zip($values) {
+            if let Value::$variant { set: Some(set), .. } = M::VARIABLES[vr as usize].value {
+                set(&mut $self.model, x);
+            }
+        }
+        Ok(())
+    }};
+}
+
+macro_rules! get_values {
+    ($self:ident, $vrs:ident, $out:ident, $variant:ident, $type_name:literal) => {{
+        check_lengths($vrs.len(), $out.len())?;
+        for (&vr, slot) in $vrs.iter().zip($out.iter_mut()) {
+            let v = lookup::<M>(vr)?;
+            let Value::$variant { get, .. } = v.value else {
+                return Err(wrong_type(v, vr, $type_name));
+            };
+            *slot = get(&$self.model);
+        }
+        Ok(())
+    }};
+}
+
+fn check_integer<M>(v: &Variable<M>, x: i32) -> Result<(), String> {
+    if let Value::Integer { min, max, .. } = v.value {
+        if min.is_some_and(|m| x < m) || max.is_some_and(|m| x > m) {
+            return Err(format!("{} = {x} rejected: must be within [{min:?}, {max:?}]", v.name));
+        }
+    }
+    Ok(())
+}
+
+impl<M: Model> Erased for ModelBox<M> {
+    fn identifier(&self) -> &'static str {
+        M::INFO.identifier
+    }
+
+    fn variable_name(&self, vr: u32) -> Option<&'static str> {
+        M::VARIABLES.get(vr as usize).map(|v| v.name)
+    }
+
+    fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String> {
+        set_values!(self, vrs, values, initialized, Real, "Real", check_real::<M>)
+    }
+
+    fn set_integer(&mut self, vrs: &[u32], values: &[i32], initialized: bool) -> Result<(), String> {
+        set_values!(self, vrs, values, initialized, Integer, "Integer", check_integer::<M>)
+    }
+
+    fn set_boolean(&mut self, vrs: &[u32], values: &[bool], initialized: bool) -> Result<(), String> {
+        set_values!(self, vrs, values, initialized, Boolean, "Boolean", |_, _| Ok::<(), String>(()))
+    }
+
+    fn get_real(&self, vrs: &[u32], out: &mut [f64]) -> Result<(), String> {
+        get_values!(self, vrs, out, Real, "Real")
+    }
+
+    fn get_integer(&self, vrs: &[u32], out: &mut [i32]) -> Result<(), String> {
+        get_values!(self, vrs, out, Integer, "Integer")
+    }
+
+    fn get_boolean(&self, vrs: &[u32], out: &mut [bool]) -> Result<(), String> {
+        get_values!(self, vrs, out, Boolean, "Boolean")
+    }
+
+    fn check_string_vrs(&self, vrs: &[u32]) -> Result<(), String> {
+        match vrs.first() {
+            None => Ok(()),
+            Some(&vr) => match lookup::<M>(vr) {
+                Ok(v) => Err(wrong_type(v, vr, "String")),
+                Err(e) => Err(e),
+            },
+        }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.model.check()
+    }
+
+    fn initialize(&mut self) {
+        self.model.initialize();
+    }
+
+    fn max_substep(&self) -> f64 {
+        self.model.max_substep()
+    }
+
+    fn advance(&mut self, t0: f64, h: f64, substeps: u64, on_transition: &mut dyn FnMut(f64, Transition)) {
+        let dt = self.model.max_substep();
+        for k in 1..substeps {
+            let t = t0 + k as f64 * dt;
+            self.model.step(dt, &mut |tr| on_transition(t, tr));
+        }
+        let last = h - (substeps - 1) as f64 * dt;
+        let end = t0 + h;
+        self.model.step(last, &mut |tr| on_transition(end, tr));
+    }
+
+    fn check_finite(&self) -> Result<(), String> {
+        for v in M::VARIABLES {
+            if let Value::Real { get, .. } = v.value {
+                let x = get(&self.model);
+                if !x.is_finite() {
+                    return Err(format!("{} became {x}", v.name));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn reset_to_start(&mut self) {
+        self.model = start_values::<M>();
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Erased> {
+        Box::new(self.clone())
+    }
+
+    fn assign(&mut self, other: &dyn Erased) -> bool {
+        match other.as_any().downcast_ref::<Self>() {
+            Some(o) => {
+                self.model.clone_from(&o.model);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        postcard::to_allocvec(&self.model).expect("serializing plain numeric state cannot fail")
+    }
+
+    fn from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn Erased>, String> {
+        let (model, rest): (M, &[u8]) =
+            postcard::take_from_bytes(bytes).map_err(|e| format!("model state does not decode: {e}"))?;
+        if !rest.is_empty() {
+            return Err(format!("{} trailing bytes after the model state", rest.len()));
+        }
+        Ok(Box::new(ModelBox { model }))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

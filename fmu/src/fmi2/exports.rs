@@ -1,0 +1,510 @@
+//! The 34 `fmi2*` functions an importer binds for Co-Simulation.
+//!
+//! Each one: catches any panic (no unwinding crosses the C ABI; a panic
+//! becomes fmi2Fatal), checks the component pointer, the call sequence and
+//! every argument, then hands over to [`Component`]. Nothing here is model
+//! specific.
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use super::component::{allowed, Component, Snapshot, COMPONENT_MAGIC};
+use super::log::{self, Log};
+use super::types::*;
+use crate::models;
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Largest array an importer may pass; more is taken as a corrupted count.
+const MAX_ARRAY_LEN: usize = 1 << 24;
+
+/// The component behind `c`, if it is one of ours and alive.
+unsafe fn component<'a>(c: Fmi2Component) -> Option<&'a mut Component> {
+    if c.is_null() || (c as usize) % std::mem::align_of::<Component>() != 0 {
+        return None;
+    }
+    let comp = &mut *(c as *mut Component);
+    (comp.magic == COMPONENT_MAGIC).then_some(comp)
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Run `body` on the component with the call-sequence check for `function`,
+/// turning a panic into fmi2Fatal.
+unsafe fn with(
+    c: Fmi2Component,
+    function: &str,
+    allowed: u8,
+    body: impl FnOnce(&mut Component) -> Result<Status, String>,
+) -> Status {
+    let Some(comp) = component(c) else {
+        return Status::Error; // no instance, hence no logger to tell
+    };
+    let result = catch_unwind(AssertUnwindSafe(|| comp.call(function, allowed, body)));
+    match result {
+        Ok(status) => status,
+        Err(payload) => {
+            let comp = &mut *(c as *mut Component);
+            let text = panic_text(payload.as_ref());
+            comp.fail(function, Status::Fatal, &format!("internal error (panic): {text}; the instance is unusable"))
+        }
+    }
+}
+
+/// `ptr[0..n]`, refusing NULL with n > 0 and absurd lengths.
+unsafe fn slice<'a, T>(ptr: *const T, n: usize, what: &str) -> Result<&'a [T], String> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(format!("{what} is NULL with {n} elements"));
+    }
+    if n > MAX_ARRAY_LEN {
+        return Err(format!("{what} has {n} elements (at most {MAX_ARRAY_LEN})"));
+    }
+    Ok(std::slice::from_raw_parts(ptr, n))
+}
+
+unsafe fn slice_mut<'a, T>(ptr: *mut T, n: usize, what: &str) -> Result<&'a mut [T], String> {
+    if n == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(format!("{what} is NULL with {n} elements"));
+    }
+    if n > MAX_ARRAY_LEN {
+        return Err(format!("{what} has {n} elements (at most {MAX_ARRAY_LEN})"));
+    }
+    Ok(std::slice::from_raw_parts_mut(ptr, n))
+}
+
+// ----- Common functions ------------------------------------------------------
+
+#[no_mangle]
+pub extern "C" fn fmi2GetTypesPlatform() -> *const c_char {
+    c"default".as_ptr()
+}
+
+#[no_mangle]
+pub extern "C" fn fmi2GetVersion() -> *const c_char {
+    c"2.0".as_ptr()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetDebugLogging(
+    c: Fmi2Component,
+    logging_on: Fmi2Boolean,
+    n_categories: usize,
+    categories: *const Fmi2String,
+) -> Status {
+    with(c, "fmi2SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
+        let pointers = slice(categories, n_categories, "categories")?;
+        let mut names = Vec::with_capacity(pointers.len());
+        for (i, &p) in pointers.iter().enumerate() {
+            if p.is_null() {
+                return Err(format!("categories[{i}] is NULL"));
+            }
+            names.push(CStr::from_ptr(p).to_str().map_err(|_| format!("categories[{i}] is not UTF-8"))?);
+        }
+        comp.log.set(logging_on != FMI2_FALSE, &names)?;
+        Ok(Status::Ok)
+    })
+}
+
+/// Model identifier of the shared object this code was loaded from, if it
+/// names a model: an FMU's binary then accepts only its own model's GUID.
+fn binary_identifier() -> Option<&'static str> {
+    static ID: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| {
+        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+        let address = binary_identifier as *const c_void;
+        // SAFETY: dladdr only reads the address and fills `info`.
+        if unsafe { libc::dladdr(address, &mut info) } == 0 || info.dli_fname.is_null() {
+            return None;
+        }
+        let path = unsafe { CStr::from_ptr(info.dli_fname) }.to_str().ok()?;
+        let stem = std::path::Path::new(path).file_stem()?.to_str()?;
+        models::MODELS.iter().map(|m| m.info.identifier).find(|id| *id == stem)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2Instantiate(
+    instance_name: Fmi2String,
+    fmu_type: c_int,
+    guid: Fmi2String,
+    _resource_location: Fmi2String,
+    functions: *const CallbackFunctions,
+    _visible: Fmi2Boolean,
+    logging_on: Fmi2Boolean,
+) -> Fmi2Component {
+    catch_unwind(AssertUnwindSafe(|| instantiate(instance_name, fmu_type, guid, functions, logging_on)))
+        .unwrap_or(std::ptr::null_mut())
+}
+
+unsafe fn instantiate(
+    instance_name: Fmi2String,
+    fmu_type: c_int,
+    guid: Fmi2String,
+    functions: *const CallbackFunctions,
+    logging_on: Fmi2Boolean,
+) -> Fmi2Component {
+    if functions.is_null() {
+        return std::ptr::null_mut(); // no logger to tell
+    }
+    let functions = &*functions;
+    let Some(logger) = functions.logger else {
+        return std::ptr::null_mut();
+    };
+    let name_ok = !instance_name.is_null();
+    let name = if name_ok { CStr::from_ptr(instance_name).to_owned() } else { CString::from(c"(null)") };
+    let log = Log::new(logger, functions.component_environment, name, logging_on != FMI2_FALSE);
+    let refuse = |message: String| {
+        log.emit(Status::Error, log::ERROR, &format!("fmi2Instantiate: {message}"));
+        std::ptr::null_mut()
+    };
+    if !name_ok {
+        return refuse("instanceName is NULL".into());
+    }
+    if fmu_type != FMI2_CO_SIMULATION {
+        let kind = if fmu_type == FMI2_MODEL_EXCHANGE { "fmi2ModelExchange" } else { "an unknown fmuType" };
+        return refuse(format!("{kind} ({fmu_type}) requested: this FMU supports fmi2CoSimulation only"));
+    }
+    if guid.is_null() {
+        return refuse("fmuGUID is NULL".into());
+    }
+    let guid = CStr::from_ptr(guid).to_string_lossy();
+    let only = binary_identifier();
+    let found = models::MODELS
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| only.is_none_or(|id| id == m.info.identifier))
+        .find(|(i, _)| models::guid(*i) == guid);
+    let Some((index, entry)) = found else {
+        let expected = match only {
+            Some(id) => format!("{id} has GUID {}", models::guid_of(id).unwrap_or("?")),
+            None => "it matches no model in this binary".into(),
+        };
+        return refuse(format!("fmuGUID {guid} does not match the model description: {expected}"));
+    };
+    let comp = Box::new(Component::new(log, models::guid(index), (entry.new_instance)()));
+    Box::into_raw(comp) as Fmi2Component
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
+    if component(c).is_some() {
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(c as *mut Component))));
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetupExperiment(
+    c: Fmi2Component,
+    _tolerance_defined: Fmi2Boolean,
+    _tolerance: Fmi2Real,
+    start_time: Fmi2Real,
+    stop_time_defined: Fmi2Boolean,
+    stop_time: Fmi2Real,
+) -> Status {
+    with(c, "fmi2SetupExperiment", allowed::INSTANTIATED, |comp| {
+        comp.setup_experiment(start_time, (stop_time_defined != FMI2_FALSE).then_some(stop_time))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status {
+    with(c, "fmi2EnterInitializationMode", allowed::INSTANTIATED, Component::enter_initialization_mode)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status {
+    with(c, "fmi2ExitInitializationMode", allowed::INITIALIZATION, Component::exit_initialization_mode)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
+    with(c, "fmi2Terminate", allowed::TERMINATE, Component::terminate)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
+    with(c, "fmi2Reset", allowed::ANY_BUT_FATAL, Component::reset)
+}
+
+// ----- Getting and setting values -------------------------------------------
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Real) -> Status {
+    with(c, "fmi2GetReal", allowed::GET, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        let out = slice_mut(value, nvr, "value")?;
+        comp.get_real(vrs, out)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Integer) -> Status {
+    with(c, "fmi2GetInteger", allowed::GET, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        let out = slice_mut(value, nvr, "value")?;
+        comp.get_integer(vrs, out)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Boolean) -> Status {
+    with(c, "fmi2GetBoolean", allowed::GET, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        let out = slice_mut(value, nvr, "value")?;
+        let mut values = vec![false; nvr];
+        let status = comp.get_boolean(vrs, &mut values)?;
+        for (o, v) in out.iter_mut().zip(values) {
+            *o = if v { FMI2_TRUE } else { FMI2_FALSE };
+        }
+        Ok(status)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) -> Status {
+    with(c, "fmi2GetString", allowed::GET, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        slice_mut(value, nvr, "value")?;
+        comp.check_string_vrs(vrs)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Real) -> Status {
+    with(c, "fmi2SetReal", allowed::SET, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        let values = slice(value, nvr, "value")?;
+        comp.set_real(vrs, values)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Integer) -> Status {
+    with(c, "fmi2SetInteger", allowed::SET, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        let values = slice(value, nvr, "value")?;
+        comp.set_integer(vrs, values)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Boolean) -> Status {
+    with(c, "fmi2SetBoolean", allowed::SET, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        let values: Vec<bool> = slice(value, nvr, "value")?.iter().map(|&b| b != FMI2_FALSE).collect();
+        comp.set_boolean(vrs, &values)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2String) -> Status {
+    with(c, "fmi2SetString", allowed::SET, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        slice(value, nvr, "value")?;
+        comp.check_string_vrs(vrs)
+    })
+}
+
+// ----- FMU state ---------------------------------------------------------------
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+    with(c, "fmi2GetFMUstate", allowed::ANY_BUT_FATAL, |comp| {
+        if state.is_null() {
+            return Err("FMUstate (the pointer to fill) is NULL".into());
+        }
+        *state = comp.get_state(*state as *mut Snapshot)? as Fmi2FmuState;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetFMUstate(c: Fmi2Component, state: Fmi2FmuState) -> Status {
+    with(c, "fmi2SetFMUstate", allowed::ANY_BUT_FATAL, |comp| comp.set_state(state as *mut Snapshot))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+    with(c, "fmi2FreeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
+        if state.is_null() {
+            return Err("FMUstate (the pointer to the state) is NULL".into());
+        }
+        comp.free_state(*state as *mut Snapshot)?;
+        *state = std::ptr::null_mut();
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
+    with(c, "fmi2SerializedFMUstateSize", allowed::ANY_BUT_FATAL, |comp| {
+        if size.is_null() {
+            return Err("size is NULL".into());
+        }
+        *size = comp.serialize(state as *mut Snapshot)?.len();
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SerializeFMUstate(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut Fmi2Byte, size: usize) -> Status {
+    with(c, "fmi2SerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
+        let data = comp.serialize(state as *mut Snapshot)?;
+        if size < data.len() {
+            return Err(format!("size = {size} rejected: the state needs {} bytes (fmi2SerializedFMUstateSize)", data.len()));
+        }
+        let out = slice_mut(bytes as *mut u8, data.len(), "serializedState")?;
+        out.copy_from_slice(&data);
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
+    c: Fmi2Component,
+    bytes: *const Fmi2Byte,
+    size: usize,
+    state: *mut Fmi2FmuState,
+) -> Status {
+    with(c, "fmi2DeSerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
+        if state.is_null() {
+            return Err("FMUstate (the pointer to fill) is NULL".into());
+        }
+        let data = slice(bytes as *const u8, size, "serializedState")?;
+        *state = comp.deserialize(data)? as Fmi2FmuState;
+        Ok(Status::Ok)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetDirectionalDerivative(
+    c: Fmi2Component,
+    _unknown: *const Fmi2ValueReference,
+    _n_unknown: usize,
+    _known: *const Fmi2ValueReference,
+    _n_known: usize,
+    _dv_known: *const Fmi2Real,
+    _dv_unknown: *mut Fmi2Real,
+) -> Status {
+    with(c, "fmi2GetDirectionalDerivative", allowed::ANY_BUT_FATAL, |_| {
+        Err("not provided (providesDirectionalDerivative=\"false\")".into())
+    })
+}
+
+// ----- Co-Simulation functions -----------------------------------------------
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetRealInputDerivatives(
+    c: Fmi2Component,
+    _vr: *const Fmi2ValueReference,
+    _nvr: usize,
+    _order: *const Fmi2Integer,
+    _value: *const Fmi2Real,
+) -> Status {
+    with(c, "fmi2SetRealInputDerivatives", allowed::ANY_BUT_FATAL, |_| {
+        Err("not supported (canInterpolateInputs=\"false\"): inputs are held constant over a step".into())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(
+    c: Fmi2Component,
+    _vr: *const Fmi2ValueReference,
+    _nvr: usize,
+    _order: *const Fmi2Integer,
+    _value: *mut Fmi2Real,
+) -> Status {
+    with(c, "fmi2GetRealOutputDerivatives", allowed::ANY_BUT_FATAL, |_| {
+        Err("not supported (maxOutputDerivativeOrder=\"0\")".into())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2DoStep(
+    c: Fmi2Component,
+    current_communication_point: Fmi2Real,
+    communication_step_size: Fmi2Real,
+    _no_set_fmu_state_prior_to_current_point: Fmi2Boolean,
+) -> Status {
+    with(c, "fmi2DoStep", allowed::STEP_COMPLETE, |comp| {
+        comp.do_step(current_communication_point, communication_step_size)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
+    with(c, "fmi2CancelStep", allowed::ANY_BUT_FATAL, |_| {
+        Err("no step is pending: fmi2DoStep never returns fmi2Pending (canRunAsynchronuously=\"false\")".into())
+    })
+}
+
+/// Status queries: only the ones an importer may ask after a synchronous
+/// step are answered; the rest are fmi2Discard, as the standard says.
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mut Status) -> Status {
+    with(c, "fmi2GetStatus", allowed::STATUS, |comp| {
+        if value.is_null() {
+            return Err("value is NULL".into());
+        }
+        Ok(comp.fail("fmi2GetStatus", Status::Discard, &format!("status kind {kind} is not available: no step is pending")))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Real) -> Status {
+    with(c, "fmi2GetRealStatus", allowed::STATUS, |comp| {
+        if value.is_null() {
+            return Err("value is NULL".into());
+        }
+        if kind == FMI2_LAST_SUCCESSFUL_TIME {
+            *value = comp.last_successful_time();
+            return Ok(Status::Ok);
+        }
+        Ok(comp.fail("fmi2GetRealStatus", Status::Discard, &format!("status kind {kind} is not a Real status")))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Integer) -> Status {
+    with(c, "fmi2GetIntegerStatus", allowed::STATUS, |comp| {
+        if value.is_null() {
+            return Err("value is NULL".into());
+        }
+        Ok(comp.fail("fmi2GetIntegerStatus", Status::Discard, &format!("status kind {kind} is not an Integer status")))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Boolean) -> Status {
+    with(c, "fmi2GetBooleanStatus", allowed::STATUS, |comp| {
+        if value.is_null() {
+            return Err("value is NULL".into());
+        }
+        if kind == FMI2_TERMINATED {
+            *value = FMI2_FALSE; // the FMU never asks to end the simulation
+            return Ok(Status::Ok);
+        }
+        Ok(comp.fail("fmi2GetBooleanStatus", Status::Discard, &format!("status kind {kind} is not a Boolean status")))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2String) -> Status {
+    with(c, "fmi2GetStringStatus", allowed::STATUS, |comp| {
+        if value.is_null() {
+            return Err("value is NULL".into());
+        }
+        Ok(comp.fail("fmi2GetStringStatus", Status::Discard, &format!("status kind {kind} is not available: no step is pending")))
+    })
+}

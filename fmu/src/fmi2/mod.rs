@@ -1,0 +1,7 @@
+//! The FMI 2.0 Co-Simulation C ABI, written once for every model.
+
+pub mod component;
+pub mod erased;
+pub mod exports;
+pub mod log;
+pub mod types;

@@ -1,0 +1,59 @@
+//! The C types of `fmi2TypesPlatform.h` and `fmi2FunctionTypes.h` (FMI 2.0,
+//! "default" platform), written out here so the crate needs no C headers.
+
+use std::ffi::{c_char, c_int, c_uint, c_void};
+
+pub type Fmi2Component = *mut c_void;
+pub type Fmi2ComponentEnvironment = *mut c_void;
+pub type Fmi2FmuState = *mut c_void;
+pub type Fmi2ValueReference = c_uint;
+pub type Fmi2Real = f64;
+pub type Fmi2Integer = c_int;
+pub type Fmi2Boolean = c_int;
+pub type Fmi2String = *const c_char;
+pub type Fmi2Byte = c_char;
+
+pub const FMI2_TRUE: Fmi2Boolean = 1;
+pub const FMI2_FALSE: Fmi2Boolean = 0;
+
+/// `fmi2Status`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ok = 0,
+    Warning = 1,
+    Discard = 2,
+    Error = 3,
+    Fatal = 4,
+    Pending = 5,
+}
+
+/// `fmi2Type` (received as an int: an out-of-range value must not be UB).
+pub const FMI2_MODEL_EXCHANGE: c_int = 0;
+pub const FMI2_CO_SIMULATION: c_int = 1;
+
+/// `fmi2StatusKind` values we answer (received as an int).
+pub const FMI2_LAST_SUCCESSFUL_TIME: c_int = 2;
+pub const FMI2_TERMINATED: c_int = 3;
+
+/// `fmi2CallbackLogger`: variadic, printf-style message.
+pub type Logger = unsafe extern "C" fn(
+    Fmi2ComponentEnvironment,
+    Fmi2String,
+    Status,
+    Fmi2String,
+    Fmi2String,
+    ...
+);
+
+/// `fmi2CallbackFunctions`. Function pointers are `Option` because the
+/// environment may pass NULL; we never call the memory functions
+/// (canNotUseMemoryManagementFunctions="true").
+#[repr(C)]
+pub struct CallbackFunctions {
+    pub logger: Option<Logger>,
+    pub allocate_memory: Option<unsafe extern "C" fn(usize, usize) -> *mut c_void>,
+    pub free_memory: Option<unsafe extern "C" fn(*mut c_void)>,
+    pub step_finished: Option<unsafe extern "C" fn(Fmi2ComponentEnvironment, Status)>,
+    pub component_environment: Fmi2ComponentEnvironment,
+}

@@ -1,0 +1,47 @@
+//! The contract between a model and the FMI layer.
+
+use crate::description::{ModelInfo, Variable};
+use serde::{de::DeserializeOwned, Serialize};
+
+/// A discrete change a model reports from a step, e.g. a stick/slip transition.
+/// Formatted into a log message only when the `logEvents` category is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transition {
+    /// What changed, e.g. `"mode"` or `"clutch 2"`.
+    pub what: &'static str,
+    pub from: i32,
+    pub to: i32,
+    /// Words for the new value, e.g. `"stuck"`.
+    pub meaning: &'static str,
+}
+
+/// A model: declarations plus physics. All FMI bookkeeping (call order,
+/// argument checks, time keeping, sub-stepping, state, logging) is done once
+/// by the [`crate::fmi2`] layer for every model.
+///
+/// The struct itself holds every variable and every hidden state, so that a
+/// clone is a complete FMU state and serde gives its serialized form.
+pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static {
+    const INFO: ModelInfo;
+    /// The variables; a variable's value reference is its index here.
+    const VARIABLES: &'static [Variable<Self>];
+
+    /// Longest internal integration step (s); `doStep` splits a
+    /// communication step into substeps no longer than this and shortens the
+    /// last one to land exactly on `t + h`.
+    fn max_substep(&self) -> f64;
+
+    /// Rules across variables (e.g. static >= Coulomb friction), checked when
+    /// leaving initialization mode. `Err` names the variables, values and rule.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Derive the hidden state and the outputs from parameters and start
+    /// values. Called whenever a parameter changed before the first step.
+    fn initialize(&mut self);
+
+    /// Advance by `dt` seconds (`0 < dt <= max_substep()`), inputs held
+    /// constant; report each discrete transition to `on_transition`.
+    fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition));
+}

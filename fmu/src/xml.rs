@@ -1,0 +1,310 @@
+//! `modelDescription.xml` and the GUID, derived from a model's declarations.
+//!
+//! Elements and attributes are written in the order of the FMI 2.0 schema
+//! (fmi2ModelDescription.xsd): UnitDefinitions, TypeDefinitions,
+//! LogCategories, DefaultExperiment, ModelVariables, ModelStructure.
+
+use crate::description::{Causality, Quantity, Value, Variability, Variable, LOG_CATEGORIES};
+use crate::model::Model;
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, Event};
+use quick_xml::Writer;
+
+/// Name written into `generationTool`.
+pub const GENERATION_TOOL: &str = concat!("friction-fmu ", env!("CARGO_PKG_VERSION"));
+
+/// The model description of `M`, with its GUID filled in.
+pub fn model_description<M: Model>() -> String {
+    write_description::<M>(&guid::<M>())
+}
+
+/// The GUID of `M`: a 128-bit FNV-1a hash of its model description written
+/// with an empty GUID. Any change to a declaration changes the GUID, so an
+/// XML and a binary from different builds of a model cannot be paired.
+pub fn guid<M: Model>() -> String {
+    let text = write_description::<M>("");
+    let (a, b) = fnv1a_128(text.as_bytes());
+    format!(
+        "{{{:08x}-{:04x}-{:04x}-{:04x}-{:012x}}}",
+        (a >> 32) as u32,
+        (a >> 16) as u16,
+        a as u16,
+        (b >> 48) as u16,
+        b & 0xffff_ffff_ffff
+    )
+}
+
+/// Two independent 64-bit FNV-1a lanes (different offset bases).
+fn fnv1a_128(bytes: &[u8]) -> (u64, u64) {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut a: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut b: u64 = 0x6c62_272e_07bb_0142;
+    for &byte in bytes {
+        a = (a ^ byte as u64).wrapping_mul(PRIME);
+        b = (b ^ byte as u64).wrapping_mul(PRIME).rotate_left(29);
+    }
+    (a, b)
+}
+
+/// Round-trip formatting of a double in the XML (`1e-7`, `0.5`, `2.0`).
+fn real(x: f64) -> String {
+    format!("{x:?}")
+}
+
+struct Xml(Writer<Vec<u8>>);
+
+impl Xml {
+    fn event(&mut self, e: Event<'_>) {
+        self.0.write_event(e).expect("writing XML into memory cannot fail");
+    }
+    fn open(&mut self, name: &str, attributes: &[(&str, &str)]) {
+        self.event(Event::Start(element(name, attributes)));
+    }
+    fn empty(&mut self, name: &str, attributes: &[(&str, &str)]) {
+        self.event(Event::Empty(element(name, attributes)));
+    }
+    fn close(&mut self, name: &str) {
+        self.event(Event::End(BytesEnd::new(name)));
+    }
+}
+
+fn element<'a>(name: &'a str, attributes: &[(&str, &str)]) -> BytesStart<'a> {
+    let mut e = BytesStart::new(name);
+    for &a in attributes {
+        e.push_attribute(a); // escapes the value
+    }
+    e
+}
+
+fn quantities_used<M>(variables: &[Variable<M>]) -> Vec<Quantity> {
+    let mut used: Vec<Quantity> = variables
+        .iter()
+        .filter_map(|v| match v.value {
+            Value::Real { quantity, .. } => Some(quantity),
+            _ => None,
+        })
+        .collect();
+    used.sort();
+    used.dedup();
+    used
+}
+
+fn write_description<M: Model>(guid: &str) -> String {
+    let info = M::INFO;
+    let variables = M::VARIABLES;
+    let mut x = Xml(Writer::new_with_indent(Vec::new(), b' ', 2));
+    x.event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
+    let n_event_indicators = "0";
+    x.open(
+        "fmiModelDescription",
+        &[
+            ("fmiVersion", "2.0"),
+            ("modelName", info.identifier),
+            ("guid", guid),
+            ("description", info.description),
+            ("generationTool", GENERATION_TOOL),
+            ("variableNamingConvention", "flat"),
+            ("numberOfEventIndicators", n_event_indicators),
+        ],
+    );
+    x.empty(
+        "CoSimulation",
+        &[
+            ("modelIdentifier", info.identifier),
+            ("needsExecutionTool", "false"),
+            ("canHandleVariableCommunicationStepSize", "true"),
+            ("canInterpolateInputs", "false"),
+            ("maxOutputDerivativeOrder", "0"),
+            ("canRunAsynchronuously", "false"),
+            ("canBeInstantiatedOnlyOncePerProcess", "false"),
+            ("canNotUseMemoryManagementFunctions", "true"),
+            ("canGetAndSetFMUstate", "true"),
+            ("canSerializeFMUstate", "true"),
+            ("providesDirectionalDerivative", "false"),
+        ],
+    );
+
+    let quantities = quantities_used(variables);
+    x.open("UnitDefinitions", &[]);
+    for q in &quantities {
+        x.open("Unit", &[("name", q.unit())]);
+        let b = q.base_unit();
+        let (kg, m, s, rad) = (b.kg.to_string(), b.m.to_string(), b.s.to_string(), b.rad.to_string());
+        let mut base: Vec<(&str, &str)> = Vec::new();
+        for (name, exponent, text) in [("kg", b.kg, &kg), ("m", b.m, &m), ("s", b.s, &s), ("rad", b.rad, &rad)] {
+            if exponent != 0 {
+                base.push((name, text));
+            }
+        }
+        x.empty("BaseUnit", &base);
+        for d in q.display_units() {
+            let (factor, offset) = (real(d.factor), real(d.offset));
+            x.empty("DisplayUnit", &[("name", d.name), ("factor", &factor), ("offset", &offset)]);
+        }
+        x.close("Unit");
+    }
+    x.close("UnitDefinitions");
+
+    x.open("TypeDefinitions", &[]);
+    for q in &quantities {
+        x.open("SimpleType", &[("name", q.type_name())]);
+        x.empty("Real", &[("quantity", q.type_name()), ("unit", q.unit())]);
+        x.close("SimpleType");
+    }
+    x.close("TypeDefinitions");
+
+    x.open("LogCategories", &[]);
+    for c in LOG_CATEGORIES {
+        x.empty("Category", &[("name", c.name), ("description", c.description)]);
+    }
+    x.close("LogCategories");
+
+    let e = info.default_experiment;
+    let (start, stop, step) = (real(e.start_time), real(e.stop_time), real(e.step_size));
+    x.empty("DefaultExperiment", &[("startTime", &start), ("stopTime", &stop), ("stepSize", &step)]);
+
+    x.open("ModelVariables", &[]);
+    for (vr, v) in variables.iter().enumerate() {
+        write_variable(&mut x, vr, v);
+    }
+    x.close("ModelVariables");
+
+    x.open("ModelStructure", &[]);
+    let outputs: Vec<String> = variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.causality == Causality::Output)
+        .map(|(vr, _)| (vr + 1).to_string())
+        .collect();
+    if !outputs.is_empty() {
+        // Co-simulation outputs are the values at the last communication
+        // point: setting an input changes none of them until the next doStep,
+        // hence no direct feedthrough (dependencies="").
+        x.open("Outputs", &[]);
+        for index in &outputs {
+            x.empty("Unknown", &[("index", index), ("dependencies", "")]);
+        }
+        x.close("Outputs");
+        // Every output is initial="calculated" (FMI 2.0, 3.3.2): all of them
+        // are initial unknowns. With no dependencies attribute an importer
+        // assumes a dependency on every known, which is safe.
+        x.open("InitialUnknowns", &[]);
+        for index in &outputs {
+            x.empty("Unknown", &[("index", index)]);
+        }
+        x.close("InitialUnknowns");
+    }
+    x.close("ModelStructure");
+    x.close("fmiModelDescription");
+    let mut text = String::from_utf8(x.0.into_inner()).expect("the XML is built from UTF-8 strings");
+    text.push('\n');
+    text
+}
+
+fn write_variable<M>(x: &mut Xml, vr: usize, v: &Variable<M>) {
+    let vr = vr.to_string();
+    let causality = match v.causality {
+        Causality::Parameter => "parameter",
+        Causality::Input => "input",
+        Causality::Output => "output",
+    };
+    let variability = match v.variability {
+        Variability::Fixed => "fixed",
+        Variability::Discrete => "discrete",
+        Variability::Continuous => "continuous",
+    };
+    let mut attributes = vec![
+        ("name", v.name),
+        ("valueReference", vr.as_str()),
+        ("description", v.description),
+        ("causality", causality),
+        ("variability", variability),
+    ];
+    // FMI 2.0 Table 3.3.2: parameters are exact, outputs here calculated,
+    // inputs take no `initial` attribute.
+    match v.causality {
+        Causality::Parameter => attributes.push(("initial", "exact")),
+        Causality::Output => attributes.push(("initial", "calculated")),
+        Causality::Input => {}
+    }
+    let has_start = v.causality != Causality::Output;
+    x.open("ScalarVariable", &attributes);
+    match v.value {
+        Value::Real { quantity, display_unit, start, min, max, .. } => {
+            let (start, min, max) = (real(start), min.map(real), max.map(real));
+            let mut a = vec![("declaredType", quantity.type_name()), ("unit", quantity.unit())];
+            if let Some(d) = display_unit {
+                a.push(("displayUnit", d));
+            }
+            if let Some(min) = &min {
+                a.push(("min", min));
+            }
+            if let Some(max) = &max {
+                a.push(("max", max));
+            }
+            if has_start {
+                a.push(("start", &start));
+            }
+            x.empty("Real", &a);
+        }
+        Value::Integer { start, min, max, .. } => {
+            let (start, min, max) = (start.to_string(), min.map(|m| m.to_string()), max.map(|m| m.to_string()));
+            let mut a = Vec::new();
+            if let Some(min) = &min {
+                a.push(("min", min.as_str()));
+            }
+            if let Some(max) = &max {
+                a.push(("max", max.as_str()));
+            }
+            if has_start {
+                a.push(("start", &start));
+            }
+            x.empty("Integer", &a);
+        }
+        Value::Boolean { start, .. } => {
+            let start = [("start", if start { "true" } else { "false" })];
+            x.empty("Boolean", if has_start { &start[..] } else { &[] });
+        }
+    }
+    x.close("ScalarVariable");
+}
+
+/// The variables of `M` as a Markdown table (name, causality, type, unit,
+/// start, range, description), for the generated docs.
+pub fn variables_table<M: Model>() -> String {
+    let mut out = String::from("| vr | name | causality | type | unit | start | range | description |\n|---|---|---|---|---|---|---|---|\n");
+    for (vr, v) in M::VARIABLES.iter().enumerate() {
+        let causality = match v.causality {
+            Causality::Parameter => "parameter",
+            Causality::Input => "input",
+            Causality::Output => "output",
+        };
+        let (unit, start, range) = match v.value {
+            Value::Real { quantity, start, min, exclusive_min, max, .. } => {
+                let lo = match min {
+                    Some(m) if exclusive_min => format!("> {m:?}"),
+                    Some(m) => format!(">= {m:?}"),
+                    None => String::new(),
+                };
+                let hi = max.map(|m| format!("<= {m:?}")).unwrap_or_default();
+                let range = [lo, hi].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
+                (quantity.unit().to_string(), real(start), range)
+            }
+            Value::Integer { start, min, max, .. } => {
+                let range = match (min, max) {
+                    (Some(a), Some(b)) => format!("{a}..={b}"),
+                    _ => String::new(),
+                };
+                (String::new(), start.to_string(), range)
+            }
+            Value::Boolean { start, .. } => (String::new(), start.to_string(), String::new()),
+        };
+        let start = if v.causality == Causality::Output { String::new() } else { start };
+        out.push_str(&format!(
+            "| {vr} | `{}` | {causality} | {} | {unit} | {start} | {range} | {} |\n",
+            v.name,
+            v.type_name(),
+            v.description
+        ));
+    }
+    out
+}

@@ -1,0 +1,51 @@
+//! What the tests need on a fresh machine, installed by the test command
+//! itself: FMPy (pinned) in a local virtual environment, and libclang for
+//! the bindgen step of the `fmi` crate, from the PyPI `libclang` wheel (no
+//! root, no system package needed).
+
+use crate::{root, run, Result};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Pinned versions: a new release must not change what CI tests.
+const FMPY: &str = "fmpy==0.3.32";
+const LIBCLANG: &str = "libclang==18.1.1";
+
+pub struct TestEnv {
+    pub python: PathBuf,
+    pub libclang_dir: PathBuf,
+    /// Include path for C headers such as stddef.h, which the wheel lacks.
+    pub bindgen_args: Option<String>,
+}
+
+pub fn provision() -> Result<TestEnv> {
+    let venv = root().join("target/venv");
+    let python = venv.join("bin/python");
+    let marker = venv.join(".provisioned");
+    let wanted = format!("{FMPY} {LIBCLANG}\n");
+    if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
+        println!("provisioning {} with {FMPY} {LIBCLANG}", venv.display());
+        let system_python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+        run(Command::new(&system_python).args(["-m", "venv", "--clear"]).arg(&venv))?;
+        run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", FMPY, LIBCLANG]))?;
+        std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
+    }
+    let out = Command::new(&python)
+        .args(["-c", "import clang, os; print(os.path.join(os.path.dirname(clang.__file__), 'native'))"])
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
+    if !out.status.success() {
+        return Err(format!("locating libclang failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let libclang_dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    // The wheel ships libclang without its resource headers; the C
+    // compiler's own include directory has stddef.h and friends.
+    let bindgen_args = Command::new("cc")
+        .args(["-print-file-name=include"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|dir| std::path::Path::new(dir).join("stddef.h").exists())
+        .map(|dir| format!("-I{dir}"));
+    Ok(TestEnv { python, libclang_dir, bindgen_args })
+}
