@@ -1,1 +1,218 @@
+//! Helpers for the integration tests: find the built FMUs, run them through
+//! FMPy (a Python subprocess) and through the Rust `fmi` crate, and compare.
+//!
+//! The FMUs are built by `cargo xtask fmu` (the README's test command does
+//! it first) into `target/fmu/`, or the folder named by `FMU_DIR`.
 
+pub mod raw;
+
+use fmi::fmi2::import::Fmi2Import;
+use fmi::fmi2::instance::{CoSimulation, Common};
+use fmi::traits::FmiImport;
+use std::path::PathBuf;
+use std::process::Command;
+
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+pub fn fmu_path(identifier: &str) -> PathBuf {
+    let dir = std::env::var_os("FMU_DIR").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("target/fmu"));
+    let path = dir.join(format!("{identifier}.fmu"));
+    assert!(path.exists(), "{} is missing: run `cargo xtask fmu` (or `cargo xtask test`) first", path.display());
+    path
+}
+
+pub fn identifiers() -> Vec<&'static str> {
+    fmu::models::MODELS.iter().map(|m| m.info.identifier).collect()
+}
+
+fn python() -> PathBuf {
+    std::env::var_os("FMPY_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/venv/bin/python"))
+}
+
+/// Run the FMPy driver; returns (success, stdout, stderr).
+pub fn fmpy(args: &[&str]) -> (bool, String, String) {
+    let script = workspace_root().join("tests/python/fmpy_driver.py");
+    let out = Command::new(python())
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("cannot run the FMPy driver: run the tests through `cargo xtask test`, which installs FMPy");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// A co-simulation run: fixed communication step from t = 0, constant
+/// start values for inputs and parameters.
+#[derive(Clone, Debug)]
+pub struct Run<'a> {
+    pub model: &'a str,
+    pub stop: f64,
+    pub step: f64,
+    pub start_values: Vec<(&'a str, f64)>,
+}
+
+impl<'a> Run<'a> {
+    pub fn new(model: &'a str, stop: f64, step: f64) -> Self {
+        Self { model, stop, step, start_values: Vec::new() }
+    }
+    pub fn with(mut self, name: &'a str, value: f64) -> Self {
+        self.start_values.push((name, value));
+        self
+    }
+    /// Communication points exactly as FMPy's master computes them.
+    pub fn points(&self) -> Vec<f64> {
+        let mut points = vec![0.0];
+        let mut n = 0u64;
+        loop {
+            let t: f64 = *points.last().unwrap();
+            if t > self.stop || is_close(t, self.stop) {
+                break;
+            }
+            let mut next = (n + 1) as f64 * self.step;
+            if next > self.stop && !is_close(next, self.stop) {
+                next = self.stop;
+            }
+            points.push(next);
+            n += 1;
+        }
+        points
+    }
+}
+
+/// Python's math.isclose with FMPy's arguments (rel_tol=1e-9, abs_tol=0).
+fn is_close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+}
+
+/// A table of outputs, time first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<f64>>,
+}
+
+impl Table {
+    pub fn column(&self, name: &str) -> Vec<f64> {
+        let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
+        self.rows.iter().map(|r| r[i]).collect()
+    }
+
+    /// Every `every`-th row (and the last), in a fixed-width text form for
+    /// snapshots: reals in `%+.6e`, integers as integers.
+    pub fn snapshot_text(&self, every: usize) -> String {
+        let mut out = self.columns.iter().map(|c| format!("{c:>14}")).collect::<Vec<_>>().join(" ") + "\n";
+        let last = self.rows.len() - 1;
+        for (i, row) in self.rows.iter().enumerate() {
+            if i % every != 0 && i != last {
+                continue;
+            }
+            let cells: Vec<String> = row
+                .iter()
+                .map(|&x| if x.fract() == 0.0 && x.abs() < 1e6 && x != 0.0 || x == 0.0 { format!("{:>14}", x as i64) } else { format!("{x:>+14.6e}") })
+                .collect();
+            out.push_str(&cells.join(" "));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Simulate through FMPy's `simulate_fmu`.
+pub fn run_fmpy(run: &Run) -> Table {
+    let path = fmu_path(run.model);
+    let (stop, step) = (run.stop.to_string(), run.step.to_string());
+    let assignments: Vec<String> = run.start_values.iter().map(|(n, v)| format!("{n}={v:?}")).collect();
+    let mut args = vec!["simulate", path.to_str().unwrap(), &stop, &step];
+    args.extend(assignments.iter().map(String::as_str));
+    let (ok, stdout, stderr) = fmpy(&args);
+    assert!(ok, "FMPy simulation of {} failed:\n{stderr}", run.model);
+    let mut lines = stdout.lines();
+    let columns: Vec<String> = lines.next().expect("CSV header").split(',').map(str::to_string).collect();
+    let rows = lines.map(|l| l.split(',').map(|x| x.parse::<f64>().expect("number")).collect()).collect();
+    Table { columns, rows }
+}
+
+/// An FMU loaded through the Rust `fmi` crate.
+pub struct Loaded {
+    pub import: Fmi2Import,
+}
+
+impl Loaded {
+    pub fn new(model: &str) -> Self {
+        let import = fmi::import::from_path::<Fmi2Import>(fmu_path(model)).expect("the fmi crate loads the FMU");
+        Self { import }
+    }
+
+    pub fn vr(&self, name: &str) -> u32 {
+        self.import.model_description().model_variable_by_name(name).expect("variable").value_reference
+    }
+
+    /// Output names in model-description order, with whether each is Real.
+    pub fn outputs(&self) -> Vec<(String, u32, bool)> {
+        self.import
+            .model_description()
+            .get_model_variables()
+            .filter(|v| v.causality == fmi::schema::fmi2::Causality::Output)
+            .map(|v| (v.name.clone(), v.value_reference, matches!(v.elem, fmi::schema::fmi2::ScalarVariableElement::Real(_))))
+            .collect()
+    }
+
+    pub fn instantiate(&self, name: &str) -> fmi::fmi2::instance::InstanceCS {
+        self.import.instantiate_cs(name, false, false).expect("instantiate")
+    }
+
+    /// Set start values and initialize (the sequence FMPy uses).
+    pub fn initialize(&self, instance: &mut fmi::fmi2::instance::InstanceCS, run: &Run) {
+        instance.setup_experiment(None, 0.0, Some(run.stop)).expect("setupExperiment");
+        for (name, value) in &run.start_values {
+            instance.set_real(&[self.vr(name)], &[*value]).expect("setReal");
+        }
+        instance.enter_initialization_mode().expect("enterInitializationMode");
+        instance.exit_initialization_mode().expect("exitInitializationMode");
+    }
+
+    pub fn sample(&self, instance: &mut fmi::fmi2::instance::InstanceCS, t: f64) -> Vec<f64> {
+        let mut row = vec![t];
+        for (_, vr, real) in self.outputs() {
+            if real {
+                let mut v = [0.0];
+                instance.get_real(&[vr], &mut v).expect("getReal");
+                row.push(v[0]);
+            } else {
+                let mut v = [0];
+                instance.get_integer(&[vr], &mut v).expect("getInteger");
+                row.push(v[0] as f64);
+            }
+        }
+        row
+    }
+
+    /// Step `instance` over the communication points of `run`, from `points[from]`.
+    pub fn steps(&self, instance: &mut fmi::fmi2::instance::InstanceCS, points: &[f64]) -> Vec<Vec<f64>> {
+        let mut rows = Vec::new();
+        for w in points.windows(2) {
+            instance.do_step(w[0], w[1] - w[0], true).expect("doStep");
+            rows.push(self.sample(instance, w[1]));
+        }
+        rows
+    }
+
+    pub fn columns(&self) -> Vec<String> {
+        std::iter::once("time".to_string()).chain(self.outputs().into_iter().map(|o| o.0)).collect()
+    }
+}
+
+/// Simulate through the `fmi` crate with FMPy's communication points.
+pub fn run_fmi(run: &Run) -> Table {
+    let fmu = Loaded::new(run.model);
+    let mut instance = fmu.instantiate("fmi-crate");
+    fmu.initialize(&mut instance, run);
+    let points = run.points();
+    let mut rows = vec![fmu.sample(&mut instance, 0.0)];
+    rows.extend(fmu.steps(&mut instance, &points));
+    instance.terminate().expect("terminate");
+    Table { columns: fmu.columns(), rows }
+}

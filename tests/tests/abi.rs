@@ -1,0 +1,298 @@
+//! The C ABI of the built binaries: instantiation checks, the call-sequence
+//! state machine, argument checks, logging. Calls go straight to the
+//! exported functions of the `.so` inside each FMU.
+
+use fmu_tests::identifiers;
+use fmu_tests::raw::{RawFmu, DISCARD, ERROR, OK};
+use std::ffi::CString;
+use std::ptr::{null, null_mut};
+
+const J: u32 = 5;
+const TAU_COULOMB: u32 = 6;
+const TAU_STATIC: u32 = 7;
+const TAU: u32 = 0;
+const W: u32 = 2;
+const MODE: u32 = 4;
+
+#[test]
+fn instantiate_refuses_bad_arguments_and_says_why() {
+    for id in identifiers() {
+        let fmu = RawFmu::load(id);
+        let name = c"x";
+        unsafe {
+            let wrong = c"{00000000-0000-0000-0000-000000000000}";
+            let c = fmu.lib.fmi2Instantiate(name.as_ptr(), 1, wrong.as_ptr(), null(), fmu.callbacks(), 0, 0);
+            assert!(c.is_null(), "{id}: wrong GUID accepted");
+            let text = fmu.last_error();
+            assert!(text.contains(wrong.to_str().unwrap()) && text.contains(fmu.guid.to_str().unwrap()), "{id}: {text}");
+
+            // The GUID of another model is wrong for this FMU, too.
+            for other in identifiers().into_iter().filter(|o| *o != id) {
+                let g = CString::new(fmu::models::guid_of(other).unwrap()).unwrap();
+                assert!(fmu.lib.fmi2Instantiate(name.as_ptr(), 1, g.as_ptr(), null(), fmu.callbacks(), 0, 0).is_null());
+                fmu.take_messages();
+            }
+
+            let me = fmu.lib.fmi2Instantiate(name.as_ptr(), 0, fmu.guid.as_ptr(), null(), fmu.callbacks(), 0, 0);
+            assert!(me.is_null());
+            assert!(fmu.last_error().contains("fmi2ModelExchange"), "{id}");
+
+            assert!(fmu.lib.fmi2Instantiate(null(), 1, fmu.guid.as_ptr(), null(), fmu.callbacks(), 0, 0).is_null());
+            assert!(fmu.last_error().contains("instanceName is NULL"));
+
+            assert!(fmu.lib.fmi2Instantiate(name.as_ptr(), 1, null(), null(), fmu.callbacks(), 0, 0).is_null());
+            assert!(fmu.last_error().contains("fmuGUID is NULL"));
+
+            assert!(fmu.lib.fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), null(), 0, 0).is_null());
+            let mut no_logger = fmi::fmi2::binding::fmi2CallbackFunctions {
+                logger: None,
+                allocateMemory: None,
+                freeMemory: None,
+                stepFinished: None,
+                componentEnvironment: null_mut(),
+            };
+            assert!(fmu.lib.fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), &mut no_logger, 0, 0).is_null());
+
+            // The right GUID works; NULL resource location is fine (no resources).
+            let c = fmu.lib.fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), fmu.callbacks(), 0, 0);
+            assert!(!c.is_null());
+            fmu.lib.fmi2FreeInstance(c);
+            // Functions on a NULL component fail without crashing.
+            assert_eq!(fmu.lib.fmi2DoStep(null_mut(), 0.0, 0.1, 1), ERROR);
+            fmu.lib.fmi2FreeInstance(null_mut());
+        }
+    }
+}
+
+#[test]
+fn version_and_platform() {
+    let fmu = RawFmu::load(identifiers()[0]);
+    unsafe {
+        assert_eq!(std::ffi::CStr::from_ptr(fmu.lib.fmi2GetVersion()).to_str().unwrap(), "2.0");
+        assert_eq!(std::ffi::CStr::from_ptr(fmu.lib.fmi2GetTypesPlatform()).to_str().unwrap(), "default");
+    }
+}
+
+#[test]
+fn illegal_call_order_is_refused_and_named() {
+    for id in identifiers() {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let c = fmu.instantiate("order");
+            let mut x = [0.0];
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.1, 1), ERROR);
+            let text = fmu.last_error();
+            assert!(text.contains("fmi2DoStep") && text.contains("instantiated"), "{text}");
+            assert_eq!(fmu.lib.fmi2GetReal(c, [W].as_ptr(), 1, x.as_mut_ptr()), ERROR);
+            assert!(fmu.last_error().contains("fmi2GetReal: not allowed in state instantiated"));
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), ERROR);
+            assert_eq!(fmu.lib.fmi2Terminate(c), ERROR);
+            fmu.take_messages();
+
+            // Refused calls change nothing: the normal sequence still works.
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), ERROR);
+            assert!(fmu.last_error().contains("initializationMode"));
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.1, 1), ERROR);
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), ERROR);
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.1, 1), OK);
+            assert_eq!(fmu.lib.fmi2Terminate(c), OK);
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.1, 0.1, 1), ERROR);
+            assert!(fmu.last_error().contains("terminated"));
+            // Values stay readable after terminate.
+            assert_eq!(fmu.lib.fmi2GetReal(c, [W].as_ptr(), 1, x.as_mut_ptr()), OK);
+            fmu.lib.fmi2FreeInstance(c);
+        }
+    }
+}
+
+#[test]
+fn do_step_checks_its_arguments() {
+    for id in identifiers() {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let c = fmu.initialized("step");
+            for h in [0.0, -0.1, f64::NAN, f64::INFINITY] {
+                assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, h, 1), ERROR, "h = {h}");
+                let text = fmu.last_error();
+                assert!(text.contains("communicationStepSize") && text.contains("must be finite and > 0"), "{text}");
+            }
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.5, 0.1, 1), ERROR);
+            let text = fmu.last_error();
+            assert!(text.contains("currentCommunicationPoint = 0.5") && text.contains("t = 0 s"), "{text}");
+            assert_eq!(fmu.lib.fmi2DoStep(c, f64::NAN, 0.1, 1), ERROR);
+            fmu.take_messages();
+            // A step that would need more than 1e8 internal steps is refused up front.
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 1e12, 1), ERROR);
+            assert!(fmu.last_error().contains("internal steps"));
+            // A huge but feasible step finishes with finite outputs.
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 1e4, 1), OK);
+            let mut t = 0.0;
+            assert_eq!(fmu.lib.fmi2GetRealStatus(c, 2, &mut t), OK);
+            assert_eq!(t, 1e4);
+            let mut w = [f64::NAN];
+            assert_eq!(fmu.lib.fmi2GetReal(c, [W].as_ptr(), 1, w.as_mut_ptr()), OK);
+            assert!(w[0].is_finite());
+            fmu.lib.fmi2FreeInstance(c);
+        }
+    }
+}
+
+#[test]
+fn set_checks_ranges_types_and_phase_and_applies_nothing_on_error() {
+    for id in identifiers() {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let c = fmu.instantiate("set");
+            // One bad value in a batch rejects the whole batch.
+            assert_eq!(fmu.lib.fmi2SetReal(c, [TAU_COULOMB, J].as_ptr(), 2, [0.5, -1.0].as_ptr()), ERROR);
+            let text = fmu.last_error();
+            assert!(text.contains("J = -1") && text.contains("must be > 0"), "{text}");
+            assert_eq!(fmu.lib.fmi2SetReal(c, [J].as_ptr(), 1, [0.0].as_ptr()), ERROR);
+            assert_eq!(fmu.lib.fmi2SetReal(c, [TAU].as_ptr(), 1, [f64::NAN].as_ptr()), ERROR);
+            assert!(fmu.last_error().contains("tau = NaN rejected: must be finite"));
+            assert_eq!(fmu.lib.fmi2SetReal(c, [99].as_ptr(), 1, [1.0].as_ptr()), ERROR);
+            assert!(fmu.last_error().contains("value reference 99 does not exist"));
+            assert_eq!(fmu.lib.fmi2SetReal(c, [W].as_ptr(), 1, [1.0].as_ptr()), ERROR);
+            assert!(fmu.last_error().contains("outputs are computed by the FMU"));
+            assert_eq!(fmu.lib.fmi2SetInteger(c, [J].as_ptr(), 1, [1].as_ptr()), ERROR);
+            assert!(fmu.last_error().contains("is a Real, not a Integer"));
+            assert_eq!(fmu.lib.fmi2SetReal(c, null(), 1, [1.0].as_ptr()), ERROR);
+            assert!(fmu.last_error().contains("vr is NULL"));
+            assert_eq!(fmu.lib.fmi2SetString(c, [TAU].as_ptr(), 1, [c"x".as_ptr()].as_ptr()), ERROR);
+            fmu.take_messages();
+            assert_eq!(fmu.lib.fmi2SetReal(c, null(), 0, null()), OK, "empty set is fine");
+
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            let mut v = [0.0; 2];
+            assert_eq!(fmu.lib.fmi2GetReal(c, [TAU_COULOMB, J].as_ptr(), 2, v.as_mut_ptr()), OK);
+            assert_eq!(v, [1.0, 1.0], "{id}: nothing of the rejected batch was applied");
+
+            // Static friction below Coulomb friction is caught on leaving initialization.
+            assert_eq!(fmu.lib.fmi2SetReal(c, [TAU_STATIC].as_ptr(), 1, [0.5].as_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), ERROR);
+            let text = fmu.last_error();
+            assert!(text.contains("tau_static = 0.5") && text.contains("tau_coulomb = 1"), "{text}");
+            assert_eq!(fmu.lib.fmi2SetReal(c, [TAU_STATIC].as_ptr(), 1, [1.5].as_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+
+            // Fixed parameters are frozen after initialization; inputs are not.
+            assert_eq!(fmu.lib.fmi2SetReal(c, [J].as_ptr(), 1, [2.0].as_ptr()), ERROR);
+            assert!(fmu.last_error().contains("J cannot be set after initialization"));
+            assert_eq!(fmu.lib.fmi2SetReal(c, [TAU].as_ptr(), 1, [0.3].as_ptr()), OK);
+            let mut mode = [7];
+            assert_eq!(fmu.lib.fmi2GetInteger(c, [MODE].as_ptr(), 1, mode.as_mut_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2GetReal(c, [MODE].as_ptr(), 1, v.as_mut_ptr()), ERROR);
+            fmu.lib.fmi2FreeInstance(c);
+        }
+    }
+}
+
+#[test]
+fn unsupported_functions_return_error_with_a_reason() {
+    let fmu = RawFmu::load(identifiers()[0]);
+    unsafe {
+        let c = fmu.initialized("unsupported");
+        let (vr, order, value) = ([TAU], [1], [0.0]);
+        assert_eq!(fmu.lib.fmi2SetRealInputDerivatives(c, vr.as_ptr(), 1, order.as_ptr(), value.as_ptr()), ERROR);
+        assert!(fmu.last_error().contains("canInterpolateInputs"));
+        let mut out = [0.0];
+        assert_eq!(fmu.lib.fmi2GetRealOutputDerivatives(c, [W].as_ptr(), 1, order.as_ptr(), out.as_mut_ptr()), ERROR);
+        assert!(fmu.last_error().contains("maxOutputDerivativeOrder"));
+        assert_eq!(fmu.lib.fmi2GetDirectionalDerivative(c, [W].as_ptr(), 1, vr.as_ptr(), 1, value.as_ptr(), out.as_mut_ptr()), ERROR);
+        assert!(fmu.last_error().contains("providesDirectionalDerivative"));
+        assert_eq!(fmu.lib.fmi2CancelStep(c), ERROR);
+        let mut status = 0u32;
+        assert_eq!(fmu.lib.fmi2GetStatus(c, 0, &mut status), DISCARD);
+        let mut terminated = 1;
+        assert_eq!(fmu.lib.fmi2GetBooleanStatus(c, 3, &mut terminated), OK);
+        assert_eq!(terminated, 0);
+        fmu.lib.fmi2FreeInstance(c);
+    }
+}
+
+#[test]
+fn serialized_state_is_checked() {
+    for id in identifiers() {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let c = fmu.initialized("state");
+            let mut state = null_mut();
+            assert_eq!(fmu.lib.fmi2GetFMUstate(c, &mut state), OK);
+            let mut size = 0;
+            assert_eq!(fmu.lib.fmi2SerializedFMUstateSize(c, state, &mut size), OK);
+            let mut bytes = vec![0 as std::ffi::c_char; size];
+            assert_eq!(fmu.lib.fmi2SerializeFMUstate(c, state, bytes.as_mut_ptr(), size), OK);
+            assert_eq!(fmu.lib.fmi2SerializeFMUstate(c, state, bytes.as_mut_ptr(), size - 1), ERROR);
+            fmu.take_messages();
+            let mut restored = null_mut();
+            // Truncated at every length, and with a flipped magic byte.
+            for n in 0..size {
+                assert_eq!(fmu.lib.fmi2DeSerializeFMUstate(c, bytes.as_ptr(), n, &mut restored), ERROR, "{id}: {n} bytes");
+            }
+            assert!(fmu.last_error().contains("truncated"));
+            let mut bad = bytes.clone();
+            bad[0] ^= 0x55;
+            assert_eq!(fmu.lib.fmi2DeSerializeFMUstate(c, bad.as_ptr(), size, &mut restored), ERROR);
+            assert!(fmu.last_error().contains("bad magic"));
+            // A state from another model is refused by its GUID.
+            for other in identifiers().into_iter().filter(|o| *o != id) {
+                let o = RawFmu::load(other);
+                let oc = o.initialized("other");
+                let mut os = null_mut();
+                assert_eq!(o.lib.fmi2GetFMUstate(oc, &mut os), OK);
+                let mut osize = 0;
+                assert_eq!(o.lib.fmi2SerializedFMUstateSize(oc, os, &mut osize), OK);
+                let mut obytes = vec![0 as std::ffi::c_char; osize];
+                assert_eq!(o.lib.fmi2SerializeFMUstate(oc, os, obytes.as_mut_ptr(), osize), OK);
+                assert_eq!(fmu.lib.fmi2DeSerializeFMUstate(c, obytes.as_ptr(), osize, &mut restored), ERROR);
+                assert!(fmu.last_error().contains("GUID"));
+                o.lib.fmi2FreeInstance(oc);
+            }
+            // A pointer that is not one of this instance's states.
+            let mut fake = [0u64; 16];
+            assert_eq!(fmu.lib.fmi2SetFMUstate(c, fake.as_mut_ptr() as *mut _), ERROR);
+            assert_eq!(fmu.lib.fmi2DeSerializeFMUstate(c, bytes.as_ptr(), size, &mut restored), OK);
+            assert_eq!(fmu.lib.fmi2SetFMUstate(c, restored), OK);
+            assert_eq!(fmu.lib.fmi2FreeFMUstate(c, &mut restored), OK);
+            assert!(restored.is_null());
+            assert_eq!(fmu.lib.fmi2FreeFMUstate(c, &mut state), OK);
+            fmu.lib.fmi2FreeInstance(c);
+        }
+    }
+}
+
+#[test]
+fn logging_honours_categories_and_reports_stick_events_with_time() {
+    let fmu = RawFmu::load("HillFrictionInertia");
+    unsafe {
+        let c = fmu.initialized("log");
+        // Off by default (loggingOn = false): coasting to rest logs nothing.
+        for k in 0..100 {
+            assert_eq!(fmu.lib.fmi2DoStep(c, k as f64 * 0.02, 0.02, 1), OK);
+        }
+        assert!(fmu.take_messages().is_empty());
+        assert_eq!(fmu.lib.fmi2Reset(c), OK);
+        let unknown = [c"logNothing".as_ptr()];
+        assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 1, 1, unknown.as_ptr()), ERROR);
+        assert!(fmu.last_error().contains("unknown log category \"logNothing\""));
+        let events = [c"logEvents".as_ptr()];
+        assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 1, 1, events.as_ptr()), OK);
+        assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+        assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+        for k in 0..100 {
+            assert_eq!(fmu.lib.fmi2DoStep(c, k as f64 * 0.02, 0.02, 1), OK);
+        }
+        let messages = fmu.take_messages();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        let m = &messages[0];
+        assert_eq!((m.category.as_str(), m.status, m.instance.as_str()), ("logEvents", OK, "log"));
+        // w_start = 1 rad/s, F_c = 1 N.m, J = 1 kg.m2: at rest at t = 1 s.
+        assert!(m.text.starts_with("t = 1 s:") && m.text.contains("mode 1 -> 0 (stuck)"), "{}", m.text);
+        fmu.lib.fmi2FreeInstance(c);
+    }
+}

@@ -1,0 +1,142 @@
+//! The export pipeline, on every FMU the project builds: validation, two
+//! importers agreeing, FMU state, reset, independence of instances.
+
+use fmi::fmi2::instance::{CoSimulation, Common};
+use fmi::traits::FmiStatus;
+use fmu_tests::{fmpy, fmu_path, identifiers, run_fmi, run_fmpy, Loaded, Run};
+
+#[test]
+fn every_fmu_passes_fmpy_validation() {
+    for id in identifiers() {
+        let path = fmu_path(id);
+        let (ok, stdout, stderr) = fmpy(&["validate", path.to_str().unwrap()]);
+        assert!(ok, "fmpy validate {id}: problems:\n{stdout}{stderr}");
+    }
+}
+
+#[test]
+fn the_archive_has_the_standard_layout() {
+    for id in identifiers() {
+        let archive = zip::ZipArchive::new(std::fs::File::open(fmu_path(id)).unwrap()).unwrap();
+        let mut names: Vec<String> = archive.file_names().map(str::to_string).collect();
+        names.sort();
+        assert_eq!(names, vec![format!("binaries/linux64/{id}.so"), "modelDescription.xml".to_string()], "{id}");
+    }
+}
+
+/// FMPy's own master loop and a loop over the `fmi` crate, fed the same
+/// communication points and start values, give the same bits.
+#[test]
+fn fmpy_and_the_fmi_crate_agree_bit_for_bit() {
+    for id in identifiers() {
+        let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == id).unwrap().info.default_experiment;
+        let runs = [
+            Run::new(id, e.stop_time, e.step_size),
+            Run::new(id, 1.0, 0.037).with("tau", 0.5).with("w_start", 0.0),
+            Run::new(id, 3.0, 0.25).with("tau", -1.7).with("J", 0.3),
+        ];
+        for run in &runs {
+            let a = run_fmpy(run);
+            let b = run_fmi(run);
+            assert_eq!(a.columns, b.columns, "{run:?}");
+            assert_eq!(a.rows.len(), b.rows.len(), "{run:?}");
+            for (ra, rb) in a.rows.iter().zip(&b.rows) {
+                for (x, y) in ra.iter().zip(rb) {
+                    assert_eq!(x.to_bits(), y.to_bits(), "{run:?}: FMPy row {ra:?} vs fmi crate row {rb:?}");
+                }
+            }
+        }
+    }
+}
+
+/// Get/set and serialize/deserialize of the FMU state continue bit-identically.
+#[test]
+fn fmu_state_round_trips_continue_bit_identically() {
+    for id in identifiers() {
+        let fmu = Loaded::new(id);
+        let run = Run::new(id, 3.0, 0.013).with("tau", 1.1).with("w_start", -0.4);
+        let points = run.points();
+        let (first, second) = points.split_at(points.len() / 2);
+        let second: Vec<f64> = std::iter::once(*first.last().unwrap()).chain(second.iter().copied()).collect();
+
+        let mut a = fmu.instantiate("a");
+        fmu.initialize(&mut a, &run);
+        fmu.steps(&mut a, first);
+        let saved = a.get_fmu_state().expect("getFMUstate");
+        let bytes = a.serialize_fmu_state(&saved).expect("serialize");
+        let reference = fmu.steps(&mut a, &second);
+
+        // Back to the saved state in the same instance.
+        a.set_fmu_state(&saved).ok().expect("setFMUstate");
+        assert_eq!(fmu.steps(&mut a, &second), reference, "{id}: set_fmu_state");
+
+        // Deserialized into a fresh instance that has run differently.
+        let mut b = fmu.instantiate("b");
+        fmu.initialize(&mut b, &Run::new(id, 3.0, 0.1).with("tau", -5.0));
+        fmu.steps(&mut b, &[0.0, 0.1, 0.2]);
+        let restored = b.deserialize_fmu_state(&bytes).expect("deserialize");
+        b.set_fmu_state(&restored).ok().expect("setFMUstate");
+        let continued = fmu.steps(&mut b, &second);
+        for (x, y) in continued.iter().flatten().zip(reference.iter().flatten()) {
+            assert_eq!(x.to_bits(), y.to_bits(), "{id}: deserialized state");
+        }
+    }
+}
+
+/// A second run after fmi2Reset equals the first.
+#[test]
+fn reset_restores_start_values_and_time() {
+    for id in identifiers() {
+        let fmu = Loaded::new(id);
+        let run = Run::new(id, 2.0, 0.05).with("tau", 1.5).with("tau_coulomb", 0.7);
+        let points = run.points();
+        let mut i = fmu.instantiate("reset");
+        fmu.initialize(&mut i, &run);
+        let first = fmu.steps(&mut i, &points);
+        i.reset().expect("reset");
+        // Start values again, not the values set before the reset.
+        i.setup_experiment(None, 0.0, None).unwrap();
+        i.enter_initialization_mode().unwrap();
+        let mut coulomb = [0.0];
+        i.get_real(&[fmu.vr("tau_coulomb")], &mut coulomb).unwrap();
+        assert_eq!(coulomb[0], 1.0, "{id}: tau_coulomb back at its start value");
+        i.exit_initialization_mode().unwrap();
+        assert!(i.do_step(1.0, 0.1, true).is_err(), "{id}: time must be back at 0 after reset");
+        i.reset().unwrap();
+        fmu.initialize(&mut i, &run);
+        assert_eq!(fmu.steps(&mut i, &points), first, "{id}");
+    }
+}
+
+/// Two instances in one process, stepped alternately with different
+/// inputs, give what each gives alone.
+#[test]
+fn instances_are_independent() {
+    for id in identifiers() {
+        let fmu = Loaded::new(id);
+        let run_a = Run::new(id, 1.0, 0.01).with("tau", 2.0).with("w_start", 0.0);
+        let run_b = Run::new(id, 1.0, 0.01).with("tau", -0.5).with("w_start", 2.0);
+        let alone_a = run_fmi(&run_a).rows;
+        let alone_b = run_fmi(&run_b).rows;
+        let mut a = fmu.instantiate("a");
+        let mut b = fmu.instantiate("b");
+        fmu.initialize(&mut a, &run_a);
+        fmu.initialize(&mut b, &run_b);
+        let points = run_a.points();
+        for (k, w) in points.windows(2).enumerate() {
+            a.do_step(w[0], w[1] - w[0], true).unwrap();
+            b.do_step(w[0], w[1] - w[0], true).unwrap();
+            assert_eq!(fmu.sample(&mut a, w[1]), alone_a[k + 1], "{id} a at {}", w[1]);
+            assert_eq!(fmu.sample(&mut b, w[1]), alone_b[k + 1], "{id} b at {}", w[1]);
+        }
+    }
+}
+
+/// The docs are derived from the declarations and must be current.
+#[test]
+fn models_doc_is_current() {
+    let path = fmu_tests::workspace_root().join("docs/models.md");
+    let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
+    let expected = fmu::models::models_markdown();
+    assert!(on_disk == expected, "docs/models.md is stale: run `cargo xtask docs`");
+}
