@@ -52,13 +52,8 @@ pub enum Quantity {
 
 impl Quantity {
     /// Every quantity, in the order their types and units are written.
-    pub const ALL: &'static [Quantity] = &[
-        Quantity::Angle,
-        Quantity::AngularVelocity,
-        Quantity::Torque,
-        Quantity::Inertia,
-        Quantity::Time,
-    ];
+    pub const ALL: &'static [Quantity] =
+        &[Quantity::Angle, Quantity::AngularVelocity, Quantity::Torque, Quantity::Inertia, Quantity::Time];
 
     /// SimpleType name and `quantity` attribute.
     pub fn type_name(self) -> &'static str {
@@ -163,7 +158,16 @@ impl<M> Variable<M> {
             description,
             causality: Causality::Input,
             variability: Variability::Continuous,
-            value: Value::Real { quantity, display_unit: None, start, min: None, exclusive_min: false, max: None, get, set: Some(set) },
+            value: Value::Real {
+                quantity,
+                display_unit: None,
+                start,
+                min: None,
+                exclusive_min: false,
+                max: None,
+                get,
+                set: Some(set),
+            },
         }
     }
 
@@ -179,7 +183,16 @@ impl<M> Variable<M> {
             description,
             causality: Causality::Output,
             variability: Variability::Continuous,
-            value: Value::Real { quantity, display_unit: None, start: 0.0, min: None, exclusive_min: false, max: None, get, set: None },
+            value: Value::Real {
+                quantity,
+                display_unit: None,
+                start: 0.0,
+                min: None,
+                exclusive_min: false,
+                max: None,
+                get,
+                set: None,
+            },
         }
     }
 
@@ -197,7 +210,16 @@ impl<M> Variable<M> {
             description,
             causality: Causality::Parameter,
             variability: Variability::Fixed,
-            value: Value::Real { quantity, display_unit: None, start, min: None, exclusive_min: false, max: None, get, set: Some(set) },
+            value: Value::Real {
+                quantity,
+                display_unit: None,
+                start,
+                min: None,
+                exclusive_min: false,
+                max: None,
+                get,
+                set: Some(set),
+            },
         }
     }
 
@@ -297,10 +319,16 @@ pub struct LogCategory {
 /// The log categories of every FMU, in declaration order; the FMI layer keeps
 /// one on/off flag per entry.
 pub const LOG_CATEGORIES: &[LogCategory] = &[
-    LogCategory { name: "logEvents", description: "Discrete events: stick/slip and lock/unlock transitions, with their time" },
+    LogCategory {
+        name: "logEvents",
+        description: "Discrete events: stick/slip and lock/unlock transitions, with their time",
+    },
     LogCategory { name: "logStatusWarning", description: "Calls that returned fmi2Warning" },
     LogCategory { name: "logStatusDiscard", description: "Calls that returned fmi2Discard" },
-    LogCategory { name: "logStatusError", description: "Calls that returned fmi2Error: the value and the rule it broke" },
+    LogCategory {
+        name: "logStatusError",
+        description: "Calls that returned fmi2Error: the value and the rule it broke",
+    },
     LogCategory { name: "logStatusFatal", description: "Calls that returned fmi2Fatal" },
     LogCategory { name: "logAll", description: "All of the above" },
 ];

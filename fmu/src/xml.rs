@@ -271,7 +271,9 @@ fn write_variable<M>(x: &mut Xml, vr: usize, v: &Variable<M>) {
 /// The variables of `M` as a Markdown table (name, causality, type, unit,
 /// start, range, description), for the generated docs.
 pub fn variables_table<M: Model>() -> String {
-    let mut out = String::from("| vr | name | causality | type | unit | start | range | description |\n|---|---|---|---|---|---|---|---|\n");
+    let mut out = String::from(
+        "| vr | name | causality | type | unit | start | range | description |\n|---|---|---|---|---|---|---|---|\n",
+    );
     for (vr, v) in M::VARIABLES.iter().enumerate() {
         let causality = match v.causality {
             Causality::Parameter => "parameter",

@@ -41,7 +41,11 @@ pub fn fmpy(args: &[&str]) -> (bool, String, String) {
         .args(args)
         .output()
         .expect("cannot run the FMPy driver: run the tests through `cargo xtask test`, which installs FMPy");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// A co-simulation run: fixed communication step from t = 0, constant
@@ -101,8 +105,12 @@ impl Table {
     }
 
     /// Every `every`-th row (and the last), in a fixed-width text form for
-    /// snapshots: reals in `%+.6e`, integers as integers.
+    /// snapshots: integer-valued columns (e.g. `mode`) as integers, the rest
+    /// in `%+.6e`.
     pub fn snapshot_text(&self, every: usize) -> String {
+        let integral: Vec<bool> = (0..self.columns.len())
+            .map(|c| self.rows.iter().all(|r| r[c].fract() == 0.0 && r[c].abs() < 1e6))
+            .collect();
         let mut out = self.columns.iter().map(|c| format!("{c:>14}")).collect::<Vec<_>>().join(" ") + "\n";
         let last = self.rows.len() - 1;
         for (i, row) in self.rows.iter().enumerate() {
@@ -111,7 +119,8 @@ impl Table {
             }
             let cells: Vec<String> = row
                 .iter()
-                .map(|&x| if x.fract() == 0.0 && x.abs() < 1e6 && x != 0.0 || x == 0.0 { format!("{:>14}", x as i64) } else { format!("{x:>+14.6e}") })
+                .zip(&integral)
+                .map(|(&x, &int)| if int { format!("{:>14}", x as i64) } else { format!("{x:>+14.6e}") })
                 .collect();
             out.push_str(&cells.join(" "));
             out.push('\n');
@@ -156,7 +165,9 @@ impl Loaded {
             .model_description()
             .get_model_variables()
             .filter(|v| v.causality == fmi::schema::fmi2::Causality::Output)
-            .map(|v| (v.name.clone(), v.value_reference, matches!(v.elem, fmi::schema::fmi2::ScalarVariableElement::Real(_))))
+            .map(|v| {
+                (v.name.clone(), v.value_reference, matches!(v.elem, fmi::schema::fmi2::ScalarVariableElement::Real(_)))
+            })
             .collect()
     }
 

@@ -30,7 +30,13 @@ unsafe extern "C" fn capture(
     format: *const c_char,
     text: *const c_char,
 ) {
-    let read = |p: *const c_char| if p.is_null() { "<NULL>".to_string() } else { CStr::from_ptr(p).to_string_lossy().into_owned() };
+    let read = |p: *const c_char| {
+        if p.is_null() {
+            "<NULL>".to_string()
+        } else {
+            CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
+    };
     assert_eq!(read(format), "%s", "the FMU must pass its message through a %s format");
     let sink = &*(env as *const Mutex<Vec<Message>>);
     sink.lock().unwrap().push(Message { instance: read(instance), status, category: read(category), text: read(text) });
@@ -56,7 +62,8 @@ impl RawFmu {
         let lib = unsafe { Fmi2Binding::new(&so) }.expect("dlopen the FMU binary");
         let guid = CString::new(import.model_description().guid.clone()).unwrap();
         let messages: Box<Mutex<Vec<Message>>> = Box::default();
-        let logger: unsafe extern "C" fn(*mut c_void, *const c_char, u32, *const c_char, *const c_char, *const c_char) = capture;
+        let logger: unsafe extern "C" fn(*mut c_void, *const c_char, u32, *const c_char, *const c_char, *const c_char) =
+            capture;
         let callbacks = Box::new(binding::fmi2CallbackFunctions {
             // SAFETY: see `capture`.
             logger: Some(unsafe { std::mem::transmute(logger) }),
@@ -107,7 +114,11 @@ impl RawFmu {
     /// The last error message logged, for assertions on its wording.
     pub fn last_error(&self) -> String {
         let messages = self.take_messages();
-        let m = messages.iter().rev().find(|m| m.status == ERROR).unwrap_or_else(|| panic!("no error logged: {messages:?}"));
+        let m = messages
+            .iter()
+            .rev()
+            .find(|m| m.status == ERROR)
+            .unwrap_or_else(|| panic!("no error logged: {messages:?}"));
         assert_eq!(m.category, "logStatusError");
         m.text.clone()
     }

@@ -24,7 +24,10 @@ fn instantiate_refuses_bad_arguments_and_says_why() {
             let c = fmu.lib.fmi2Instantiate(name.as_ptr(), 1, wrong.as_ptr(), null(), fmu.callbacks(), 0, 0);
             assert!(c.is_null(), "{id}: wrong GUID accepted");
             let text = fmu.last_error();
-            assert!(text.contains(wrong.to_str().unwrap()) && text.contains(fmu.guid.to_str().unwrap()), "{id}: {text}");
+            assert!(
+                text.contains(wrong.to_str().unwrap()) && text.contains(fmu.guid.to_str().unwrap()),
+                "{id}: {text}"
+            );
 
             // The GUID of another model is wrong for this FMU, too.
             for other in identifiers().into_iter().filter(|o| *o != id) {
@@ -51,7 +54,10 @@ fn instantiate_refuses_bad_arguments_and_says_why() {
                 stepFinished: None,
                 componentEnvironment: null_mut(),
             };
-            assert!(fmu.lib.fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), &mut no_logger, 0, 0).is_null());
+            assert!(fmu
+                .lib
+                .fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), &mut no_logger, 0, 0)
+                .is_null());
 
             // The right GUID works; NULL resource location is fine (no resources).
             let c = fmu.lib.fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), fmu.callbacks(), 0, 0);
@@ -202,7 +208,10 @@ fn unsupported_functions_return_error_with_a_reason() {
         let mut out = [0.0];
         assert_eq!(fmu.lib.fmi2GetRealOutputDerivatives(c, [W].as_ptr(), 1, order.as_ptr(), out.as_mut_ptr()), ERROR);
         assert!(fmu.last_error().contains("maxOutputDerivativeOrder"));
-        assert_eq!(fmu.lib.fmi2GetDirectionalDerivative(c, [W].as_ptr(), 1, vr.as_ptr(), 1, value.as_ptr(), out.as_mut_ptr()), ERROR);
+        assert_eq!(
+            fmu.lib.fmi2GetDirectionalDerivative(c, [W].as_ptr(), 1, vr.as_ptr(), 1, value.as_ptr(), out.as_mut_ptr()),
+            ERROR
+        );
         assert!(fmu.last_error().contains("providesDirectionalDerivative"));
         assert_eq!(fmu.lib.fmi2CancelStep(c), ERROR);
         let mut status = 0u32;
@@ -231,7 +240,11 @@ fn serialized_state_is_checked() {
             let mut restored = null_mut();
             // Truncated at every length, and with a flipped magic byte.
             for n in 0..size {
-                assert_eq!(fmu.lib.fmi2DeSerializeFMUstate(c, bytes.as_ptr(), n, &mut restored), ERROR, "{id}: {n} bytes");
+                assert_eq!(
+                    fmu.lib.fmi2DeSerializeFMUstate(c, bytes.as_ptr(), n, &mut restored),
+                    ERROR,
+                    "{id}: {n} bytes"
+                );
             }
             assert!(fmu.last_error().contains("truncated"));
             let mut bad = bytes.clone();

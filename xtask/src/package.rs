@@ -22,7 +22,12 @@ pub fn build_fmus() -> Result<PathBuf> {
         let path = out.join(format!("{id}.fmu"));
         let xml = (m.model_description)();
         write_fmu(&path, id, &xml, &so).map_err(|e| format!("{}: {e}", path.display()))?;
-        println!("built {} ({} bytes, GUID {})", path.display(), std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0), (m.guid)());
+        println!(
+            "built {} ({} bytes, GUID {})",
+            path.display(),
+            std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+            (m.guid)()
+        );
     }
     println!("{} FMUs in {}", fmu::models::MODELS.len(), out.display());
     Ok(out)

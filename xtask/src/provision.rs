@@ -27,7 +27,15 @@ pub fn provision() -> Result<TestEnv> {
         println!("provisioning {} with {FMPY} {LIBCLANG}", venv.display());
         let system_python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
         run(Command::new(&system_python).args(["-m", "venv", "--clear"]).arg(&venv))?;
-        run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", FMPY, LIBCLANG]))?;
+        run(Command::new(&python).args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            FMPY,
+            LIBCLANG,
+        ]))?;
         std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
     }
     let out = Command::new(&python)

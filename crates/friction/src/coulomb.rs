@@ -19,11 +19,9 @@ pub struct ConventionalCoulomb {
 impl RigidBodyFriction for ConventionalCoulomb {
     #[inline]
     fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
-        let friction = -self.coulomb_torque * sign(rate);
-        Advance {
-            rate: rate + dt * (applied + friction) / inertia,
-            friction,
-        }
+        // `0.0 -` gives +0.0 rather than -0.0 at rest.
+        let friction = 0.0 - self.coulomb_torque * sign(rate);
+        Advance { rate: rate + dt * (applied + friction) / inertia, friction }
     }
 }
 

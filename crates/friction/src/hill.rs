@@ -53,10 +53,7 @@ impl RigidBodyFriction for HillFriction {
             }
             // Condition (1), Eq. (1).
             let friction = -self.coulomb_torque * sign(applied);
-            return Advance {
-                rate: dt * (applied + friction) / inertia,
-                friction,
-            };
+            return Advance { rate: dt * (applied + friction) / inertia, friction };
         }
         let direction = sign(rate);
         // Torque that decelerates the body (Coulomb friction against the motion
@@ -68,25 +65,16 @@ impl RigidBodyFriction for HillFriction {
             if crossing <= 1.0 {
                 if applied.abs() <= self.static_torque {
                     // Condition (3), Eq. (5): stop exactly at the end of the step.
-                    return Advance {
-                        rate: 0.0,
-                        friction: -inertia * rate / dt - applied,
-                    };
+                    return Advance { rate: 0.0, friction: -inertia * rate / dt - applied };
                 }
                 // Condition (4), Eq. (6): the rate reverses within the step.
                 let friction = self.coulomb_torque * direction * (1.0 - 2.0 * crossing);
-                return Advance {
-                    rate: rate + dt * (applied + friction) / inertia,
-                    friction,
-                };
+                return Advance { rate: rate + dt * (applied + friction) / inertia, friction };
             }
         }
         // Condition (2), Eq. (4).
         let friction = -self.coulomb_torque * direction;
-        Advance {
-            rate: rate + dt * (applied + friction) / inertia,
-            friction,
-        }
+        Advance { rate: rate + dt * (applied + friction) / inertia, friction }
     }
 }
 

@@ -1,6 +1,6 @@
 //! One rigid inertia with a friction contact to ground.
 
-use crate::{RigidBodyFriction, sign};
+use crate::{sign, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
 /// Direction of motion of a body relative to its friction contact.

@@ -240,7 +240,12 @@ pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
 // ----- Getting and setting values -------------------------------------------
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2GetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Real) -> Status {
+pub unsafe extern "C" fn fmi2GetReal(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2Real,
+) -> Status {
     with(c, "fmi2GetReal", allowed::GET, |comp| {
         let vrs = slice(vr, nvr, "vr")?;
         let out = slice_mut(value, nvr, "value")?;
@@ -249,7 +254,12 @@ pub unsafe extern "C" fn fmi2GetReal(c: Fmi2Component, vr: *const Fmi2ValueRefer
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2GetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Integer) -> Status {
+pub unsafe extern "C" fn fmi2GetInteger(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2Integer,
+) -> Status {
     with(c, "fmi2GetInteger", allowed::GET, |comp| {
         let vrs = slice(vr, nvr, "vr")?;
         let out = slice_mut(value, nvr, "value")?;
@@ -258,7 +268,12 @@ pub unsafe extern "C" fn fmi2GetInteger(c: Fmi2Component, vr: *const Fmi2ValueRe
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2GetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Boolean) -> Status {
+pub unsafe extern "C" fn fmi2GetBoolean(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2Boolean,
+) -> Status {
     with(c, "fmi2GetBoolean", allowed::GET, |comp| {
         let vrs = slice(vr, nvr, "vr")?;
         let out = slice_mut(value, nvr, "value")?;
@@ -272,7 +287,12 @@ pub unsafe extern "C" fn fmi2GetBoolean(c: Fmi2Component, vr: *const Fmi2ValueRe
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2GetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) -> Status {
+pub unsafe extern "C" fn fmi2GetString(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2String,
+) -> Status {
     with(c, "fmi2GetString", allowed::GET, |comp| {
         let vrs = slice(vr, nvr, "vr")?;
         slice_mut(value, nvr, "value")?;
@@ -281,7 +301,12 @@ pub unsafe extern "C" fn fmi2GetString(c: Fmi2Component, vr: *const Fmi2ValueRef
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2SetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Real) -> Status {
+pub unsafe extern "C" fn fmi2SetReal(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *const Fmi2Real,
+) -> Status {
     with(c, "fmi2SetReal", allowed::SET, |comp| {
         let vrs = slice(vr, nvr, "vr")?;
         let values = slice(value, nvr, "value")?;
@@ -290,7 +315,12 @@ pub unsafe extern "C" fn fmi2SetReal(c: Fmi2Component, vr: *const Fmi2ValueRefer
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2SetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Integer) -> Status {
+pub unsafe extern "C" fn fmi2SetInteger(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *const Fmi2Integer,
+) -> Status {
     with(c, "fmi2SetInteger", allowed::SET, |comp| {
         let vrs = slice(vr, nvr, "vr")?;
         let values = slice(value, nvr, "value")?;
@@ -299,7 +329,12 @@ pub unsafe extern "C" fn fmi2SetInteger(c: Fmi2Component, vr: *const Fmi2ValueRe
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2SetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Boolean) -> Status {
+pub unsafe extern "C" fn fmi2SetBoolean(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *const Fmi2Boolean,
+) -> Status {
     with(c, "fmi2SetBoolean", allowed::SET, |comp| {
         let vrs = slice(vr, nvr, "vr")?;
         let values: Vec<bool> = slice(value, nvr, "value")?.iter().map(|&b| b != FMI2_FALSE).collect();
@@ -308,7 +343,12 @@ pub unsafe extern "C" fn fmi2SetBoolean(c: Fmi2Component, vr: *const Fmi2ValueRe
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2SetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2String) -> Status {
+pub unsafe extern "C" fn fmi2SetString(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *const Fmi2String,
+) -> Status {
     with(c, "fmi2SetString", allowed::SET, |comp| {
         let vrs = slice(vr, nvr, "vr")?;
         slice(value, nvr, "value")?;
@@ -358,11 +398,19 @@ pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2SerializeFMUstate(c: Fmi2Component, state: Fmi2FmuState, bytes: *mut Fmi2Byte, size: usize) -> Status {
+pub unsafe extern "C" fn fmi2SerializeFMUstate(
+    c: Fmi2Component,
+    state: Fmi2FmuState,
+    bytes: *mut Fmi2Byte,
+    size: usize,
+) -> Status {
     with(c, "fmi2SerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
         let data = comp.serialize(state as *mut Snapshot)?;
         if size < data.len() {
-            return Err(format!("size = {size} rejected: the state needs {} bytes (fmi2SerializedFMUstateSize)", data.len()));
+            return Err(format!(
+                "size = {size} rejected: the state needs {} bytes (fmi2SerializedFMUstateSize)",
+                data.len()
+            ));
         }
         let out = slice_mut(bytes as *mut u8, data.len(), "serializedState")?;
         out.copy_from_slice(&data);
@@ -457,7 +505,11 @@ pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mu
         if value.is_null() {
             return Err("value is NULL".into());
         }
-        Ok(comp.fail("fmi2GetStatus", Status::Discard, &format!("status kind {kind} is not available: no step is pending")))
+        Ok(comp.fail(
+            "fmi2GetStatus",
+            Status::Discard,
+            &format!("status kind {kind} is not available: no step is pending"),
+        ))
     })
 }
 
@@ -505,6 +557,10 @@ pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, valu
         if value.is_null() {
             return Err("value is NULL".into());
         }
-        Ok(comp.fail("fmi2GetStringStatus", Status::Discard, &format!("status kind {kind} is not available: no step is pending")))
+        Ok(comp.fail(
+            "fmi2GetStringStatus",
+            Status::Discard,
+            &format!("status kind {kind} is not available: no step is pending"),
+        ))
     })
 }

@@ -25,7 +25,12 @@ pub struct Log {
 }
 
 impl Log {
-    pub fn new(logger: Logger, environment: Fmi2ComponentEnvironment, instance_name: CString, logging_on: bool) -> Self {
+    pub fn new(
+        logger: Logger,
+        environment: Fmi2ComponentEnvironment,
+        instance_name: CString,
+        logging_on: bool,
+    ) -> Self {
         Self { logger, environment, instance_name, on: [logging_on; CATEGORY_NAMES.len()] }
     }
 

@@ -37,14 +37,7 @@ pub const FMI2_LAST_SUCCESSFUL_TIME: c_int = 2;
 pub const FMI2_TERMINATED: c_int = 3;
 
 /// `fmi2CallbackLogger`: variadic, printf-style message.
-pub type Logger = unsafe extern "C" fn(
-    Fmi2ComponentEnvironment,
-    Fmi2String,
-    Status,
-    Fmi2String,
-    Fmi2String,
-    ...
-);
+pub type Logger = unsafe extern "C" fn(Fmi2ComponentEnvironment, Fmi2String, Status, Fmi2String, Fmi2String, ...);
 
 /// `fmi2CallbackFunctions`. Function pointers are `Option` because the
 /// environment may pass NULL; we never call the memory functions

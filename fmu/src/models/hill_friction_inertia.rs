@@ -7,7 +7,8 @@ use friction::HillFriction;
 impl InertiaLaw for HillFriction {
     const INFO: ModelInfo = ModelInfo {
         identifier: "HillFrictionInertia",
-        description: "Inertia with Hill's predictive static + Coulomb friction for a fixed step (Hill, Eqs. 1-6, block Y22): \
+        description:
+            "Inertia with Hill's predictive static + Coulomb friction for a fixed step (Hill, Eqs. 1-6, block Y22): \
                       exact zero rate while stuck, breakaway above F_s, stops within the step",
         default_experiment: COAST_EXPERIMENT,
     };

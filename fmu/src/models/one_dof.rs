@@ -86,8 +86,9 @@ impl<L: InertiaLaw> Model for FrictionInertiaModel<L> {
     fn initialize(&mut self) {
         let law = L::configure(self.static_torque, self.coulomb_torque);
         self.body = FrictionInertia::new(law, self.inertia, self.angle_start, self.rate_start);
-        // Before the first step: sliding friction if moving, none at rest.
-        self.body.friction_torque = -self.coulomb_torque * sign(self.rate_start);
+        // Before the first step: sliding friction if moving, none at rest
+        // (`0.0 -` gives +0.0 rather than -0.0 at rest).
+        self.body.friction_torque = 0.0 - self.coulomb_torque * sign(self.rate_start);
     }
 
     #[inline]
