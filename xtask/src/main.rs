@@ -66,9 +66,34 @@ fn test(extra: &[String]) -> Result<()> {
         .args(extra)
         .env("FMU_DIR", &fmus)
         .env("FMPY_PYTHON", &env.python)
-        .env("LIBCLANG_PATH", &env.libclang_dir);
+        .env("LIBCLANG_PATH", &env.libclang_dir)
+        .stdout(std::process::Stdio::piped());
     if let Some(args) = &env.bindgen_args {
         cmd.env("BINDGEN_EXTRA_CLANG_ARGS", args);
     }
-    run(&mut cmd)
+    let mut child = cmd.spawn().map_err(|e| format!("cannot run cargo test: {e}"))?;
+    // Echo the output and add up the per-binary results into one closing line.
+    let (mut passed, mut failed, mut ignored) = (0u64, 0u64, 0u64);
+    let stdout = child.stdout.take().expect("piped");
+    for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+        let line = line.map_err(|e| e.to_string())?;
+        println!("{line}");
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            let count = |word: &str| {
+                rest.split([';', '.'])
+                    .find_map(|part| part.trim().strip_suffix(word).and_then(|n| n.trim().parse::<u64>().ok()))
+                    .unwrap_or(0)
+            };
+            passed += count("passed");
+            failed += count("failed");
+            ignored += count("ignored");
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    println!("tests: {passed} passed, {failed} failed, {ignored} skipped");
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("cargo test failed: {status}"))
+    }
 }
