@@ -8,12 +8,20 @@
 //! inside it.
 
 pub mod coulomb;
+pub mod dahl;
 pub mod hill;
 pub mod inertia;
+pub mod majd_simaan;
+pub mod smooth;
+pub mod stribeck;
 
 pub use coulomb::ConventionalCoulomb;
+pub use dahl::Dahl;
 pub use hill::HillFriction;
 pub use inertia::{FrictionInertia, Motion};
+pub use majd_simaan::{MajdSimaan, SigmaMethod};
+pub use smooth::VelocityMap;
+pub use stribeck::{ClassicalFriction, ClassicalShape};
 
 /// Signum with `sign(0) = 0`, the non-linear block of Hill's Fig. 1
 /// ("zero output for zero velocity"). `f64::signum` returns 1 for +0.0.
