@@ -48,6 +48,12 @@ pub enum Quantity {
     Torque,
     Inertia,
     Time,
+    /// Viscous coefficient (N.m.s/rad).
+    RotationalDamping,
+    /// Dahl's gamma (1/(N.m.rad)).
+    InverseTorqueAngle,
+    /// Dimensionless.
+    Ratio,
 }
 
 impl Quantity {
@@ -63,6 +69,9 @@ impl Quantity {
             Quantity::Torque => "Torque",
             Quantity::Inertia => "Inertia",
             Quantity::Time => "Time",
+            Quantity::RotationalDamping => "RotationalDampingConstant",
+            Quantity::InverseTorqueAngle => "InverseTorqueAngle",
+            Quantity::Ratio => "Ratio",
         }
     }
 
@@ -74,6 +83,9 @@ impl Quantity {
             Quantity::Torque => "N.m",
             Quantity::Inertia => "kg.m2",
             Quantity::Time => "s",
+            Quantity::RotationalDamping => "N.m.s/rad",
+            Quantity::InverseTorqueAngle => "1/(N.m.rad)",
+            Quantity::Ratio => "1",
         }
     }
 
@@ -85,6 +97,9 @@ impl Quantity {
             Quantity::Torque => BaseUnit { kg: 1, m: 2, s: -2, ..b },
             Quantity::Inertia => BaseUnit { kg: 1, m: 2, ..b },
             Quantity::Time => BaseUnit { s: 1, ..b },
+            Quantity::RotationalDamping => BaseUnit { kg: 1, m: 2, s: -1, rad: -1 },
+            Quantity::InverseTorqueAngle => BaseUnit { kg: -1, m: -2, s: 2, rad: -1 },
+            Quantity::Ratio => b,
         }
     }
 
@@ -99,7 +114,7 @@ impl Quantity {
                 DisplayUnit { name: "rpm", factor: RPM, offset: 0.0 },
             ],
             Quantity::Time => &[DisplayUnit { name: "ms", factor: 1000.0, offset: 0.0 }],
-            Quantity::Torque | Quantity::Inertia => &[],
+            _ => &[],
         }
     }
 }
@@ -220,6 +235,25 @@ impl<M> Variable<M> {
                 get,
                 set: Some(set),
             },
+        }
+    }
+
+    /// A fixed Integer parameter (e.g. a variant selector) within `[min, max]`.
+    pub const fn integer_parameter(
+        name: &'static str,
+        description: &'static str,
+        start: i32,
+        min: i32,
+        max: i32,
+        get: fn(&M) -> i32,
+        set: fn(&mut M, i32),
+    ) -> Self {
+        Variable {
+            name,
+            description,
+            causality: Causality::Parameter,
+            variability: Variability::Fixed,
+            value: Value::Integer { start, min: Some(min), max: Some(max), get, set: Some(set) },
         }
     }
 

@@ -171,6 +171,31 @@ impl Loaded {
             .collect()
     }
 
+    /// Names of the Real inputs.
+    pub fn inputs(&self) -> Vec<String> {
+        self.import
+            .model_description()
+            .get_model_variables()
+            .filter(|v| v.causality == fmi::schema::fmi2::Causality::Input)
+            .map(|v| v.name.clone())
+            .collect()
+    }
+
+    /// Real parameters with their start values.
+    pub fn real_parameters(&self) -> Vec<(String, u32, f64)> {
+        self.import
+            .model_description()
+            .get_model_variables()
+            .filter(|v| v.causality == fmi::schema::fmi2::Causality::Parameter)
+            .filter_map(|v| match &v.elem {
+                fmi::schema::fmi2::ScalarVariableElement::Real(r) => {
+                    Some((v.name.clone(), v.value_reference, r.start?))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn instantiate(&self, name: &str) -> fmi::fmi2::instance::InstanceCS {
         self.import.instantiate_cs(name, false, false).expect("instantiate")
     }

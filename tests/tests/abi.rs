@@ -146,9 +146,12 @@ fn do_step_checks_its_arguments() {
     }
 }
 
+/// The 1-DOF FMUs with parameters J, tau_coulomb, tau_static at vr 5-7.
+const STATIC_COULOMB_MODELS: [&str; 2] = ["CoulombInertia", "HillFrictionInertia"];
+
 #[test]
 fn set_checks_ranges_types_and_phase_and_applies_nothing_on_error() {
-    for id in identifiers() {
+    for id in STATIC_COULOMB_MODELS {
         let fmu = RawFmu::load(id);
         unsafe {
             let c = fmu.instantiate("set");

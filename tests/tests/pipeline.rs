@@ -30,10 +30,11 @@ fn the_archive_has_the_standard_layout() {
 fn fmpy_and_the_fmi_crate_agree_bit_for_bit() {
     for id in identifiers() {
         let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == id).unwrap().info.default_experiment;
+        let input = Loaded::new(id).inputs().remove(0);
         let runs = [
             Run::new(id, e.stop_time, e.step_size),
-            Run::new(id, 1.0, 0.037).with("tau", 0.5).with("w_start", 0.0),
-            Run::new(id, 3.0, 0.25).with("tau", -1.7).with("J", 0.3),
+            Run::new(id, 1.0, 0.037).with(&input, 0.5),
+            Run::new(id, 3.0, 0.25).with(&input, -1.7),
         ];
         for run in &runs {
             let a = run_fmpy(run);
@@ -54,7 +55,8 @@ fn fmpy_and_the_fmi_crate_agree_bit_for_bit() {
 fn fmu_state_round_trips_continue_bit_identically() {
     for id in identifiers() {
         let fmu = Loaded::new(id);
-        let run = Run::new(id, 3.0, 0.013).with("tau", 1.1).with("w_start", -0.4);
+        let input = fmu.inputs().remove(0);
+        let run = Run::new(id, 3.0, 0.013).with(&input, 1.1);
         let points = run.points();
         let (first, second) = points.split_at(points.len() / 2);
         let second: Vec<f64> = std::iter::once(*first.last().unwrap()).chain(second.iter().copied()).collect();
@@ -72,7 +74,7 @@ fn fmu_state_round_trips_continue_bit_identically() {
 
         // Deserialized into a fresh instance that has run differently.
         let mut b = fmu.instantiate("b");
-        fmu.initialize(&mut b, &Run::new(id, 3.0, 0.1).with("tau", -5.0));
+        fmu.initialize(&mut b, &Run::new(id, 3.0, 0.1).with(&input, -5.0));
         fmu.steps(&mut b, &[0.0, 0.1, 0.2]);
         let restored = b.deserialize_fmu_state(&bytes).expect("deserialize");
         b.set_fmu_state(&restored).ok().expect("setFMUstate");
@@ -88,7 +90,11 @@ fn fmu_state_round_trips_continue_bit_identically() {
 fn reset_restores_start_values_and_time() {
     for id in identifiers() {
         let fmu = Loaded::new(id);
-        let run = Run::new(id, 2.0, 0.05).with("tau", 1.5).with("tau_coulomb", 0.7);
+        let input = fmu.inputs().remove(0);
+        // A physical parameter (not the internal step), changed from its start.
+        let (parameter, vr, start) =
+            fmu.real_parameters().into_iter().find(|p| p.0 != "internal_step" && p.2 != 0.0).expect("a parameter");
+        let run = Run::new(id, 2.0, 0.05).with(&input, 1.5).with(&parameter, start * 1.1);
         let points = run.points();
         let mut i = fmu.instantiate("reset");
         fmu.initialize(&mut i, &run);
@@ -97,9 +103,9 @@ fn reset_restores_start_values_and_time() {
         // Start values again, not the values set before the reset.
         i.setup_experiment(None, 0.0, None).unwrap();
         i.enter_initialization_mode().unwrap();
-        let mut coulomb = [0.0];
-        i.get_real(&[fmu.vr("tau_coulomb")], &mut coulomb).unwrap();
-        assert_eq!(coulomb[0], 1.0, "{id}: tau_coulomb back at its start value");
+        let mut value = [0.0];
+        i.get_real(&[vr], &mut value).unwrap();
+        assert_eq!(value[0], start, "{id}: {parameter} back at its start value");
         i.exit_initialization_mode().unwrap();
         assert!(i.do_step(1.0, 0.1, true).is_err(), "{id}: time must be back at 0 after reset");
         i.reset().unwrap();
@@ -114,8 +120,9 @@ fn reset_restores_start_values_and_time() {
 fn instances_are_independent() {
     for id in identifiers() {
         let fmu = Loaded::new(id);
-        let run_a = Run::new(id, 1.0, 0.01).with("tau", 2.0).with("w_start", 0.0);
-        let run_b = Run::new(id, 1.0, 0.01).with("tau", -0.5).with("w_start", 2.0);
+        let input = fmu.inputs().remove(0);
+        let run_a = Run::new(id, 1.0, 0.01).with(&input, 2.0);
+        let run_b = Run::new(id, 1.0, 0.01).with(&input, -0.5);
         let alone_a = run_fmi(&run_a).rows;
         let alone_b = run_fmi(&run_b).rows;
         let mut a = fmu.instantiate("a");

@@ -3,7 +3,6 @@
 
 use crate::sign;
 use crate::smooth::{map_law, VelocityMap};
-use crate::{Advance, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
 /// How `sigma` is obtained from `f_s`.
@@ -41,6 +40,8 @@ pub struct MajdSimaan {
     pub sharpness: f64,
     /// Critical velocity `w_c` (rad/s).
     pub critical_velocity: f64,
+    /// How [`MajdSimaan::prepare`] derives `sigma`.
+    pub sigma_method: SigmaMethod,
     /// `sigma`, derived from the above by [`MajdSimaan::prepare`].
     pub sigma: f64,
 }
@@ -133,9 +134,9 @@ pub fn approximation_error(eta: f64, n: f64) -> f64 {
 }
 
 impl MajdSimaan {
-    /// Derive sigma from `f_c`, `f_s`, `n` with the chosen method.
-    pub fn prepare(&mut self, method: SigmaMethod) {
-        self.sigma = match method {
+    /// Derive sigma from `f_c`, `f_s`, `n` with `sigma_method`.
+    pub fn prepare(&mut self) {
+        self.sigma = match self.sigma_method {
             SigmaMethod::Exact => sigma_with_viscous(
                 self.viscous,
                 self.coulomb_torque,
@@ -174,6 +175,7 @@ map_law!(MajdSimaan);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RigidBodyFriction;
 
     /// The paper's example, Eq. (14).
     fn example() -> MajdSimaan {
@@ -183,9 +185,10 @@ mod tests {
             static_torque: 0.95,
             sharpness: 10.0,
             critical_velocity: 0.019,
+            sigma_method: SigmaMethod::Exact,
             sigma: 0.0,
         };
-        m.prepare(SigmaMethod::Exact);
+        m.prepare();
         m
     }
 
@@ -259,6 +262,7 @@ mod tests {
             static_torque: 0.5,
             sharpness: 10.0,
             critical_velocity: 0.019,
+            sigma_method: SigmaMethod::Exact,
             sigma: 0.0,
         };
         let w = 0.003;

@@ -11,7 +11,7 @@
 //! which is unconditionally stable for any positive slope, while a negative
 //! slope (the Stribeck effect) keeps its physical, destabilising character.
 
-use crate::{Advance, RigidBodyFriction};
+use crate::Advance;
 
 /// Friction as a function of the rate.
 pub trait VelocityMap {
@@ -32,9 +32,9 @@ pub fn advance_map<M: VelocityMap>(map: &M, applied: f64, rate: f64, inertia: f6
 /// Every velocity map is a rigid-body friction law through [`advance_map`].
 macro_rules! map_law {
     ($t:ty) => {
-        impl RigidBodyFriction for $t {
+        impl $crate::RigidBodyFriction for $t {
             #[inline]
-            fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
+            fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> $crate::Advance {
                 crate::smooth::advance_map(self, applied, rate, inertia, dt)
             }
         }
@@ -45,6 +45,7 @@ pub(crate) use map_law;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::RigidBodyFriction;
 
     /// A steep linear map F = c*w: the implicit step decays monotonically at
     /// any dt, where explicit Euler diverges for dt > 2J/c.

@@ -3,7 +3,6 @@
 
 use crate::sign;
 use crate::smooth::{map_law, VelocityMap};
-use crate::{Advance, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
 /// Which of the classical maps.

@@ -4,11 +4,18 @@
 //! add one `entry::<YourModel>()` line to [`MODELS`]. Nothing else changes.
 
 mod coulomb_inertia;
+mod dahl;
 mod hill_friction_inertia;
+pub mod law_inertia;
+mod majd_simaan;
 pub mod one_dof;
+mod stribeck;
 
 pub use coulomb_inertia::CoulombInertia;
+pub use dahl::{DahlElement, DahlInertia};
 pub use hill_friction_inertia::HillFrictionInertia;
+pub use majd_simaan::{MajdSimaanElement, MajdSimaanInertia};
+pub use stribeck::{StribeckElement, StribeckInertia};
 
 use crate::description::ModelInfo;
 use crate::fmi2::erased::{Erased, ModelBox};
@@ -40,7 +47,16 @@ pub const fn entry<M: Model>() -> Entry {
 }
 
 /// Every model this binary exports, one FMU each.
-pub static MODELS: &[Entry] = &[entry::<CoulombInertia>(), entry::<HillFrictionInertia>()];
+pub static MODELS: &[Entry] = &[
+    entry::<CoulombInertia>(),
+    entry::<HillFrictionInertia>(),
+    entry::<StribeckInertia>(),
+    entry::<StribeckElement>(),
+    entry::<MajdSimaanInertia>(),
+    entry::<MajdSimaanElement>(),
+    entry::<DahlInertia>(),
+    entry::<DahlElement>(),
+];
 
 /// GUID of `MODELS[index]`, computed once.
 pub fn guid(index: usize) -> &'static str {

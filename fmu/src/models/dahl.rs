@@ -1,0 +1,62 @@
+//! `DahlInertia` and `DahlElement`: Dahl's square-law friction (Nurre Eqs. 2-4).
+
+use super::law_inertia::{HasLaw, LawElement, LawHooks, LawInertia};
+use crate::description::{Experiment, ModelInfo};
+use friction::Dahl;
+
+impl LawHooks for Dahl {
+    /// Nurre's Fig. 5: "for the first quarter of a second, until the rate
+    /// changes sign, T_f = T_f0": a body set moving starts in steady sliding.
+    fn prepare(&mut self, rate_start: f64) {
+        self.torque = self.sliding(rate_start);
+    }
+    fn initial_friction(&self, _rate_start: f64) -> f64 {
+        0.0 - self.torque
+    }
+    #[inline]
+    fn element_step(&mut self, w_rel: f64, dt: f64) -> f64 {
+        self.move_by(w_rel * dt);
+        0.0 - self.torque
+    }
+}
+
+pub type DahlInertia = LawInertia<Dahl>;
+pub type DahlElement = LawElement<Dahl>;
+
+crate::law_models!(
+    Dahl,
+    inertia: ModelInfo {
+        identifier: "DahlInertia",
+        description: "Inertia with Dahl friction dTf/dtheta = gamma*(Tf*sign(w) - Tf0)^2 (Nurre Eqs. 2-4), integrated exactly in \
+                      the angle so that |Tf| <= Tf0; default: Nurre Fig. 5 free decay (I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4)",
+        default_experiment: Experiment { start_time: 0.0, stop_time: 20.0, step_size: 0.01 },
+    },
+    element: ModelInfo {
+        identifier: "DahlElement",
+        description: "Dahl friction element: relative speed in, friction torque out, presliding state inside (Nurre Eqs. 2-4)",
+        default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.01 },
+    },
+    default_step: 1e-3,
+    j_start: 5.0,
+    w_start: 0.002,
+    [
+        Variable::<Self>::real_parameter(
+            "tau_running",
+            "Running (maximum) friction torque Tf0 (Nurre Eq. 2)",
+            Quantity::Torque,
+            0.0424,
+            |m| m.law().running_torque,
+            |m, x| m.law_mut().running_torque = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "gamma",
+            "Dahl shape parameter gamma: small-motion spring rate gamma*Tf0^2 (Nurre Eqs. 2, 6)",
+            Quantity::InverseTorqueAngle,
+            0.85e4,
+            |m| m.law().gamma,
+            |m, x| m.law_mut().gamma = x,
+        )
+        .min(0.0),
+    ]
+);

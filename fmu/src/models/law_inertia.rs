@@ -1,0 +1,233 @@
+//! The shared 1-DOF interface for laws with their own parameter sets, and the
+//! friction-element interface (`w_rel` in, `tau_friction` out) for coupling
+//! a smooth law to an existing plant.
+//!
+//! A model file only adds its parameters and INFO, through
+//! [`inertia_model!`] and [`element_model!`].
+
+use crate::model::Transition;
+use friction::{FrictionInertia, Motion, RigidBodyFriction};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+
+/// What a law adds to the 1-DOF and element interfaces.
+pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + DeserializeOwned + 'static {
+    /// Derive internal quantities and reset the law's state for a body
+    /// starting at `rate_start` (e.g. Majd-Simaan's sigma, Dahl's `Tf`).
+    fn prepare(&mut self, rate_start: f64);
+    /// Rules across the law's parameters.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+    /// Friction torque on the body at the start (before any step).
+    fn initial_friction(&self, rate_start: f64) -> f64;
+    /// Element step: the relative speed `w_rel` held over `dt`; returns the
+    /// friction torque on the body (opposing `w_rel`).
+    fn element_step(&mut self, w_rel: f64, dt: f64) -> f64;
+}
+
+/// One inertia under an applied torque and the friction law `L`.
+#[derive(Clone, Default, Serialize, Deserialize)]
+pub struct LawInertia<L> {
+    pub applied_torque: f64,
+    pub rate_start: f64,
+    pub angle_start: f64,
+    pub internal_step: f64,
+    /// `body.inertia` is the parameter `J`; `body.law` holds the law's parameters.
+    pub body: FrictionInertia<L>,
+}
+
+impl<L: LawHooks> LawInertia<L> {
+    pub fn initialize_body(&mut self) {
+        self.body.angle = self.angle_start;
+        self.body.rate = self.rate_start;
+        self.body.law.prepare(self.rate_start);
+        self.body.friction_torque = self.body.law.initial_friction(self.rate_start);
+    }
+
+    #[inline]
+    pub fn step_body(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
+        let before = self.body.motion();
+        self.body.step(self.applied_torque, dt);
+        let after = self.body.motion();
+        if after != before {
+            on_transition(Transition {
+                what: "mode",
+                from: before.as_i32(),
+                to: after.as_i32(),
+                meaning: match after {
+                    Motion::Stuck => "at rest",
+                    Motion::Forward => "moving forward",
+                    Motion::Backward => "moving backward",
+                },
+            });
+        }
+    }
+}
+
+/// A friction element: relative speed in, friction torque out.
+#[derive(Clone, Default, Serialize, Deserialize)]
+pub struct LawElement<L> {
+    pub relative_speed: f64,
+    pub friction_torque: f64,
+    pub internal_step: f64,
+    pub law: L,
+}
+
+impl<L: LawHooks> LawElement<L> {
+    pub fn initialize_element(&mut self) {
+        self.law.prepare(0.0);
+        self.friction_torque = self.law.initial_friction(0.0);
+    }
+
+    #[inline]
+    pub fn step_element(&mut self, dt: f64) {
+        self.friction_torque = self.law.element_step(self.relative_speed, dt);
+    }
+}
+
+/// Friction torque on the body for a memoryless map law.
+#[inline]
+pub fn map_torque<M: friction::VelocityMap>(map: &M, w_rel: f64) -> f64 {
+    0.0 - map.friction(w_rel)
+}
+
+/// Access to the law's parameters, so one list of law variables serves
+/// both the inertia and the element model.
+pub trait HasLaw<L> {
+    fn law(&self) -> &L;
+    fn law_mut(&mut self) -> &mut L;
+}
+
+impl<L> HasLaw<L> for LawInertia<L> {
+    fn law(&self) -> &L {
+        &self.body.law
+    }
+    fn law_mut(&mut self) -> &mut L {
+        &mut self.body.law
+    }
+}
+
+impl<L> HasLaw<L> for LawElement<L> {
+    fn law(&self) -> &L {
+        &self.law
+    }
+    fn law_mut(&mut self) -> &mut L {
+        &mut self.law
+    }
+}
+
+/// Both FMUs of a law: `<Law>Inertia` and `<Law>Element`, with the law's
+/// parameters (written against [`HasLaw`]) declared once.
+#[macro_export]
+macro_rules! law_models {
+    (
+        $law:ty,
+        inertia: $inertia_info:expr,
+        element: $element_info:expr,
+        default_step: $step:expr,
+        j_start: $j:expr,
+        w_start: $w:expr,
+        [$($extra:expr),* $(,)?]
+    ) => {
+        $crate::inertia_model!($law, $inertia_info, default_step: $step, j_start: $j, w_start: $w, [$($extra),*]);
+        $crate::element_model!($law, $element_info, default_step: $step, [$($extra),*]);
+    };
+}
+
+/// `impl Model for LawInertia<$law>`: the 1-DOF interface (vr 0-8) plus the
+/// law's parameters (vr 9 on). Use through [`law_models!`].
+#[macro_export]
+macro_rules! inertia_model {
+    ($law:ty, $info:expr, default_step: $step:expr, j_start: $j:expr, w_start: $w:expr, [$($extra:expr),* $(,)?]) => {
+        impl $crate::model::Model for $crate::models::law_inertia::LawInertia<$law> {
+            const INFO: $crate::description::ModelInfo = $info;
+            const VARIABLES: &'static [$crate::description::Variable<Self>] = {
+                use $crate::description::{Quantity, Variable};
+                &[
+                    Variable::<Self>::real_input("tau", "Applied torque on the inertia", Quantity::Torque, 0.0, |m| m.applied_torque, |m, x| m.applied_torque = x),
+                    Variable::<Self>::real_output("phi", "Angle of the inertia", Quantity::Angle, |m| m.body.angle).display("deg"),
+                    Variable::<Self>::real_output("w", "Rate (angular velocity) of the inertia", Quantity::AngularVelocity, |m| m.body.rate).display("deg/s"),
+                    Variable::<Self>::real_output(
+                        "tau_friction",
+                        "Effective friction torque on the inertia over the last internal step: J*dw/dt = tau + tau_friction",
+                        Quantity::Torque,
+                        |m| m.body.friction_torque,
+                    ),
+                    Variable::<Self>::integer_output("mode", "Motion: -1 moving backward, 0 at rest (w exactly 0), +1 moving forward", -1, 1, |m| m.body.motion().as_i32()),
+                    Variable::<Self>::real_parameter("J", "Moment of inertia J (> 0)", Quantity::Inertia, $j, |m| m.body.inertia, |m, x| m.body.inertia = x).positive(),
+                    Variable::<Self>::real_parameter("w_start", "Rate at the start time", Quantity::AngularVelocity, $w, |m| m.rate_start, |m, x| m.rate_start = x),
+                    Variable::<Self>::real_parameter("phi_start", "Angle at the start time", Quantity::Angle, 0.0, |m| m.angle_start, |m, x| m.angle_start = x),
+                    Variable::<Self>::real_parameter(
+                        "internal_step",
+                        "Longest internal integration step; doStep splits a communication step into such steps and shortens the last",
+                        Quantity::Time,
+                        $step,
+                        |m| m.internal_step,
+                        |m, x| m.internal_step = x,
+                    )
+                    .positive(),
+                    $($extra),*
+                ]
+            };
+            fn max_substep(&self) -> f64 {
+                self.internal_step
+            }
+            fn check(&self) -> Result<(), String> {
+                $crate::models::law_inertia::LawHooks::check(&self.body.law)
+            }
+            fn initialize(&mut self) {
+                self.initialize_body();
+            }
+            #[inline]
+            fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut($crate::model::Transition)) {
+                self.step_body(dt, on_transition);
+            }
+        }
+    };
+}
+
+/// `impl Model for LawElement<$law>`: `w_rel` in, `tau_friction` out (vr 0-2),
+/// plus the law's parameters (vr 3 on).
+#[macro_export]
+macro_rules! element_model {
+    ($law:ty, $info:expr, default_step: $step:expr, [$($extra:expr),* $(,)?]) => {
+        impl $crate::model::Model for $crate::models::law_inertia::LawElement<$law> {
+            const INFO: $crate::description::ModelInfo = $info;
+            const VARIABLES: &'static [$crate::description::Variable<Self>] = {
+                use $crate::description::{Quantity, Variable};
+                &[
+                    Variable::<Self>::real_input("w_rel", "Relative speed of the sliding surfaces", Quantity::AngularVelocity, 0.0, |m| m.relative_speed, |m, x| m.relative_speed = x),
+                    Variable::<Self>::real_output(
+                        "tau_friction",
+                        "Friction torque on the body moving at w_rel (opposes w_rel), at the end of the last step",
+                        Quantity::Torque,
+                        |m| m.friction_torque,
+                    ),
+                    Variable::<Self>::real_parameter(
+                        "internal_step",
+                        "Longest internal step over which w_rel is integrated",
+                        Quantity::Time,
+                        $step,
+                        |m| m.internal_step,
+                        |m, x| m.internal_step = x,
+                    )
+                    .positive(),
+                    $($extra),*
+                ]
+            };
+            fn max_substep(&self) -> f64 {
+                self.internal_step
+            }
+            fn check(&self) -> Result<(), String> {
+                $crate::models::law_inertia::LawHooks::check(&self.law)
+            }
+            fn initialize(&mut self) {
+                self.initialize_element();
+            }
+            #[inline]
+            fn step(&mut self, dt: f64, _on_transition: &mut dyn FnMut($crate::model::Transition)) {
+                self.step_element(dt);
+            }
+        }
+    };
+}

@@ -1,0 +1,87 @@
+//! `MajdSimaanInertia` and `MajdSimaanElement`: the continuous model with
+//! stiction (Majd & Simaan Eq. 6).
+
+use super::law_inertia::{map_torque, HasLaw, LawElement, LawHooks, LawInertia};
+use crate::description::{Experiment, ModelInfo};
+use friction::{MajdSimaan, SigmaMethod};
+
+impl LawHooks for MajdSimaan {
+    fn prepare(&mut self, _rate_start: f64) {
+        MajdSimaan::prepare(self);
+    }
+    fn check(&self) -> Result<(), String> {
+        if self.static_torque < self.coulomb_torque {
+            return Err(format!(
+                "f_s = {} N.m is below f_c = {} N.m: static friction must be >= Coulomb friction",
+                self.static_torque, self.coulomb_torque
+            ));
+        }
+        if self.sharpness <= 1.0 {
+            return Err(format!(
+                "n = {} rejected: the sharpness index must be > 1 (Eq. 11 divides by n - 1)",
+                self.sharpness
+            ));
+        }
+        Ok(())
+    }
+    fn initial_friction(&self, rate_start: f64) -> f64 {
+        map_torque(self, rate_start)
+    }
+    #[inline]
+    fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
+        map_torque(self, w_rel)
+    }
+}
+
+fn method_code(m: SigmaMethod) -> i32 {
+    match m {
+        SigmaMethod::Exact => 0,
+        SigmaMethod::Eq13 => 1,
+        SigmaMethod::Approximate => 2,
+    }
+}
+
+fn method_of(code: i32) -> SigmaMethod {
+    match code {
+        1 => SigmaMethod::Eq13,
+        2 => SigmaMethod::Approximate,
+        _ => SigmaMethod::Exact,
+    }
+}
+
+pub type MajdSimaanInertia = LawInertia<MajdSimaan>;
+pub type MajdSimaanElement = LawElement<MajdSimaan>;
+
+crate::law_models!(
+    MajdSimaan,
+    inertia: ModelInfo {
+        identifier: "MajdSimaanInertia",
+        description: "Inertia with Majd & Simaan's continuous friction with stiction, Eq. (6), stepped linearly implicitly so the \
+                      steep slope at zero speed stays stable for small inertias; defaults: the paper's example Eq. (14)",
+        default_experiment: Experiment { start_time: 0.0, stop_time: 0.5, step_size: 0.005 },
+    },
+    element: ModelInfo {
+        identifier: "MajdSimaanElement",
+        description: "Majd & Simaan friction element, Eq. (6): relative speed in, friction torque out",
+        default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.01 },
+    },
+    default_step: 1e-3,
+    j_start: 1.0,
+    w_start: 0.05,
+    [
+        Variable::<Self>::real_parameter("f_w", "Viscous friction coefficient f_w", Quantity::RotationalDamping, 0.05, |m| m.law().viscous, |m, x| m.law_mut().viscous = x).min(0.0),
+        Variable::<Self>::real_parameter("f_c", "Coulomb friction torque f_c", Quantity::Torque, 0.5, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("f_s", "Static friction torque f_s (>= f_c): the peak of F(w)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("n", "Sharpness index n (> 1): slope at zero speed grows with n", Quantity::Ratio, 10.0, |m| m.law().sharpness, |m, x| m.law_mut().sharpness = x).min(1.0),
+        Variable::<Self>::real_parameter("w_c", "Critical angular velocity w_c", Quantity::AngularVelocity, 0.019, |m| m.law().critical_velocity, |m, x| m.law_mut().critical_velocity = x).positive(),
+        Variable::<Self>::integer_parameter(
+            "sigma_method",
+            "How sigma follows from f_s: 0 = Eq. (7) maximum with f_w (the paper's 0.6858), 1 = Eq. (13), 2 = Eq. (19) approximation",
+            0,
+            0,
+            2,
+            |m| method_code(m.law().sigma_method),
+            |m, x| m.law_mut().sigma_method = method_of(x),
+        ),
+    ]
+);

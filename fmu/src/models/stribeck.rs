@@ -1,0 +1,81 @@
+//! `StribeckInertia` and `StribeckElement`: the classical static / Coulomb /
+//! viscous / Stribeck maps (Majd & Simaan Eqs. 2, 3, 4).
+
+use super::law_inertia::{map_torque, HasLaw, LawElement, LawHooks, LawInertia};
+use crate::description::{Experiment, ModelInfo};
+use friction::{ClassicalFriction, ClassicalShape};
+
+impl LawHooks for ClassicalFriction {
+    fn prepare(&mut self, _rate_start: f64) {}
+    fn check(&self) -> Result<(), String> {
+        if self.static_torque < self.coulomb_torque {
+            return Err(format!(
+                "f_s = {} N.m is below f_c = {} N.m: static friction must be >= Coulomb friction",
+                self.static_torque, self.coulomb_torque
+            ));
+        }
+        Ok(())
+    }
+    fn initial_friction(&self, rate_start: f64) -> f64 {
+        map_torque(self, rate_start)
+    }
+    #[inline]
+    fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
+        map_torque(self, w_rel)
+    }
+}
+
+fn equation_of(shape: ClassicalShape) -> i32 {
+    match shape {
+        ClassicalShape::StaticBand => 2,
+        ClassicalShape::Rational => 3,
+        ClassicalShape::Exponential => 4,
+    }
+}
+
+fn shape_of(equation: i32) -> ClassicalShape {
+    match equation {
+        2 => ClassicalShape::StaticBand,
+        3 => ClassicalShape::Rational,
+        _ => ClassicalShape::Exponential,
+    }
+}
+
+pub type StribeckInertia = LawInertia<ClassicalFriction>;
+pub type StribeckElement = LawElement<ClassicalFriction>;
+
+crate::law_models!(
+    ClassicalFriction,
+    inertia: ModelInfo {
+        identifier: "StribeckInertia",
+        description: "Inertia with classical friction, Majd & Simaan Eq. (2) (static band), (3) (rational Stribeck) or (4) \
+                      (exponential Stribeck), chosen by `equation`; defaults: the paper's Eq. (14) values",
+        default_experiment: Experiment { start_time: 0.0, stop_time: 0.5, step_size: 0.005 },
+    },
+    element: ModelInfo {
+        identifier: "StribeckElement",
+        description: "Classical static/Coulomb/viscous/Stribeck friction element (Majd & Simaan Eqs. 2-4): relative speed in, \
+                      friction torque out",
+        default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.01 },
+    },
+    default_step: 1e-3,
+    j_start: 1.0,
+    w_start: 0.05,
+    [
+        Variable::<Self>::integer_parameter(
+            "equation",
+            "Which map: 2 = static level f_s inside |w| < epsilon (Eq. 2), 3 = rational Stribeck (Eq. 3), 4 = exponential Stribeck (Eq. 4)",
+            4,
+            2,
+            4,
+            |m| equation_of(m.law().shape),
+            |m, x| m.law_mut().shape = shape_of(x),
+        ),
+        Variable::<Self>::real_parameter("f_w", "Viscous friction coefficient f_w", Quantity::RotationalDamping, 0.05, |m| m.law().viscous, |m, x| m.law_mut().viscous = x).min(0.0),
+        Variable::<Self>::real_parameter("f_c", "Coulomb friction torque f_c", Quantity::Torque, 0.5, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("f_s", "Static friction torque f_s (>= f_c)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("w_c", "Stribeck (critical) velocity w_c of Eqs. (3)-(4)", Quantity::AngularVelocity, 0.019, |m| m.law().stribeck_velocity, |m, x| m.law_mut().stribeck_velocity = x).positive(),
+        Variable::<Self>::real_parameter("m", "Stribeck exponent m of Eqs. (3)-(4) (Eq. 4 is m = 1)", Quantity::Ratio, 1.0, |m| m.law().exponent, |m, x| m.law_mut().exponent = x).positive(),
+        Variable::<Self>::real_parameter("epsilon", "Velocity band epsilon of Eq. (2)", Quantity::AngularVelocity, 1e-3, |m| m.law().band, |m, x| m.law_mut().band = x).positive(),
+    ]
+);
