@@ -274,6 +274,17 @@ impl<M> Variable<M> {
         }
     }
 
+    /// A discrete Boolean output.
+    pub const fn boolean_output(name: &'static str, description: &'static str, get: fn(&M) -> bool) -> Self {
+        Variable {
+            name,
+            description,
+            causality: Causality::Output,
+            variability: Variability::Discrete,
+            value: Value::Boolean { start: false, get, set: None },
+        }
+    }
+
     /// Inclusive lower bound (Real variables only).
     pub const fn min(mut self, bound: f64) -> Self {
         if let Value::Real { ref mut min, .. } = self.value {

@@ -144,6 +144,14 @@ pub fn run_fmpy(run: &Run) -> Table {
     Table { columns, rows }
 }
 
+/// Type of an output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Real,
+    Integer,
+    Boolean,
+}
+
 /// An FMU loaded through the Rust `fmi` crate.
 pub struct Loaded {
     pub import: Fmi2Import,
@@ -159,14 +167,21 @@ impl Loaded {
         self.import.model_description().model_variable_by_name(name).expect("variable").value_reference
     }
 
-    /// Output names in model-description order, with whether each is Real.
-    pub fn outputs(&self) -> Vec<(String, u32, bool)> {
+    /// Outputs in model-description order, with their type.
+    pub fn outputs(&self) -> Vec<(String, u32, Kind)> {
+        use fmi::schema::fmi2::ScalarVariableElement as E;
         self.import
             .model_description()
             .get_model_variables()
             .filter(|v| v.causality == fmi::schema::fmi2::Causality::Output)
             .map(|v| {
-                (v.name.clone(), v.value_reference, matches!(v.elem, fmi::schema::fmi2::ScalarVariableElement::Real(_)))
+                let kind = match v.elem {
+                    E::Real(_) => Kind::Real,
+                    E::Integer(_) => Kind::Integer,
+                    E::Boolean(_) => Kind::Boolean,
+                    _ => panic!("unexpected output type of {}", v.name),
+                };
+                (v.name.clone(), v.value_reference, kind)
             })
             .collect()
     }
@@ -212,15 +227,23 @@ impl Loaded {
 
     pub fn sample(&self, instance: &mut fmi::fmi2::instance::InstanceCS, t: f64) -> Vec<f64> {
         let mut row = vec![t];
-        for (_, vr, real) in self.outputs() {
-            if real {
-                let mut v = [0.0];
-                instance.get_real(&[vr], &mut v).expect("getReal");
-                row.push(v[0]);
-            } else {
-                let mut v = [0];
-                instance.get_integer(&[vr], &mut v).expect("getInteger");
-                row.push(v[0] as f64);
+        for (_, vr, kind) in self.outputs() {
+            match kind {
+                Kind::Real => {
+                    let mut v = [0.0];
+                    instance.get_real(&[vr], &mut v).expect("getReal");
+                    row.push(v[0]);
+                }
+                Kind::Integer => {
+                    let mut v = [0];
+                    instance.get_integer(&[vr], &mut v).expect("getInteger");
+                    row.push(v[0] as f64);
+                }
+                Kind::Boolean => {
+                    let mut v = [0];
+                    instance.get_boolean(&[vr], &mut v).expect("getBoolean");
+                    row.push(if v[0] != 0 { 1.0 } else { 0.0 });
+                }
             }
         }
         row
@@ -251,4 +274,40 @@ pub fn run_fmi(run: &Run) -> Table {
     rows.extend(fmu.steps(&mut instance, &points));
     instance.terminate().expect("terminate");
     Table { columns: fmu.columns(), rows }
+}
+
+/// Simulate through the `fmi` crate with inputs computed by the master at
+/// each communication point from the time and the last output row (a
+/// co-simulation loop, e.g. a damping torque fed back from an output).
+pub fn run_fmi_with(run: &Run, mut inputs: impl FnMut(f64, &Table) -> Vec<(&'static str, f64)>) -> Table {
+    let fmu = Loaded::new(run.model);
+    let mut instance = fmu.instantiate("fmi-crate-loop");
+    fmu.initialize(&mut instance, run);
+    let points = run.points();
+    let mut table = Table { columns: fmu.columns(), rows: vec![fmu.sample(&mut instance, 0.0)] };
+    for w in points.windows(2) {
+        for (name, value) in inputs(w[0], &table) {
+            instance.set_real(&[fmu.vr(name)], &[value]).expect("setReal input");
+        }
+        instance.do_step(w[0], w[1] - w[0], true).expect("doStep");
+        table.rows.push(fmu.sample(&mut instance, w[1]));
+    }
+    table
+}
+
+impl Table {
+    /// Value of `name` in the last row.
+    pub fn last(&self, name: &str) -> f64 {
+        let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
+        self.rows.last().expect("a row")[i]
+    }
+
+    /// Times at which `name` crosses zero upwards (linear interpolation).
+    pub fn upward_zero_crossings(&self, name: &str) -> Vec<f64> {
+        let (t, x) = (self.column("time"), self.column(name));
+        (1..t.len())
+            .filter(|&i| x[i - 1] < 0.0 && x[i] >= 0.0)
+            .map(|i| t[i - 1] + (t[i] - t[i - 1]) * (-x[i - 1]) / (x[i] - x[i - 1]))
+            .collect()
+    }
 }

@@ -7,6 +7,7 @@
 //! Hill's predictive algorithm (Hill, Eqs. 1-6) looks ahead to a zero crossing
 //! inside it.
 
+pub mod clutch;
 pub mod coulomb;
 pub mod dahl;
 pub mod hill;
@@ -15,6 +16,7 @@ pub mod majd_simaan;
 pub mod smooth;
 pub mod stribeck;
 
+pub use clutch::TwoInertiaClutch;
 pub use coulomb::ConventionalCoulomb;
 pub use dahl::Dahl;
 pub use hill::HillFriction;

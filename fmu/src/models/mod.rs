@@ -3,6 +3,7 @@
 //! To add a model: write its file here (a struct implementing [`Model`]) and
 //! add one `entry::<YourModel>()` line to [`MODELS`]. Nothing else changes.
 
+mod clutch;
 mod coulomb_inertia;
 mod dahl;
 mod hill_friction_inertia;
@@ -11,6 +12,7 @@ mod majd_simaan;
 pub mod one_dof;
 mod stribeck;
 
+pub use clutch::ClutchStickSlip;
 pub use coulomb_inertia::CoulombInertia;
 pub use dahl::{DahlElement, DahlInertia};
 pub use hill_friction_inertia::HillFrictionInertia;
@@ -56,6 +58,7 @@ pub static MODELS: &[Entry] = &[
     entry::<MajdSimaanElement>(),
     entry::<DahlInertia>(),
     entry::<DahlElement>(),
+    entry::<ClutchStickSlip>(),
 ];
 
 /// GUID of `MODELS[index]`, computed once.

@@ -1,0 +1,210 @@
+//! The friction laws through their FMUs, against the papers' own numbers.
+
+use fmu_tests::{run_fmi, run_fmi_with, run_fmpy, Run};
+use std::f64::consts::PI;
+
+/// Nurre Fig. 5: free decay, I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4,
+/// w0 = 0.002 rad/s (the DahlInertia default experiment).
+#[test]
+fn dahl_free_decay_fig5() {
+    let t = run_fmpy(&Run::new("DahlInertia", 20.0, 0.01));
+    insta::assert_snapshot!("dahl_fig5_free_decay", t.snapshot_text(100));
+
+    let (i, tf0, gamma) = (5.0, 0.0424, 0.85e4);
+    // "for the first quarter of a second, until the rate changes sign, Tf = Tf0":
+    // the rate reaches zero at w0*I/Tf0 = 0.236 s.
+    let w = t.column("w");
+    let first_stop = t.column("time")[w.iter().position(|&x| x <= 0.0).unwrap()];
+    assert!((first_stop - 0.002 * i / tf0).abs() <= 0.01, "{first_stop}");
+    // |Tf| <= Tf0 always.
+    assert!(t.column("tau_friction").iter().all(|f| f.abs() <= tf0));
+    // Period: 2*pi*sqrt(I/(gamma*Tf0^2)) = 3.594 s; the report measured 3.6 s.
+    let linear = 2.0 * PI * (i / (gamma * tf0 * tf0)).sqrt();
+    assert!((linear - 3.594).abs() < 5e-4);
+    let crossings = t.upward_zero_crossings("w");
+    assert!(crossings.len() >= 4, "{crossings:?}");
+    let periods: Vec<f64> = crossings.windows(2).map(|c| c[1] - c[0]).collect();
+    let late = periods[periods.len() - 1];
+    eprintln!("Fig. 5: first stop {first_stop} s, periods {periods:?}");
+    assert!((late - linear).abs() / linear < 0.01, "late period {late} vs {linear}");
+    assert!((late - 3.6).abs() / 3.6 < 0.01, "late period {late} vs 3.6 measured");
+    // Damping decreases as the amplitude decreases: the peak-to-peak decay
+    // ratio grows towards 1.
+    let phi = t.column("phi");
+    let peaks: Vec<f64> =
+        (1..phi.len() - 1).filter(|&k| phi[k] > phi[k - 1] && phi[k] >= phi[k + 1]).map(|k| phi[k]).collect();
+    let mean = phi[phi.len() / 2..].iter().sum::<f64>() / (phi.len() - phi.len() / 2) as f64;
+    let amplitudes: Vec<f64> = peaks.iter().map(|p| p - mean).filter(|a| *a > 0.0).collect();
+    let ratios: Vec<f64> = amplitudes.windows(2).map(|a| a[1] / a[0]).collect();
+    assert!(ratios.len() >= 3, "{amplitudes:?}");
+    assert!(ratios.windows(2).all(|r| r[1] >= r[0] - 1e-3), "decay ratios {ratios:?}");
+    assert!(ratios[0] < 1.0 && *ratios.last().unwrap() > ratios[0]);
+}
+
+/// Nurre Fig. 6: Tf0 = 0.27 N.m, gamma = 1.48e5: period 0.135 s computed,
+/// 0.138 s measured.
+#[test]
+fn dahl_free_decay_fig6() {
+    let run =
+        Run::new("DahlInertia", 2.0, 1e-3).with("tau_running", 0.27).with("gamma", 1.48e5).with("internal_step", 1e-4);
+    let t = run_fmi(&run);
+    let linear = 2.0 * PI * (5.0 / (1.48e5 * 0.27 * 0.27_f64)).sqrt();
+    assert!((linear - 0.1353).abs() < 5e-4, "{linear}");
+    let crossings = t.upward_zero_crossings("w");
+    let late = crossings[crossings.len() - 1] - crossings[crossings.len() - 2];
+    eprintln!("Fig. 6: late period {late} s (linear {linear} s)");
+    assert!((late - linear).abs() / linear < 0.01, "{late} vs {linear}");
+    assert!((late - 0.138).abs() / 0.138 < 0.03, "{late} vs 0.138 measured");
+    assert!(t.column("tau_friction").iter().all(|f| f.abs() <= 0.27));
+}
+
+/// Nurre Eqs. (8)-(9) through the DahlElement: driven by w = A*sin(w0*t),
+/// the friction at the start of each half cycle is Tf1 of Eq. (9); as w0
+/// drops the loop approaches the stiction shape (|Tf| near Tf0 most of the cycle).
+#[test]
+fn dahl_element_sinusoid_eq9_and_stiction_limit() {
+    let (tf0, gamma, a) = (0.0424, 0.85e4, 0.002);
+    let mut saturated = Vec::new();
+    for omega in [10.0, 1.0, 0.1, 0.01] {
+        // The loop converges to its periodic shape by a factor
+        // (1 + gamma*Tf0*2A/w0)^-2 per half cycle (0.77 at w0 = 10): 20 periods.
+        let (cycles, per) = (20, 1000);
+        let period = 2.0 * PI / omega;
+        let h = period / per as f64;
+        let run = Run::new("DahlElement", cycles as f64 * period, h).with("internal_step", h);
+        // Midpoint value of the rate over each step: the angle per step is exact to O(h^3).
+        let t = run_fmi_with(&run, |time, _| vec![("w_rel", a * (omega * (time + 0.5 * h)).sin())]);
+        let tf = t.column("tau_friction");
+        let ratio = fmu_tests_eq9(tf0, gamma, a, omega);
+        // After whole periods the rate turns positive: Tf = -Tf1, torque on the body = +Tf1.
+        let at = tf[(cycles - 1) * per];
+        eprintln!("w0 = {omega}: Tf1/Tf0 simulated {} vs Eq. 9 {ratio}", at / tf0);
+        assert!((at / tf0 - ratio).abs() < 2e-3, "w0 = {omega}: {} vs Eq. 9 {ratio}", at / tf0);
+        let last_cycle = &tf[(cycles - 1) * per..];
+        // Shape measure: mean |Tf|/Tf0 over a cycle, 1 for the stiction square wave.
+        saturated.push(last_cycle.iter().map(|f| f.abs() / tf0).sum::<f64>() / last_cycle.len() as f64);
+        assert!(tf.iter().all(|f| f.abs() <= tf0));
+    }
+    assert!(saturated.windows(2).all(|p| p[1] > p[0]), "{saturated:?}");
+    assert!(saturated[3] > 0.9, "near-stiction shape at w0 = 0.01: {saturated:?}");
+}
+
+/// Nurre Eq. (9), written out here independently of the model code.
+fn fmu_tests_eq9(tf0: f64, gamma: f64, a: f64, omega: f64) -> f64 {
+    let x = tf0 * gamma * a / omega;
+    -1.0 / (2.0 * x) + (1.0 / (2.0 * x) * (1.0 / (2.0 * x)) + 1.0).sqrt()
+}
+
+/// Majd & Simaan through MajdSimaanElement: the peak of F is f_s = 0.95 at
+/// w_peak ~ 0.006 rad/s (Eq. 15), F is continuous at zero, and Eq. (5) holds
+/// away from zero.
+#[test]
+fn majd_simaan_element_curve() {
+    let speeds: Vec<f64> = (0..=400).map(|k| -0.02 + k as f64 * 1e-4).chain([1e-12, -1e-12, 2.0]).collect();
+    let mut k = 0;
+    let run = Run::new("MajdSimaanElement", speeds.len() as f64 * 0.01, 0.01);
+    let t = run_fmi_with(&run, |_, _| {
+        let w = speeds[k.min(speeds.len() - 1)];
+        k += 1;
+        vec![("w_rel", w)]
+    });
+    let f: Vec<f64> = t.column("tau_friction")[1..].iter().map(|x| -x).collect();
+    let (peak_index, peak) =
+        f[..401].iter().enumerate().fold((0, f64::MIN), |b, (i, &x)| if x > b.1 { (i, x) } else { b });
+    eprintln!("Majd-Simaan peak {peak} N.m at {} rad/s", speeds[peak_index]);
+    assert!((peak - 0.95).abs() < 1e-3, "peak {peak}");
+    assert!((speeds[peak_index] - 0.006).abs() <= 5e-4, "w_peak {}", speeds[peak_index]);
+    assert!(f[401].abs() < 1e-6 && f[402].abs() < 1e-6, "continuous at zero");
+    let eq5 = 0.05 * 2.0 + 0.5;
+    assert!((f[403] - eq5).abs() < 1e-9, "{} vs Eq. 5 {eq5}", f[403]);
+}
+
+/// The stiff Majd-Simaan slope (~590 N.m.s at zero) with J = 0.01 kg.m2 at
+/// the default 1 ms step: explicit Euler would amplify by |1 - 59| per step;
+/// the FMU settles monotonically into presliding under 0.4 N.m < f_s.
+#[test]
+fn majd_simaan_stays_stable_for_small_inertia() {
+    let run = Run::new("MajdSimaanInertia", 1.0, 0.01).with("J", 0.01).with("w_start", 0.0).with("tau", 0.4);
+    let t = run_fmi(&run);
+    let w = t.column("w");
+    assert!(w.windows(2).all(|p| p[1] >= p[0] && p[1].is_finite()), "monotone, finite");
+    let settled = *w.last().unwrap();
+    assert!(settled > 0.0 && settled < 0.006, "presliding creep below w_peak: {settled}");
+}
+
+/// Classical maps (Eqs. 2-4) through StribeckElement: all reduce to Eq. (5)
+/// away from zero, and start at the static level f_s.
+#[test]
+fn stribeck_element_reduces_to_eq5() {
+    for equation in [2.0, 3.0, 4.0] {
+        let speeds = [2.0, -1.5, 1e-9];
+        let fmu = fmu_tests::Loaded::new("StribeckElement");
+        let mut instance = fmu.instantiate("stribeck");
+        use fmi::fmi2::instance::{CoSimulation, Common};
+        instance.setup_experiment(None, 0.0, None).unwrap();
+        instance.set_integer(&[fmu.vr("equation")], &[equation as i32]).unwrap();
+        instance.enter_initialization_mode().unwrap();
+        instance.exit_initialization_mode().unwrap();
+        let mut out = Vec::new();
+        for (i, w) in speeds.iter().enumerate() {
+            instance.set_real(&[fmu.vr("w_rel")], &[*w]).unwrap();
+            instance.do_step(i as f64 * 0.01, 0.01, true).unwrap();
+            let mut v = [0.0];
+            instance.get_real(&[fmu.vr("tau_friction")], &mut v).unwrap();
+            out.push(-v[0]);
+        }
+        for (w, f) in speeds[..2].iter().zip(&out) {
+            let eq5 = 0.05 * w + 0.5 * w.signum();
+            assert!((f - eq5).abs() < 0.02 * 0.45, "Eq. {equation} at {w}: {f} vs {eq5}");
+        }
+        assert!((out[2] - 0.95).abs() < 1e-6, "Eq. {equation} starts at f_s: {}", out[2]);
+    }
+}
+
+/// The blog's scenario: J1 = J2 = 1, T1 = 20, T2 = -10*w2 (fed back by the
+/// master each 1 ms), capacity 50 N.m for 1 s < t < 2 s: open, slipping,
+/// locked, open again.
+#[test]
+fn clutch_blog_scenario() {
+    let run = Run::new("ClutchStickSlip", 3.0, 1e-3).with("w1_start", 0.0).with("w2_start", 0.0);
+    let t = run_fmi_with(&run, |time, table| {
+        let w2 = table.last("w2");
+        let capacity = if time >= 1.0 - 1e-9 && time < 2.0 - 1e-9 { 50.0 } else { 0.0 };
+        vec![("tau1", 20.0), ("tau2", -10.0 * w2), ("tau_capacity", capacity)]
+    });
+    let every = 100;
+    insta::assert_snapshot!("clutch_blog_scenario", t.snapshot_text(every));
+
+    let (time, w1, w2, locked, torque) =
+        (t.column("time"), t.column("w1"), t.column("w2"), t.column("locked"), t.column("tau_clutch"));
+    let mut phases = Vec::new();
+    for k in 1..time.len() {
+        let phase = if locked[k] == 1.0 {
+            "locked"
+        } else if time[k] <= 1.0 + 1e-9 || time[k] > 2.0 + 1e-9 {
+            "open"
+        } else {
+            "slipping"
+        };
+        if phases.last() != Some(&phase) {
+            phases.push(phase);
+        }
+        if locked[k] == 1.0 {
+            assert_eq!(w1[k], w2[k], "w1 == w2 exactly while locked, t = {}", time[k]);
+            assert!(torque[k].abs() <= 50.0);
+        }
+        if time[k] <= 1.0 {
+            assert_eq!(w2[k], 0.0);
+            assert!((w1[k] - 20.0 * time[k]).abs() < 1e-9);
+        }
+    }
+    assert_eq!(phases, ["open", "slipping", "locked", "open"]);
+    // Slipping: w1 = 20 - 30 s, w2 = 5*(1 - exp(-10 s)) with s = t - 1: equal
+    // at s = 0.50111 (solved by hand to 5 digits).
+    let lock = time[locked.iter().position(|&l| l == 1.0).unwrap()];
+    eprintln!("clutch locked at {lock} s");
+    assert!((lock - 1.50111).abs() < 2e-3, "locked at {lock}");
+    // Opened at t = 2 s, the bodies part at once.
+    let k2 = time.iter().position(|&x| x > 2.0 + 1e-9).unwrap();
+    assert!(w1[k2 + 1] > w2[k2 + 1]);
+}
