@@ -8,6 +8,7 @@ mod coulomb_inertia;
 mod dahl;
 mod hill_friction_inertia;
 pub mod law_inertia;
+mod load_dependent;
 mod majd_simaan;
 pub mod one_dof;
 mod stribeck;
@@ -16,6 +17,7 @@ pub use clutch::ClutchStickSlip;
 pub use coulomb_inertia::CoulombInertia;
 pub use dahl::{DahlElement, DahlInertia};
 pub use hill_friction_inertia::HillFrictionInertia;
+pub use load_dependent::LoadDependentFrictionInertia;
 pub use majd_simaan::{MajdSimaanElement, MajdSimaanInertia};
 pub use stribeck::{StribeckElement, StribeckInertia};
 
@@ -59,6 +61,7 @@ pub static MODELS: &[Entry] = &[
     entry::<DahlInertia>(),
     entry::<DahlElement>(),
     entry::<ClutchStickSlip>(),
+    entry::<LoadDependentFrictionInertia>(),
 ];
 
 /// GUID of `MODELS[index]`, computed once.
