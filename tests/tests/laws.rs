@@ -251,3 +251,90 @@ fn load_dependent_irreversible_holds_and_stops_release_at_once() {
         }
     }
 }
+
+/// Default experiments of the smooth-law inertias: coasting from 0.05 rad/s
+/// with the paper's Eq. (14) parameters. The continuous model (Eq. 6) glides
+/// into rest without ever reversing; the classical Eq. (4), discontinuous at
+/// zero, chatters about zero within f_s*dt/J once the body has stopped.
+#[test]
+fn smooth_laws_coasting_to_rest() {
+    let ms = run_fmpy(&Run::new("MajdSimaanInertia", 0.5, 0.005));
+    let st = run_fmpy(&Run::new("StribeckInertia", 0.5, 0.005));
+    insta::assert_snapshot!("majd_simaan_inertia_default", ms.snapshot_text(10));
+    insta::assert_snapshot!("stribeck_inertia_default", st.snapshot_text(10));
+
+    let w = ms.column("w");
+    assert!(w.windows(2).all(|p| p[1] <= p[0] && p[1] >= 0.0), "monotone, never reverses");
+    assert!(*w.last().unwrap() < 1e-6);
+    // Most of the speed is lost at the Coulomb level 0.5 N.m and above:
+    // from 0.05 rad/s that takes under 0.1 s.
+    let t = ms.column("time");
+    let slow = t[w.iter().position(|&x| x < 0.006).unwrap()];
+    assert!(slow < 0.1, "{slow}");
+
+    let w = st.column("w");
+    let k = w.iter().position(|&x| x <= 0.0).expect("reaches zero");
+    assert!(w[k..].iter().any(|&x| x > 0.0), "the classical map chatters after stopping");
+    assert!(w[k..].iter().all(|&x| x.abs() <= 0.95 * 1e-3 / 1.0 + 1e-12), "within f_s*dt/J");
+}
+
+/// The element FMUs sampled over speed: each curve is the paper's map.
+#[test]
+fn friction_elements_curves() {
+    let speeds = [-1.0, -0.05, -0.006, -0.001, 0.0, 0.001, 0.006, 0.019, 0.05, 1.0];
+    let mut text = String::from("    w_rel");
+    let mut curves = Vec::new();
+    for (model, setting) in [
+        ("MajdSimaanElement", None),
+        ("StribeckElement", Some(2)),
+        ("StribeckElement", Some(3)),
+        ("StribeckElement", Some(4)),
+    ] {
+        use fmi::fmi2::instance::{CoSimulation, Common};
+        let fmu = fmu_tests::Loaded::new(model);
+        let mut instance = fmu.instantiate("curve");
+        instance.setup_experiment(None, 0.0, None).unwrap();
+        if let Some(equation) = setting {
+            instance.set_integer(&[fmu.vr("equation")], &[equation]).unwrap();
+        }
+        instance.enter_initialization_mode().unwrap();
+        instance.exit_initialization_mode().unwrap();
+        let mut curve = Vec::new();
+        for (i, w) in speeds.iter().enumerate() {
+            instance.set_real(&[fmu.vr("w_rel")], &[*w]).unwrap();
+            instance.do_step(i as f64 * 0.01, 0.01, true).unwrap();
+            let mut v = [0.0];
+            instance.get_real(&[fmu.vr("tau_friction")], &mut v).unwrap();
+            curve.push(v[0]);
+        }
+        text.push_str(&format!(" {:>16}", setting.map_or("Majd-Simaan".to_string(), |e| format!("Eq. {e}"))));
+        curves.push(curve);
+    }
+    text.push('\n');
+    for (i, w) in speeds.iter().enumerate() {
+        text.push_str(&format!("{w:>+9.3}"));
+        for c in &curves {
+            text.push_str(&format!(" {:>+16.9}", c[i]));
+        }
+        text.push('\n');
+    }
+    insta::assert_snapshot!("friction_element_curves", text);
+    for c in &curves {
+        // Zero at zero speed, opposing the motion elsewhere.
+        assert_eq!(c[4], 0.0);
+        for (i, w) in speeds.iter().enumerate() {
+            assert!(c[i] * w <= 0.0, "friction opposes w_rel = {w}");
+        }
+    }
+    // Odd symmetry pairs (-w, w).
+    for c in &curves {
+        for (a, b) in [(0, 9), (1, 8), (2, 6), (3, 5)] {
+            assert_eq!(c[a], -c[b], "odd in w_rel");
+        }
+    }
+    // Eq. 2 outside its band epsilon = 1e-3 (|w| = 1e-3 is outside: strict <) is Eq. 5.
+    assert_eq!(curves[1][5], -(0.05 * 0.001 + 0.5));
+    assert_eq!(curves[1][6], -(0.05 * 0.006 + 0.5));
+    // Majd-Simaan: the peak f_s = 0.95 at w_peak = 0.006 (Eq. 15).
+    assert!((curves[0][6] + 0.95).abs() < 1e-4);
+}

@@ -154,10 +154,11 @@ impl VelocityMap for MajdSimaan {
     #[inline]
     fn friction(&self, w: f64) -> f64 {
         let x = (w / self.critical_velocity).abs();
-        self.viscous * w
-            + (self.coulomb_torque + self.sigma * (-x).exp()
-                - (self.sigma + self.coulomb_torque) * (-self.sharpness * x).exp())
-                * sign(w)
+        // f_c + sigma*e^-x - (sigma + f_c)*e^-nx written with expm1, so
+        // that the bracket keeps its precision (~ (n(sigma + f_c) - sigma)*x)
+        // at the tiny speeds of presliding instead of cancelling to zero.
+        let bracket = self.sigma * (-x).exp_m1() - (self.sigma + self.coulomb_torque) * (-self.sharpness * x).exp_m1();
+        self.viscous * w + bracket * sign(w)
     }
 
     #[inline]
