@@ -257,6 +257,20 @@ impl<M> Variable<M> {
         }
     }
 
+    /// The `internal_step` parameter every model has: the longest internal
+    /// integration step (s), > 0.
+    pub const fn internal_step(default: f64, get: fn(&M) -> f64, set: fn(&mut M, f64)) -> Self {
+        Self::real_parameter(
+            "internal_step",
+            "Longest internal integration step; doStep splits a communication step into such steps and shortens the last",
+            Quantity::Time,
+            default,
+            get,
+            set,
+        )
+        .positive()
+    }
+
     /// A discrete Integer output.
     pub const fn integer_output(
         name: &'static str,

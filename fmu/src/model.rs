@@ -45,3 +45,20 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     /// constant; report each discrete transition to `on_transition`.
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition));
 }
+
+impl Transition {
+    /// The transition of a body's `mode` (-1, 0, +1), if its motion changed.
+    pub fn of_motion(before: friction::Motion, after: friction::Motion) -> Option<Self> {
+        use friction::Motion::*;
+        (before != after).then(|| Transition {
+            what: "mode",
+            from: before.as_i32(),
+            to: after.as_i32(),
+            meaning: match after {
+                Stuck => "stuck",
+                Forward => "sliding forward",
+                Backward => "sliding backward",
+            },
+        })
+    }
+}

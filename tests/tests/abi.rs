@@ -8,8 +8,8 @@ use std::ffi::CString;
 use std::ptr::{null, null_mut};
 
 const J: u32 = 5;
-const TAU_COULOMB: u32 = 6;
-const TAU_STATIC: u32 = 7;
+const TAU_COULOMB: u32 = 9;
+const TAU_STATIC: u32 = 10;
 const TAU: u32 = 0;
 const W: u32 = 2;
 const MODE: u32 = 4;
@@ -146,7 +146,7 @@ fn do_step_checks_its_arguments() {
     }
 }
 
-/// The 1-DOF FMUs with parameters J, tau_coulomb, tau_static at vr 5-7.
+/// The 1-DOF FMUs with J at vr 5 and tau_coulomb, tau_static at vr 9-10.
 const STATIC_COULOMB_MODELS: [&str; 2] = ["CoulombInertia", "HillFrictionInertia"];
 
 #[test]

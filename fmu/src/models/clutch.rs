@@ -25,13 +25,44 @@ impl Model for ClutchStickSlip {
         default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.01 },
     };
     const VARIABLES: &'static [Variable<Self>] = &[
-        Variable::<Self>::real_input("tau1", "External torque on inertia 1", Quantity::Torque, 0.0, |m| m.torque1, |m, x| m.torque1 = x),
-        Variable::<Self>::real_input("tau2", "External torque on inertia 2", Quantity::Torque, 0.0, |m| m.torque2, |m, x| m.torque2 = x),
-        Variable::<Self>::real_input("tau_capacity", "Maximum torque the clutch transmits (>= 0; 0 = open)", Quantity::Torque, 10.0, |m| m.capacity, |m, x| m.capacity = x).min(0.0),
-        Variable::<Self>::real_output("phi1", "Angle of inertia 1", Quantity::Angle, |m| m.clutch.angle1).display("deg"),
-        Variable::<Self>::real_output("w1", "Rate of inertia 1", Quantity::AngularVelocity, |m| m.clutch.rate1).display("rpm"),
-        Variable::<Self>::real_output("phi2", "Angle of inertia 2", Quantity::Angle, |m| m.clutch.angle2).display("deg"),
-        Variable::<Self>::real_output("w2", "Rate of inertia 2; equals w1 exactly while locked", Quantity::AngularVelocity, |m| m.clutch.rate2).display("rpm"),
+        Variable::<Self>::real_input(
+            "tau1",
+            "External torque on inertia 1",
+            Quantity::Torque,
+            0.0,
+            |m| m.torque1,
+            |m, x| m.torque1 = x,
+        ),
+        Variable::<Self>::real_input(
+            "tau2",
+            "External torque on inertia 2",
+            Quantity::Torque,
+            0.0,
+            |m| m.torque2,
+            |m, x| m.torque2 = x,
+        ),
+        Variable::<Self>::real_input(
+            "tau_capacity",
+            "Maximum torque the clutch transmits (>= 0; 0 = open)",
+            Quantity::Torque,
+            10.0,
+            |m| m.capacity,
+            |m, x| m.capacity = x,
+        )
+        .min(0.0),
+        Variable::<Self>::real_output("phi1", "Angle of inertia 1", Quantity::Angle, |m| m.clutch.angle1)
+            .display("deg"),
+        Variable::<Self>::real_output("w1", "Rate of inertia 1", Quantity::AngularVelocity, |m| m.clutch.rate1)
+            .display("rpm"),
+        Variable::<Self>::real_output("phi2", "Angle of inertia 2", Quantity::Angle, |m| m.clutch.angle2)
+            .display("deg"),
+        Variable::<Self>::real_output(
+            "w2",
+            "Rate of inertia 2; equals w1 exactly while locked",
+            Quantity::AngularVelocity,
+            |m| m.clutch.rate2,
+        )
+        .display("rpm"),
         Variable::<Self>::real_output(
             "tau_clutch",
             "Clutch torque from inertia 1 to inertia 2, averaged over the last internal step",
@@ -39,19 +70,41 @@ impl Model for ClutchStickSlip {
             |m| m.clutch.clutch_torque,
         ),
         Variable::<Self>::boolean_output("locked", "The clutch is locked (sticking)", |m| m.clutch.locked),
-        Variable::<Self>::real_parameter("J1", "Moment of inertia 1", Quantity::Inertia, 1.0, |m| m.clutch.inertia1, |m, x| m.clutch.inertia1 = x).positive(),
-        Variable::<Self>::real_parameter("J2", "Moment of inertia 2", Quantity::Inertia, 1.0, |m| m.clutch.inertia2, |m, x| m.clutch.inertia2 = x).positive(),
-        Variable::<Self>::real_parameter("w1_start", "Rate of inertia 1 at the start time", Quantity::AngularVelocity, 10.0, |m| m.rate1_start, |m, x| m.rate1_start = x),
-        Variable::<Self>::real_parameter("w2_start", "Rate of inertia 2 at the start time", Quantity::AngularVelocity, 0.0, |m| m.rate2_start, |m, x| m.rate2_start = x),
         Variable::<Self>::real_parameter(
-            "internal_step",
-            "Longest internal integration step; doStep splits a communication step into such steps and shortens the last",
-            Quantity::Time,
-            1e-3,
-            |m| m.internal_step,
-            |m, x| m.internal_step = x,
+            "J1",
+            "Moment of inertia 1",
+            Quantity::Inertia,
+            1.0,
+            |m| m.clutch.inertia1,
+            |m, x| m.clutch.inertia1 = x,
         )
         .positive(),
+        Variable::<Self>::real_parameter(
+            "J2",
+            "Moment of inertia 2",
+            Quantity::Inertia,
+            1.0,
+            |m| m.clutch.inertia2,
+            |m, x| m.clutch.inertia2 = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "w1_start",
+            "Rate of inertia 1 at the start time",
+            Quantity::AngularVelocity,
+            10.0,
+            |m| m.rate1_start,
+            |m, x| m.rate1_start = x,
+        ),
+        Variable::<Self>::real_parameter(
+            "w2_start",
+            "Rate of inertia 2 at the start time",
+            Quantity::AngularVelocity,
+            0.0,
+            |m| m.rate2_start,
+            |m, x| m.rate2_start = x,
+        ),
+        Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
     ];
 
     fn max_substep(&self) -> f64 {

@@ -1,6 +1,6 @@
 //! `DahlInertia` and `DahlElement`: Dahl's square-law friction (Nurre Eqs. 2-4).
 
-use super::law_inertia::{HasLaw, LawElement, LawHooks, LawInertia};
+use super::law_inertia::{ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
 use crate::description::{Experiment, ModelInfo};
 use friction::Dahl;
 
@@ -13,6 +13,9 @@ impl LawHooks for Dahl {
     fn initial_friction(&self, _rate_start: f64) -> f64 {
         0.0 - self.torque
     }
+}
+
+impl ElementLaw for Dahl {
     #[inline]
     fn element_step(&mut self, w_rel: f64, dt: f64) -> f64 {
         self.move_by(w_rel * dt);

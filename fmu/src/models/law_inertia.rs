@@ -6,7 +6,7 @@
 //! [`inertia_model!`] and [`element_model!`].
 
 use crate::model::Transition;
-use friction::{FrictionInertia, Motion, RigidBodyFriction};
+use friction::{FrictionInertia, RigidBodyFriction};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 /// What a law adds to the 1-DOF and element interfaces.
@@ -20,9 +20,28 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
     }
     /// Friction torque on the body at the start (before any step).
     fn initial_friction(&self, rate_start: f64) -> f64;
-    /// Element step: the relative speed `w_rel` held over `dt`; returns the
-    /// friction torque on the body (opposing `w_rel`).
+}
+
+/// Laws that also work as a friction element driven by a relative speed.
+pub trait ElementLaw: LawHooks {
+    /// The relative speed `w_rel` held over `dt`; returns the friction torque
+    /// on the body (opposing `w_rel`).
     fn element_step(&mut self, w_rel: f64, dt: f64) -> f64;
+}
+
+/// The rule shared by every law with a static and a Coulomb level.
+pub fn static_at_least_coulomb(
+    static_name: &str,
+    static_torque: f64,
+    coulomb_name: &str,
+    coulomb_torque: f64,
+) -> Result<(), String> {
+    if static_torque < coulomb_torque {
+        return Err(format!(
+            "{static_name} = {static_torque} N.m is below {coulomb_name} = {coulomb_torque} N.m: static friction must be >= Coulomb friction"
+        ));
+    }
+    Ok(())
 }
 
 /// One inertia under an applied torque and the friction law `L`.
@@ -48,18 +67,8 @@ impl<L: LawHooks> LawInertia<L> {
     pub fn step_body(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.body.motion();
         self.body.step(self.applied_torque, dt);
-        let after = self.body.motion();
-        if after != before {
-            on_transition(Transition {
-                what: "mode",
-                from: before.as_i32(),
-                to: after.as_i32(),
-                meaning: match after {
-                    Motion::Stuck => "at rest",
-                    Motion::Forward => "moving forward",
-                    Motion::Backward => "moving backward",
-                },
-            });
+        if let Some(t) = Transition::of_motion(before, self.body.motion()) {
+            on_transition(t);
         }
     }
 }
@@ -73,7 +82,7 @@ pub struct LawElement<L> {
     pub law: L,
 }
 
-impl<L: LawHooks> LawElement<L> {
+impl<L: ElementLaw> LawElement<L> {
     pub fn initialize_element(&mut self) {
         self.law.prepare(0.0);
         self.friction_torque = self.law.initial_friction(0.0);
@@ -146,26 +155,18 @@ macro_rules! inertia_model {
                 &[
                     Variable::<Self>::real_input("tau", "Applied torque on the inertia", Quantity::Torque, 0.0, |m| m.applied_torque, |m, x| m.applied_torque = x),
                     Variable::<Self>::real_output("phi", "Angle of the inertia", Quantity::Angle, |m| m.body.angle).display("deg"),
-                    Variable::<Self>::real_output("w", "Rate (angular velocity) of the inertia", Quantity::AngularVelocity, |m| m.body.rate).display("deg/s"),
+                    Variable::<Self>::real_output("w", "Rate (angular velocity) of the inertia; exactly 0 while stuck", Quantity::AngularVelocity, |m| m.body.rate).display("deg/s"),
                     Variable::<Self>::real_output(
                         "tau_friction",
                         "Effective friction torque on the inertia over the last internal step: J*dw/dt = tau + tau_friction",
                         Quantity::Torque,
                         |m| m.body.friction_torque,
                     ),
-                    Variable::<Self>::integer_output("mode", "Motion: -1 moving backward, 0 at rest (w exactly 0), +1 moving forward", -1, 1, |m| m.body.motion().as_i32()),
+                    Variable::<Self>::integer_output("mode", "Motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward", -1, 1, |m| m.body.motion().as_i32()),
                     Variable::<Self>::real_parameter("J", "Moment of inertia J (> 0)", Quantity::Inertia, $j, |m| m.body.inertia, |m, x| m.body.inertia = x).positive(),
                     Variable::<Self>::real_parameter("w_start", "Rate at the start time", Quantity::AngularVelocity, $w, |m| m.rate_start, |m, x| m.rate_start = x),
                     Variable::<Self>::real_parameter("phi_start", "Angle at the start time", Quantity::Angle, 0.0, |m| m.angle_start, |m, x| m.angle_start = x),
-                    Variable::<Self>::real_parameter(
-                        "internal_step",
-                        "Longest internal integration step; doStep splits a communication step into such steps and shortens the last",
-                        Quantity::Time,
-                        $step,
-                        |m| m.internal_step,
-                        |m, x| m.internal_step = x,
-                    )
-                    .positive(),
+                    Variable::<Self>::internal_step($step, |m| m.internal_step, |m, x| m.internal_step = x),
                     $($extra),*
                 ]
             };
@@ -203,15 +204,7 @@ macro_rules! element_model {
                         Quantity::Torque,
                         |m| m.friction_torque,
                     ),
-                    Variable::<Self>::real_parameter(
-                        "internal_step",
-                        "Longest internal step over which w_rel is integrated",
-                        Quantity::Time,
-                        $step,
-                        |m| m.internal_step,
-                        |m, x| m.internal_step = x,
-                    )
-                    .positive(),
+                    Variable::<Self>::internal_step($step, |m| m.internal_step, |m, x| m.internal_step = x),
                     $($extra),*
                 ]
             };

@@ -27,7 +27,14 @@ impl Model for LoadDependentFrictionInertia {
         default_experiment: Experiment { start_time: 0.0, stop_time: 2.0, step_size: 0.01 },
     };
     const VARIABLES: &'static [Variable<Self>] = &[
-        Variable::<Self>::real_input("tau_motor", "Motor (driving) torque TM", Quantity::Torque, 0.0, |m| m.motor_torque, |m, x| m.motor_torque = x),
+        Variable::<Self>::real_input(
+            "tau_motor",
+            "Motor (driving) torque TM",
+            Quantity::Torque,
+            0.0,
+            |m| m.motor_torque,
+            |m, x| m.motor_torque = x,
+        ),
         Variable::<Self>::real_input(
             "tau_load",
             "External load TLD; positive pushes towards negative angles (Act = TM - TLD - CM*w)",
@@ -36,17 +43,44 @@ impl Model for LoadDependentFrictionInertia {
             |m| m.load_torque,
             |m, x| m.load_torque = x,
         ),
-        Variable::<Self>::real_output("phi", "Angle XJ, within [-stop_angle, stop_angle]", Quantity::Angle, |m| m.element.angle).display("deg"),
-        Variable::<Self>::real_output("w", "Rate DXJ; exactly 0 while stuck or at a stop", Quantity::AngularVelocity, |m| m.element.rate).display("deg/s"),
+        Variable::<Self>::real_output("phi", "Angle XJ, within [-stop_angle, stop_angle]", Quantity::Angle, |m| {
+            m.element.angle
+        })
+        .display("deg"),
+        Variable::<Self>::real_output(
+            "w",
+            "Rate DXJ; exactly 0 while stuck or at a stop",
+            Quantity::AngularVelocity,
+            |m| m.element.rate,
+        )
+        .display("deg/s"),
         Variable::<Self>::real_output(
             "tau_friction",
             "Friction torque on the element in the last internal step (-TFR)",
             Quantity::Torque,
             |m| 0.0 - m.element.friction,
         ),
-        Variable::<Self>::integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward", -1, 1, |m| Motion::of_rate(m.element.rate).as_i32()),
-        Variable::<Self>::real_parameter("J", "Moment of inertia JM", Quantity::Inertia, 1.0, |m| m.element.inertia, |m, x| m.element.inertia = x).positive(),
-        Variable::<Self>::real_parameter("tau_friction0", "Load-independent friction TFR0", Quantity::Torque, 1.0, |m| m.element.base_friction, |m, x| m.element.base_friction = x).min(0.0),
+        Variable::<Self>::integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward", -1, 1, |m| {
+            Motion::of_rate(m.element.rate).as_i32()
+        }),
+        Variable::<Self>::real_parameter(
+            "J",
+            "Moment of inertia JM",
+            Quantity::Inertia,
+            1.0,
+            |m| m.element.inertia,
+            |m, x| m.element.inertia = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "tau_friction0",
+            "Load-independent friction TFR0",
+            Quantity::Torque,
+            1.0,
+            |m| m.element.base_friction,
+            |m, x| m.element.base_friction = x,
+        )
+        .min(0.0),
         Variable::<Self>::real_parameter(
             "eta_opposing",
             "Efficiency with opposing load EtO, in (0, 1]",
@@ -66,20 +100,50 @@ impl Model for LoadDependentFrictionInertia {
             |m, x| m.element.eta_aiding = x,
         )
         .max(1.0),
-        Variable::<Self>::real_parameter("static_ratio", "Static to dynamic friction ratio FSD, >= 1", Quantity::Ratio, 1.2, |m| m.element.static_ratio, |m, x| m.element.static_ratio = x).min(1.0),
-        Variable::<Self>::real_parameter("viscous", "Viscous coefficient CM", Quantity::RotationalDamping, 0.1, |m| m.element.viscous, |m, x| m.element.viscous = x).min(0.0),
-        Variable::<Self>::real_parameter("stop_angle", "Hard stops at +-XJM", Quantity::Angle, 1.0, |m| m.element.stop, |m, x| m.element.stop = x).positive(),
-        Variable::<Self>::real_parameter("phi_start", "Angle at the start time", Quantity::Angle, 0.0, |m| m.angle_start, |m, x| m.angle_start = x),
-        Variable::<Self>::real_parameter("w_start", "Rate at the start time", Quantity::AngularVelocity, 0.0, |m| m.rate_start, |m, x| m.rate_start = x),
         Variable::<Self>::real_parameter(
-            "internal_step",
-            "Longest internal integration step DT; doStep splits a communication step into such steps and shortens the last",
-            Quantity::Time,
-            1e-3,
-            |m| m.internal_step,
-            |m, x| m.internal_step = x,
+            "static_ratio",
+            "Static to dynamic friction ratio FSD, >= 1",
+            Quantity::Ratio,
+            1.2,
+            |m| m.element.static_ratio,
+            |m, x| m.element.static_ratio = x,
+        )
+        .min(1.0),
+        Variable::<Self>::real_parameter(
+            "viscous",
+            "Viscous coefficient CM",
+            Quantity::RotationalDamping,
+            0.1,
+            |m| m.element.viscous,
+            |m, x| m.element.viscous = x,
+        )
+        .min(0.0),
+        Variable::<Self>::real_parameter(
+            "stop_angle",
+            "Hard stops at +-XJM",
+            Quantity::Angle,
+            1.0,
+            |m| m.element.stop,
+            |m, x| m.element.stop = x,
         )
         .positive(),
+        Variable::<Self>::real_parameter(
+            "phi_start",
+            "Angle at the start time",
+            Quantity::Angle,
+            0.0,
+            |m| m.angle_start,
+            |m, x| m.angle_start = x,
+        ),
+        Variable::<Self>::real_parameter(
+            "w_start",
+            "Rate at the start time",
+            Quantity::AngularVelocity,
+            0.0,
+            |m| m.rate_start,
+            |m, x| m.rate_start = x,
+        ),
+        Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
     ];
 
     fn max_substep(&self) -> f64 {
@@ -106,14 +170,8 @@ impl Model for LoadDependentFrictionInertia {
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = Motion::of_rate(self.element.rate);
         self.element.step(self.motor_torque, self.load_torque, dt);
-        let after = Motion::of_rate(self.element.rate);
-        if after != before {
-            let meaning = match after {
-                Motion::Stuck => "stuck",
-                Motion::Forward => "sliding forward",
-                Motion::Backward => "sliding backward",
-            };
-            on_transition(Transition { what: "mode", from: before.as_i32(), to: after.as_i32(), meaning });
+        if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.element.rate)) {
+            on_transition(t);
         }
     }
 }

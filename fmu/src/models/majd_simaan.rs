@@ -1,7 +1,7 @@
 //! `MajdSimaanInertia` and `MajdSimaanElement`: the continuous model with
 //! stiction (Majd & Simaan Eq. 6).
 
-use super::law_inertia::{map_torque, HasLaw, LawElement, LawHooks, LawInertia};
+use super::law_inertia::{map_torque, static_at_least_coulomb, ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
 use crate::description::{Experiment, ModelInfo};
 use friction::{MajdSimaan, SigmaMethod};
 
@@ -10,12 +10,7 @@ impl LawHooks for MajdSimaan {
         MajdSimaan::prepare(self);
     }
     fn check(&self) -> Result<(), String> {
-        if self.static_torque < self.coulomb_torque {
-            return Err(format!(
-                "f_s = {} N.m is below f_c = {} N.m: static friction must be >= Coulomb friction",
-                self.static_torque, self.coulomb_torque
-            ));
-        }
+        static_at_least_coulomb("f_s", self.static_torque, "f_c", self.coulomb_torque)?;
         if self.sharpness <= 1.0 {
             return Err(format!(
                 "n = {} rejected: the sharpness index must be > 1 (Eq. 11 divides by n - 1)",
@@ -27,6 +22,9 @@ impl LawHooks for MajdSimaan {
     fn initial_friction(&self, rate_start: f64) -> f64 {
         map_torque(self, rate_start)
     }
+}
+
+impl ElementLaw for MajdSimaan {
     #[inline]
     fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
         map_torque(self, w_rel)

@@ -10,7 +10,6 @@ mod hill_friction_inertia;
 pub mod law_inertia;
 mod load_dependent;
 mod majd_simaan;
-pub mod one_dof;
 mod stribeck;
 
 pub use clutch::ClutchStickSlip;
@@ -21,10 +20,14 @@ pub use load_dependent::LoadDependentFrictionInertia;
 pub use majd_simaan::{MajdSimaanElement, MajdSimaanInertia};
 pub use stribeck::{StribeckElement, StribeckInertia};
 
-use crate::description::ModelInfo;
+use crate::description::{Experiment, ModelInfo};
 use crate::fmi2::erased::{Erased, ModelBox};
 use crate::model::Model;
 use std::sync::OnceLock;
+
+/// Default experiment of the Coulomb/Hill FMUs: coasting from `w_start` =
+/// 1 rad/s to rest (at t = J*w_start/F_c = 1 s), then resting without torque.
+pub const COAST_EXPERIMENT: Experiment = Experiment { start_time: 0.0, stop_time: 2.0, step_size: 0.01 };
 
 /// One exported model: what the xtask packages and fmi2Instantiate finds.
 pub struct Entry {

@@ -1,24 +1,22 @@
 //! `StribeckInertia` and `StribeckElement`: the classical static / Coulomb /
 //! viscous / Stribeck maps (Majd & Simaan Eqs. 2, 3, 4).
 
-use super::law_inertia::{map_torque, HasLaw, LawElement, LawHooks, LawInertia};
+use super::law_inertia::{map_torque, static_at_least_coulomb, ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
 use crate::description::{Experiment, ModelInfo};
 use friction::{ClassicalFriction, ClassicalShape};
 
 impl LawHooks for ClassicalFriction {
     fn prepare(&mut self, _rate_start: f64) {}
     fn check(&self) -> Result<(), String> {
-        if self.static_torque < self.coulomb_torque {
-            return Err(format!(
-                "f_s = {} N.m is below f_c = {} N.m: static friction must be >= Coulomb friction",
-                self.static_torque, self.coulomb_torque
-            ));
-        }
+        static_at_least_coulomb("f_s", self.static_torque, "f_c", self.coulomb_torque)?;
         Ok(())
     }
     fn initial_friction(&self, rate_start: f64) -> f64 {
         map_torque(self, rate_start)
     }
+}
+
+impl ElementLaw for ClassicalFriction {
     #[inline]
     fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
         map_torque(self, w_rel)
