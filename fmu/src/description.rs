@@ -156,6 +156,9 @@ pub struct Variable<M> {
     pub causality: Causality,
     pub variability: Variability,
     pub value: Value<M>,
+    /// Outputs only: the inputs it depends on directly (feedthrough), by
+    /// name; empty for outputs that change only in doStep.
+    pub depends_on: &'static [&'static str],
 }
 
 impl<M> Variable<M> {
@@ -183,6 +186,7 @@ impl<M> Variable<M> {
                 get,
                 set: Some(set),
             },
+            depends_on: &[],
         }
     }
 
@@ -208,6 +212,7 @@ impl<M> Variable<M> {
                 get,
                 set: None,
             },
+            depends_on: &[],
         }
     }
 
@@ -235,6 +240,7 @@ impl<M> Variable<M> {
                 get,
                 set: Some(set),
             },
+            depends_on: &[],
         }
     }
 
@@ -254,6 +260,7 @@ impl<M> Variable<M> {
             causality: Causality::Parameter,
             variability: Variability::Fixed,
             value: Value::Integer { start, min: Some(min), max: Some(max), get, set: Some(set) },
+            depends_on: &[],
         }
     }
 
@@ -262,7 +269,7 @@ impl<M> Variable<M> {
     pub const fn internal_step(default: f64, get: fn(&M) -> f64, set: fn(&mut M, f64)) -> Self {
         Self::real_parameter(
             "internal_step",
-            "Longest internal integration step; doStep splits a communication step into such steps and shortens the last",
+            "Longest internal integration step; doStep splits a communication step into equal substeps no longer than this",
             Quantity::Time,
             default,
             get,
@@ -285,6 +292,7 @@ impl<M> Variable<M> {
             causality: Causality::Output,
             variability: Variability::Discrete,
             value: Value::Integer { start: 0, min: Some(min), max: Some(max), get, set: None },
+            depends_on: &[],
         }
     }
 
@@ -296,6 +304,7 @@ impl<M> Variable<M> {
             causality: Causality::Output,
             variability: Variability::Discrete,
             value: Value::Boolean { start: false, get, set: None },
+            depends_on: &[],
         }
     }
 
@@ -308,9 +317,15 @@ impl<M> Variable<M> {
     }
 
     /// Strictly positive (Real variables only): declared `min="0"`, and 0 is refused.
-    pub const fn positive(mut self) -> Self {
+    pub const fn positive(self) -> Self {
+        self.above(0.0)
+    }
+
+    /// Strictly above `bound` (Real variables only): declared `min=bound`,
+    /// and `bound` itself is refused.
+    pub const fn above(mut self, bound: f64) -> Self {
         if let Value::Real { ref mut min, ref mut exclusive_min, .. } = self.value {
-            *min = Some(0.0);
+            *min = Some(bound);
             *exclusive_min = true;
         }
         self
@@ -321,6 +336,12 @@ impl<M> Variable<M> {
         if let Value::Real { ref mut max, .. } = self.value {
             *max = Some(bound);
         }
+        self
+    }
+
+    /// Direct dependencies of an output on inputs, by name.
+    pub const fn depends_on(mut self, inputs: &'static [&'static str]) -> Self {
+        self.depends_on = inputs;
         self
     }
 

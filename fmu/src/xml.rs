@@ -169,26 +169,32 @@ fn write_description<M: Model>(guid: &str) -> String {
     x.close("ModelVariables");
 
     x.open("ModelStructure", &[]);
-    let outputs: Vec<String> = variables
+    let index_of =
+        |name: &str| {
+            variables.iter().position(|v| v.name == name).map(|i| (i + 1).to_string()).unwrap_or_else(|| {
+                panic!("{}: an output depends on \"{name}\", which is not a variable", info.identifier)
+            })
+        };
+    let outputs: Vec<(String, String)> = variables
         .iter()
         .enumerate()
         .filter(|(_, v)| v.causality == Causality::Output)
-        .map(|(vr, _)| (vr + 1).to_string())
+        .map(|(vr, v)| ((vr + 1).to_string(), v.depends_on.iter().map(|n| index_of(n)).collect::<Vec<_>>().join(" ")))
         .collect();
     if !outputs.is_empty() {
-        // Co-simulation outputs are the values at the last communication
-        // point: setting an input changes none of them until the next doStep,
-        // hence no direct feedthrough (dependencies="").
+        // Most co-simulation outputs are values at the last communication
+        // point: setting an input changes them only in the next doStep
+        // (dependencies=""). Memoryless outputs list their inputs.
         x.open("Outputs", &[]);
-        for index in &outputs {
-            x.empty("Unknown", &[("index", index), ("dependencies", "")]);
+        for (index, dependencies) in &outputs {
+            x.empty("Unknown", &[("index", index), ("dependencies", dependencies)]);
         }
         x.close("Outputs");
         // Every output is initial="calculated" (FMI 2.0, 3.3.2): all of them
         // are initial unknowns. With no dependencies attribute an importer
         // assumes a dependency on every known, which is safe.
         x.open("InitialUnknowns", &[]);
-        for index in &outputs {
+        for (index, _) in &outputs {
             x.empty("Unknown", &[("index", index)]);
         }
         x.close("InitialUnknowns");

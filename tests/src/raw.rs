@@ -52,6 +52,7 @@ pub struct RawFmu {
 }
 
 pub const OK: u32 = binding::fmi2Status_fmi2OK;
+pub const WARNING: u32 = binding::fmi2Status_fmi2Warning;
 pub const DISCARD: u32 = binding::fmi2Status_fmi2Discard;
 pub const ERROR: u32 = binding::fmi2Status_fmi2Error;
 

@@ -3,7 +3,7 @@
 //! exported functions of the `.so` inside each FMU.
 
 use fmu_tests::identifiers;
-use fmu_tests::raw::{RawFmu, DISCARD, ERROR, OK};
+use fmu_tests::raw::{RawFmu, DISCARD, ERROR, OK, WARNING};
 use std::ffi::CString;
 use std::ptr::{null, null_mut};
 
@@ -292,10 +292,17 @@ fn logging_honours_categories_and_reports_stick_events_with_time() {
         }
         assert!(fmu.take_messages().is_empty());
         assert_eq!(fmu.lib.fmi2Reset(c), OK);
-        let unknown = [c"logNothing".as_ptr()];
-        assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 1, 1, unknown.as_ptr()), ERROR);
-        assert!(fmu.last_error().contains("unknown log category \"logNothing\""));
+        // Unknown names are a warning; the known ones are applied.
+        let unknown = [c"logStatusWarning".as_ptr(), c"logNothing".as_ptr()];
+        assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 1, 2, unknown.as_ptr()), WARNING);
+        let warned = fmu.take_messages();
+        assert!(
+            warned.iter().any(|m| m.category == "logStatusWarning" && m.text.contains("\"logNothing\"")),
+            "{warned:?}"
+        );
         let events = [c"logEvents".as_ptr()];
+        let warnings = [c"logStatusWarning".as_ptr()];
+        assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 0, 1, warnings.as_ptr()), OK);
         assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 1, 1, events.as_ptr()), OK);
         assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
         assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
@@ -310,5 +317,123 @@ fn logging_honours_categories_and_reports_stick_events_with_time() {
         // w_start = 1 rad/s, F_c = 1 N.m, J = 1 kg.m2: at rest at t = 1 s.
         assert!(m.text.starts_with("t = 1 s:") && m.text.contains("mode 1 -> 0 (stuck)"), "{}", m.text);
         fmu.lib.fmi2FreeInstance(c);
+    }
+}
+
+#[test]
+fn switching_one_category_off_after_all_on_silences_it() {
+    let fmu = RawFmu::load("HillFrictionInertia");
+    unsafe {
+        let c = fmu.instantiate("log-off");
+        assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 1, 0, null()), OK);
+        let events = [c"logEvents".as_ptr()];
+        assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 0, 1, events.as_ptr()), OK);
+        assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+        assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+        for k in 0..100 {
+            assert_eq!(fmu.lib.fmi2DoStep(c, k as f64 * 0.02, 0.02, 1), OK);
+        }
+        let messages = fmu.take_messages();
+        assert!(messages.iter().all(|m| m.category != "logEvents"), "{messages:?}");
+        fmu.lib.fmi2FreeInstance(c);
+    }
+}
+
+/// A step whose result is not finite fails with fmi2Error, leaves the model
+/// and the time where they were (fmi2LastSuccessfulTime = start of the
+/// step), and only reset, getters and FMU states are accepted after it.
+#[test]
+fn a_failed_step_leaves_the_model_at_its_start() {
+    let fmu = RawFmu::load("HillFrictionInertia");
+    unsafe {
+        let c = fmu.instantiate("fail");
+        assert_eq!(fmu.lib.fmi2SetReal(c, [J, TAU].as_ptr(), 2, [1e-300, 1e300].as_ptr()), OK);
+        assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+        assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+        let mut state = null_mut();
+        assert_eq!(fmu.lib.fmi2GetFMUstate(c, &mut state), OK);
+        assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.01, 1), ERROR);
+        let text = fmu.last_error();
+        assert!(text.contains("became inf") && text.contains("left at t = 0 s"), "{text}");
+        let mut w = [f64::NAN];
+        assert_eq!(fmu.lib.fmi2GetReal(c, [W].as_ptr(), 1, w.as_mut_ptr()), OK);
+        assert_eq!(w[0], 1.0, "w_start kept: the model is back where it was");
+        assert_eq!(fmu.lib.fmi2Terminate(c), ERROR, "no terminate from the error state");
+        assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.01, 1), ERROR);
+        // A saved state lifts the instance out of the error state.
+        assert_eq!(fmu.lib.fmi2SetFMUstate(c, state), OK);
+        assert_eq!(fmu.lib.fmi2SetReal(c, [TAU].as_ptr(), 1, [0.0].as_ptr()), OK);
+        assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.01, 1), OK);
+        assert_eq!(fmu.lib.fmi2FreeFMUstate(c, &mut state), OK);
+        fmu.lib.fmi2FreeInstance(c);
+    }
+}
+
+/// fmi2SetFMUstate restores values and time, not the call sequence: a state
+/// from before initialization cannot be put into an initialized instance.
+#[test]
+fn set_fmu_state_keeps_the_call_sequence_state() {
+    let fmu = RawFmu::load("CoulombInertia");
+    unsafe {
+        let c = fmu.instantiate("phase");
+        let mut early = null_mut();
+        assert_eq!(fmu.lib.fmi2GetFMUstate(c, &mut early), OK);
+        assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+        assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+        assert_eq!(fmu.lib.fmi2SetFMUstate(c, early), ERROR);
+        assert!(fmu.last_error().contains("saved in state instantiated"));
+        let mut late = null_mut();
+        assert_eq!(fmu.lib.fmi2GetFMUstate(c, &mut late), OK);
+        assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.1, 1), OK);
+        assert_eq!(fmu.lib.fmi2SetFMUstate(c, late), OK);
+        assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.1, 1), OK, "still stepComplete, back at t = 0");
+        // Deserializing into a live state overwrites it in place.
+        let mut size = 0;
+        assert_eq!(fmu.lib.fmi2SerializedFMUstateSize(c, late, &mut size), OK);
+        let mut bytes = vec![0 as std::ffi::c_char; size];
+        assert_eq!(fmu.lib.fmi2SerializeFMUstate(c, late, bytes.as_mut_ptr(), size), OK);
+        let before = late;
+        assert_eq!(fmu.lib.fmi2DeSerializeFMUstate(c, bytes.as_ptr(), size, &mut late), OK);
+        assert_eq!(late, before);
+        assert_eq!(fmu.lib.fmi2FreeFMUstate(c, &mut early), OK);
+        assert_eq!(fmu.lib.fmi2FreeFMUstate(c, &mut late), OK);
+        fmu.lib.fmi2FreeInstance(c);
+    }
+}
+
+/// Memoryless friction elements answer a new w_rel at once (declared as a
+/// direct dependency); Dahl's element, which has state, in the next step.
+#[test]
+fn element_outputs_follow_their_declared_dependencies() {
+    for (model, feedthrough) in [("MajdSimaanElement", true), ("StribeckElement", true), ("DahlElement", false)] {
+        let fmu = RawFmu::load(model);
+        unsafe {
+            let c = fmu.instantiate("element");
+            assert_eq!(fmu.lib.fmi2SetReal(c, [0].as_ptr(), 1, [1.0].as_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            let mut f = [0.0];
+            assert_eq!(fmu.lib.fmi2GetReal(c, [1].as_ptr(), 1, f.as_mut_ptr()), OK);
+            assert_eq!(f[0] != 0.0, feedthrough, "{model}: initial output for w_rel = 1");
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.01, 1), OK);
+            let mut before = [0.0];
+            assert_eq!(fmu.lib.fmi2GetReal(c, [1].as_ptr(), 1, before.as_mut_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2SetReal(c, [0].as_ptr(), 1, [-1.0].as_ptr()), OK);
+            let mut after = [0.0];
+            assert_eq!(fmu.lib.fmi2GetReal(c, [1].as_ptr(), 1, after.as_mut_ptr()), OK);
+            assert_eq!(after[0] == -before[0], feedthrough, "{model}: {} then {}", before[0], after[0]);
+            fmu.lib.fmi2FreeInstance(c);
+        }
+        let xml = (fmu::models::MODELS.iter().find(|m| m.info.identifier == model).unwrap().model_description)();
+        let declared = if feedthrough {
+            "<Unknown index=\"2\" dependencies=\"1\"/>"
+        } else {
+            "<Unknown index=\"2\" dependencies=\"\"/>"
+        };
+        assert!(xml.contains(declared), "{model}");
     }
 }

@@ -68,7 +68,12 @@ pub mod allowed {
     pub const INSTANTIATED: u8 = set(&[Instantiated]);
     pub const INITIALIZATION: u8 = set(&[InitializationMode]);
     pub const STEP_COMPLETE: u8 = set(&[StepComplete]);
-    pub const TERMINATE: u8 = set(&[StepComplete, StepFailed, Error]);
+    pub const TERMINATE: u8 = set(&[StepComplete, StepFailed]);
+    /// fmi2Reset: also the way out of the poisoned state after a panic.
+    pub const RESET: u8 = set(&[Instantiated, InitializationMode, StepComplete, StepFailed, Terminated, Error, Fatal]);
+    pub const DIRECTIONAL_DERIVATIVE: u8 = set(&[InitializationMode, StepComplete, StepFailed, Terminated, Error]);
+    pub const INPUT_DERIVATIVES: u8 = set(&[Instantiated, InitializationMode, StepComplete]);
+    pub const OUTPUT_DERIVATIVES: u8 = set(&[StepComplete, StepFailed, Terminated, Error]);
     pub const GET: u8 = set(&[InitializationMode, StepComplete, StepFailed, Terminated, Error]);
     pub const SET: u8 = set(&[Instantiated, InitializationMode, StepComplete]);
     pub const STATUS: u8 = set(&[StepComplete, StepFailed, Terminated]);
@@ -140,10 +145,15 @@ impl Component {
     /// Log `message` for a failed `function` and return `status`.
     pub fn fail(&mut self, function: &str, status: Status, message: &str) -> Status {
         self.log.emit(status, log::category_of(status), &format!("{function}: {message}"));
-        if status == Status::Fatal {
-            self.phase = Phase::Fatal;
-        }
         status
+    }
+
+    /// After a panic: fmi2Error (fmi2Fatal would condemn every instance of
+    /// the FMU, FMI 2.0 2.1.3), and this instance accepts only fmi2Reset and
+    /// fmi2FreeInstance from now on.
+    pub fn poison(&mut self, function: &str, message: &str) -> Status {
+        self.phase = Phase::Fatal;
+        self.fail(function, Status::Error, message)
     }
 
     /// Run `body` if `function` is allowed in the current phase; turn an
@@ -151,7 +161,8 @@ impl Component {
     pub fn call(&mut self, function: &str, allowed: u8, body: impl FnOnce(&mut Self) -> Outcome) -> Status {
         if self.phase.bit() & allowed == 0 {
             let message = if self.phase == Phase::Fatal {
-                "refused: the instance had a fatal error; only fmi2FreeInstance is allowed".to_string()
+                "refused: the instance had an internal error; only fmi2Reset and fmi2FreeInstance are allowed"
+                    .to_string()
             } else {
                 format!("not allowed in state {}", self.phase.name())
             };
@@ -167,12 +178,15 @@ impl Component {
         !matches!(self.phase, Phase::Instantiated | Phase::InitializationMode)
     }
 
-    /// Outputs read before the first step reflect the current parameters.
-    fn refresh(&mut self) {
+    /// Outputs read before the first step reflect the current parameters,
+    /// once those pass the model's rules (else the read is refused).
+    fn refresh(&mut self) -> Result<(), String> {
         if self.stale {
+            self.model.check().map_err(|e| format!("outputs cannot be computed yet: {e}"))?;
             self.model.initialize();
             self.stale = false;
         }
+        Ok(())
     }
 
     pub fn setup_experiment(&mut self, start_time: f64, stop_time: Option<f64>) -> Outcome {
@@ -240,17 +254,17 @@ impl Component {
     }
 
     pub fn get_real(&mut self, vrs: &[u32], out: &mut [f64]) -> Outcome {
-        self.refresh();
+        self.refresh()?;
         self.model.get_real(vrs, out).map(|()| Status::Ok)
     }
 
     pub fn get_integer(&mut self, vrs: &[u32], out: &mut [i32]) -> Outcome {
-        self.refresh();
+        self.refresh()?;
         self.model.get_integer(vrs, out).map(|()| Status::Ok)
     }
 
     pub fn get_boolean(&mut self, vrs: &[u32], out: &mut [bool]) -> Outcome {
-        self.refresh();
+        self.refresh()?;
         self.model.get_boolean(vrs, out).map(|()| Status::Ok)
     }
 
@@ -286,7 +300,7 @@ impl Component {
         let Component { log, model, .. } = self;
         let events_on = log.enabled(log::EVENTS);
         let identifier = model.identifier();
-        model.advance(t, h, substeps, &mut |time, tr| {
+        let outcome = model.advance(t, h, substeps, &mut |time, tr| {
             if events_on {
                 log.emit(
                     Status::Ok,
@@ -295,16 +309,17 @@ impl Component {
                 );
             }
         });
-        self.time = t + h;
-        self.substeps += substeps;
-        if let Err(what) = self.model.check_finite() {
+        if let Err(what) = outcome {
+            // The model is back at t; fmi2LastSuccessfulTime stays t.
             self.phase = Phase::Error;
             return Err(format!(
-                "step from t = {t} s to {} s failed: {what}; the instance is now in state error \
+                "step from t = {t} s to {} s failed: {what}; the model is left at t = {t} s in state error \
                  (restore a saved FMU state or reset it)",
-                self.time
+                t + h
             ));
         }
+        self.time = t + h;
+        self.substeps += substeps;
         Ok(Status::Ok)
     }
 
@@ -359,10 +374,23 @@ impl Component {
         }
         // SAFETY: checked live and ours.
         let s = unsafe { &*state };
+        let initialized = |p: Phase| !matches!(p, Phase::Instantiated | Phase::InitializationMode);
+        if initialized(s.phase) != initialized(self.phase) && self.phase != Phase::Error {
+            return Err(format!(
+                "FMUstate was saved in state {} and cannot be restored in state {}: \
+                 states from before initialization only restore before it, and after it only after it",
+                s.phase.name(),
+                self.phase.name()
+            ));
+        }
         if s.magic != SNAPSHOT_MAGIC || !self.model.assign(s.model.as_ref()) {
             return Err("FMUstate belongs to another model".into());
         }
-        self.phase = s.phase;
+        // The call-sequence state stays (fmi2SetFMUstate has no transition),
+        // except that a good state lifts an instance out of error/stepFailed.
+        if matches!(self.phase, Phase::Error | Phase::StepFailed) {
+            self.phase = if initialized(s.phase) { Phase::StepComplete } else { s.phase };
+        }
         self.time = s.time;
         self.start_time = s.start_time;
         self.substeps = s.substeps;
@@ -409,7 +437,9 @@ impl Component {
         Ok(out)
     }
 
-    pub fn deserialize(&mut self, bytes: &[u8]) -> Result<*mut Snapshot, String> {
+    /// Decode a serialized state into `existing` if it is one of ours (as
+    /// fmi2GetFMUstate overwrites), else into a new state.
+    pub fn deserialize(&mut self, bytes: &[u8], existing: *mut Snapshot) -> Result<*mut Snapshot, String> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(8)? != SERIAL_MAGIC {
             return Err("not a serialized FMU state of this project (bad magic)".into());
@@ -445,15 +475,17 @@ impl Component {
             return Err("serialized FMU state holds a non-finite time or a fatal phase".into());
         }
         model.check_finite().map_err(|e| format!("serialized FMU state is not finite: {e}"))?;
-        let ptr = Box::into_raw(Box::new(Snapshot {
-            magic: SNAPSHOT_MAGIC,
-            phase,
-            time,
-            start_time,
-            substeps,
-            stale,
-            model,
-        }));
+        model.check_all().map_err(|e| format!("serialized FMU state breaks a rule: {e}"))?;
+        let snapshot = Snapshot { magic: SNAPSHOT_MAGIC, phase, time, start_time, substeps, stale, model };
+        if self.owns(existing) {
+            // SAFETY: checked live and ours.
+            unsafe { *existing = snapshot };
+            return Ok(existing);
+        }
+        if !existing.is_null() {
+            return Err("*FMUstate is neither NULL nor a state of this instance".into());
+        }
+        let ptr = Box::into_raw(Box::new(snapshot));
         self.snapshots.push(ptr);
         Ok(ptr)
     }

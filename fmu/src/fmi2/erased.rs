@@ -23,9 +23,21 @@ pub trait Erased: Send {
     fn max_substep(&self) -> f64;
     /// Integrate from `t0` over `h` in `substeps` substeps (see
     /// [`substep_count`]), the last one shortened to land on `t0 + h`.
-    fn advance(&mut self, t0: f64, h: f64, substeps: u64, on_transition: &mut dyn FnMut(f64, Transition));
+    /// Integrate from `t0` over `h` in `substeps` equal substeps. If a Real
+    /// variable ends non-finite, the model is put back as it was and the
+    /// error names the variable.
+    fn advance(
+        &mut self,
+        t0: f64,
+        h: f64,
+        substeps: u64,
+        on_transition: &mut dyn FnMut(f64, Transition),
+    ) -> Result<(), String>;
     /// First Real variable whose value is not finite, as an error message.
     fn check_finite(&self) -> Result<(), String>;
+    /// Every input and parameter within its declared range, and the model's
+    /// own rules: for states that come from outside (deserialization).
+    fn check_all(&self) -> Result<(), String>;
     fn reset_to_start(&mut self);
     fn boxed_clone(&self) -> Box<dyn Erased>;
     /// Copy `other` into `self`; false if it is another model type.
@@ -35,10 +47,12 @@ pub trait Erased: Send {
     fn as_any(&self) -> &dyn Any;
 }
 
-/// Number of substeps of at most `max_substep` that cover `h`; a step that
-/// overshoots a multiple of `max_substep` by rounding only does not add a
-/// sliver substep.
+/// Number of equal substeps of at most `max_substep` (up to rounding) that
+/// cover `h`: the substep is `h / n`, so no sliver substep ever occurs and
+/// the averaged outputs do not depend on how the grid falls.
 pub fn substep_count(h: f64, max_substep: f64) -> f64 {
+    // 1e-9: a step that exceeds a multiple of max_substep only by rounding
+    // does not get an extra substep.
     (h / max_substep - 1e-9).ceil().max(1.0)
 }
 
@@ -237,15 +251,37 @@ impl<M: Model> Erased for ModelBox<M> {
         self.model.max_substep()
     }
 
-    fn advance(&mut self, t0: f64, h: f64, substeps: u64, on_transition: &mut dyn FnMut(f64, Transition)) {
-        let dt = self.model.max_substep();
-        for k in 1..substeps {
-            let t = t0 + k as f64 * dt;
+    fn advance(
+        &mut self,
+        t0: f64,
+        h: f64,
+        substeps: u64,
+        on_transition: &mut dyn FnMut(f64, Transition),
+    ) -> Result<(), String> {
+        // A stack copy (the models hold plain numbers): restores the state if
+        // the step fails, without allocating on the step path.
+        let saved = self.model.clone();
+        let dt = h / substeps as f64;
+        for k in 1..=substeps {
+            let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
             self.model.step(dt, &mut |tr| on_transition(t, tr));
         }
-        let last = h - (substeps - 1) as f64 * dt;
-        let end = t0 + h;
-        self.model.step(last, &mut |tr| on_transition(end, tr));
+        if let Err(e) = self.check_finite() {
+            self.model = saved;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    fn check_all(&self) -> Result<(), String> {
+        for v in M::VARIABLES {
+            match v.value {
+                Value::Real { get, set: Some(_), .. } => check_real(v, get(&self.model))?,
+                Value::Integer { get, set: Some(_), .. } => check_integer(v, get(&self.model))?,
+                _ => {}
+            }
+        }
+        self.model.check()
     }
 
     fn check_finite(&self) -> Result<(), String> {

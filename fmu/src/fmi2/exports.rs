@@ -51,7 +51,10 @@ unsafe fn with(
         Err(payload) => {
             let comp = &mut *(c as *mut Component);
             let text = panic_text(payload.as_ref());
-            comp.fail(function, Status::Fatal, &format!("internal error (panic): {text}; the instance is unusable"))
+            comp.poison(
+                function,
+                &format!("internal error (panic): {text}; only fmi2Reset and fmi2FreeInstance are allowed now"),
+            )
         }
     }
 }
@@ -111,8 +114,11 @@ pub unsafe extern "C" fn fmi2SetDebugLogging(
             }
             names.push(CStr::from_ptr(p).to_str().map_err(|_| format!("categories[{i}] is not UTF-8"))?);
         }
-        comp.log.set(logging_on != FMI2_FALSE, &names)?;
-        Ok(Status::Ok)
+        match comp.log.set(logging_on != FMI2_FALSE, &names) {
+            Ok(()) => Ok(Status::Ok),
+            // Unknown names are a warning: the known ones were applied.
+            Err(unknown) => Ok(comp.fail("fmi2SetDebugLogging", Status::Warning, &unknown)),
+        }
     })
 }
 
@@ -234,7 +240,7 @@ pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
-    with(c, "fmi2Reset", allowed::ANY_BUT_FATAL, Component::reset)
+    with(c, "fmi2Reset", allowed::RESET, Component::reset)
 }
 
 // ----- Getting and setting values -------------------------------------------
@@ -430,7 +436,7 @@ pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
             return Err("FMUstate (the pointer to fill) is NULL".into());
         }
         let data = slice(bytes as *const u8, size, "serializedState")?;
-        *state = comp.deserialize(data)? as Fmi2FmuState;
+        *state = comp.deserialize(data, *state as *mut Snapshot)? as Fmi2FmuState;
         Ok(Status::Ok)
     })
 }
@@ -445,7 +451,7 @@ pub unsafe extern "C" fn fmi2GetDirectionalDerivative(
     _dv_known: *const Fmi2Real,
     _dv_unknown: *mut Fmi2Real,
 ) -> Status {
-    with(c, "fmi2GetDirectionalDerivative", allowed::ANY_BUT_FATAL, |_| {
+    with(c, "fmi2GetDirectionalDerivative", allowed::DIRECTIONAL_DERIVATIVE, |_| {
         Err("not provided (providesDirectionalDerivative=\"false\")".into())
     })
 }
@@ -460,7 +466,7 @@ pub unsafe extern "C" fn fmi2SetRealInputDerivatives(
     _order: *const Fmi2Integer,
     _value: *const Fmi2Real,
 ) -> Status {
-    with(c, "fmi2SetRealInputDerivatives", allowed::ANY_BUT_FATAL, |_| {
+    with(c, "fmi2SetRealInputDerivatives", allowed::INPUT_DERIVATIVES, |_| {
         Err("not supported (canInterpolateInputs=\"false\"): inputs are held constant over a step".into())
     })
 }
@@ -473,7 +479,7 @@ pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(
     _order: *const Fmi2Integer,
     _value: *mut Fmi2Real,
 ) -> Status {
-    with(c, "fmi2GetRealOutputDerivatives", allowed::ANY_BUT_FATAL, |_| {
+    with(c, "fmi2GetRealOutputDerivatives", allowed::OUTPUT_DERIVATIVES, |_| {
         Err("not supported (maxOutputDerivativeOrder=\"0\")".into())
     })
 }

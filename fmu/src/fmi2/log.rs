@@ -39,30 +39,30 @@ impl Log {
     /// when debug logging is off.
     #[inline]
     pub fn enabled(&self, category: usize) -> bool {
-        category == ERROR || category == FATAL || self.on[category] || self.on[ALL]
+        category == ERROR || category == FATAL || self.on[category]
     }
 
-    /// `fmi2SetDebugLogging`: no categories switches all; otherwise each
-    /// named category. Unknown names reject the whole call.
+    /// `fmi2SetDebugLogging`: no categories, or `logAll`, switches every
+    /// category; otherwise each named one. Known names are applied even if
+    /// others are unknown; the unknown ones come back as the error.
     pub fn set(&mut self, logging_on: bool, categories: &[&str]) -> Result<(), String> {
-        let mut indices = Vec::with_capacity(categories.len());
+        if categories.is_empty() {
+            self.on = [logging_on; CATEGORY_NAMES.len()];
+            return Ok(());
+        }
+        let mut unknown = Vec::new();
         for name in categories {
             match LOG_CATEGORIES.iter().position(|c| c.name == *name) {
-                Some(i) => indices.push(i),
-                None => {
-                    let known: Vec<&str> = LOG_CATEGORIES.iter().map(|c| c.name).collect();
-                    return Err(format!("unknown log category \"{name}\" (known: {})", known.join(", ")));
-                }
+                Some(ALL) => self.on = [logging_on; CATEGORY_NAMES.len()],
+                Some(i) => self.on[i] = logging_on,
+                None => unknown.push(format!("\"{name}\"")),
             }
         }
-        if indices.is_empty() {
-            self.on = [logging_on; CATEGORY_NAMES.len()];
-        } else {
-            for i in indices {
-                self.on[i] = logging_on;
-            }
+        if unknown.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        let known: Vec<&str> = LOG_CATEGORIES.iter().map(|c| c.name).collect();
+        Err(format!("unknown log categories {} ignored (known: {})", unknown.join(", "), known.join(", ")))
     }
 
     /// Send `message` if its category is enabled.

@@ -24,9 +24,16 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
 
 /// Laws that also work as a friction element driven by a relative speed.
 pub trait ElementLaw: LawHooks {
+    /// A memoryless law's output follows `w_rel` at once (declared as a
+    /// direct dependency); a law with state (Dahl) changes only in doStep.
+    const FEEDTHROUGH: bool = false;
     /// The relative speed `w_rel` held over `dt`; returns the friction torque
     /// on the body (opposing `w_rel`).
     fn element_step(&mut self, w_rel: f64, dt: f64) -> f64;
+    /// The output for the current input and the torque stored by the last step.
+    fn output(&self, _w_rel: f64, stored: f64) -> f64 {
+        stored
+    }
 }
 
 /// The rule shared by every law with a static and a Coulomb level.
@@ -85,7 +92,7 @@ pub struct LawElement<L> {
 impl<L: ElementLaw> LawElement<L> {
     pub fn initialize_element(&mut self) {
         self.law.prepare(0.0);
-        self.friction_torque = self.law.initial_friction(0.0);
+        self.friction_torque = self.law.output(self.relative_speed, self.law.initial_friction(0.0));
     }
 
     #[inline]
@@ -200,10 +207,12 @@ macro_rules! element_model {
                     Variable::<Self>::real_input("w_rel", "Relative speed of the sliding surfaces", Quantity::AngularVelocity, 0.0, |m| m.relative_speed, |m, x| m.relative_speed = x),
                     Variable::<Self>::real_output(
                         "tau_friction",
-                        "Friction torque on the body moving at w_rel (opposes w_rel), at the end of the last step",
+                        "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once for memoryless laws, \
+                         the state after the last step for Dahl",
                         Quantity::Torque,
-                        |m| m.friction_torque,
-                    ),
+                        |m| $crate::models::law_inertia::ElementLaw::output(&m.law, m.relative_speed, m.friction_torque),
+                    )
+                    .depends_on(if <$law as $crate::models::law_inertia::ElementLaw>::FEEDTHROUGH { &["w_rel"] } else { &[] }),
                     Variable::<Self>::internal_step($step, |m| m.internal_step, |m, x| m.internal_step = x),
                     $($extra),*
                 ]

@@ -25,6 +25,10 @@ impl LawHooks for MajdSimaan {
 }
 
 impl ElementLaw for MajdSimaan {
+    const FEEDTHROUGH: bool = true;
+    fn output(&self, w_rel: f64, _stored: f64) -> f64 {
+        map_torque(self, w_rel)
+    }
     #[inline]
     fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
         map_torque(self, w_rel)
@@ -70,7 +74,7 @@ crate::law_models!(
         Variable::<Self>::real_parameter("f_w", "Viscous friction coefficient f_w", Quantity::RotationalDamping, 0.05, |m| m.law().viscous, |m, x| m.law_mut().viscous = x).min(0.0),
         Variable::<Self>::real_parameter("f_c", "Coulomb friction torque f_c", Quantity::Torque, 0.5, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
         Variable::<Self>::real_parameter("f_s", "Static friction torque f_s (>= f_c): the peak of F(w)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("n", "Sharpness index n (> 1): slope at zero speed grows with n", Quantity::Ratio, 10.0, |m| m.law().sharpness, |m, x| m.law_mut().sharpness = x).min(1.0),
+        Variable::<Self>::real_parameter("n", "Sharpness index n (> 1): slope at zero speed grows with n", Quantity::Ratio, 10.0, |m| m.law().sharpness, |m, x| m.law_mut().sharpness = x).above(1.0),
         Variable::<Self>::real_parameter("w_c", "Critical angular velocity w_c", Quantity::AngularVelocity, 0.019, |m| m.law().critical_velocity, |m, x| m.law_mut().critical_velocity = x).positive(),
         Variable::<Self>::integer_parameter(
             "sigma_method",

@@ -17,6 +17,10 @@ impl LawHooks for ClassicalFriction {
 }
 
 impl ElementLaw for ClassicalFriction {
+    const FEEDTHROUGH: bool = true;
+    fn output(&self, w_rel: f64, _stored: f64) -> f64 {
+        map_torque(self, w_rel)
+    }
     #[inline]
     fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
         map_torque(self, w_rel)
