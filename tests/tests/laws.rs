@@ -75,6 +75,11 @@ fn dahl_element_sinusoid_eq9_and_stiction_limit() {
         // Midpoint value of the rate over each step: the angle per step is exact to O(h^3).
         let t = run_fmi_with(&run, |time, _| vec![("w_rel", a * (omega * (time + 0.5 * h)).sin())]);
         let tf = t.column("tau_friction");
+        if omega == 1.0 {
+            // The hysteresis loop of the last cycle (Nurre Figs. 2-3 shape).
+            let last = fmu_tests::Table { columns: t.columns.clone(), rows: t.rows[(cycles - 1) * per..].to_vec() };
+            insta::assert_snapshot!("dahl_element_sinusoid_w0_1", last.snapshot_text(50));
+        }
         let ratio = fmu_tests_eq9(tf0, gamma, a, omega);
         // After whole periods the rate turns positive: Tf = -Tf1, torque on the body = +Tf1.
         let at = tf[(cycles - 1) * per];
