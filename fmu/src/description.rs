@@ -412,3 +412,40 @@ pub const LOG_CATEGORIES: &[LogCategory] = &[
     LogCategory { name: "logStatusFatal", description: "Calls that returned fmi2Fatal" },
     LogCategory { name: "logAll", description: "All of the above" },
 ];
+
+/// A variable as plain data, for tools and tests that do not know the model type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VariableInfo {
+    pub name: &'static str,
+    pub value_reference: u32,
+    pub causality: Causality,
+    pub variability: Variability,
+    /// "Real", "Integer" or "Boolean".
+    pub type_name: &'static str,
+    /// Start value as a double (Integer and Boolean converted).
+    pub start: f64,
+    pub min: Option<f64>,
+    pub exclusive_min: bool,
+    pub max: Option<f64>,
+}
+
+impl<M> Variable<M> {
+    pub fn info(&self, value_reference: u32) -> VariableInfo {
+        let (start, min, exclusive_min, max) = match self.value {
+            Value::Real { start, min, exclusive_min, max, .. } => (start, min, exclusive_min, max),
+            Value::Integer { start, min, max, .. } => (start as f64, min.map(f64::from), false, max.map(f64::from)),
+            Value::Boolean { start, .. } => (start as u8 as f64, None, false, None),
+        };
+        VariableInfo {
+            name: self.name,
+            value_reference,
+            causality: self.causality,
+            variability: self.variability,
+            type_name: self.type_name(),
+            start,
+            min,
+            exclusive_min,
+            max,
+        }
+    }
+}

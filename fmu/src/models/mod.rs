@@ -20,7 +20,7 @@ pub use load_dependent::LoadDependentFrictionInertia;
 pub use majd_simaan::{MajdSimaanElement, MajdSimaanInertia};
 pub use stribeck::{StribeckElement, StribeckInertia};
 
-use crate::description::{Experiment, ModelInfo};
+use crate::description::{Experiment, ModelInfo, VariableInfo};
 use crate::fmi2::erased::{Erased, ModelBox};
 use crate::model::Model;
 use std::sync::OnceLock;
@@ -37,6 +37,12 @@ pub struct Entry {
     pub new_instance: fn() -> Box<dyn Erased>,
     /// Markdown table of the variables (for the docs).
     pub variables_table: fn() -> String,
+    /// The variables as plain data (for table-driven tests).
+    pub variables: fn() -> Vec<VariableInfo>,
+}
+
+fn variables<M: Model>() -> Vec<VariableInfo> {
+    M::VARIABLES.iter().enumerate().map(|(vr, v)| v.info(vr as u32)).collect()
 }
 
 fn boxed<M: Model>() -> Box<dyn Erased> {
@@ -50,6 +56,7 @@ pub const fn entry<M: Model>() -> Entry {
         guid: crate::xml::guid::<M>,
         new_instance: boxed::<M>,
         variables_table: crate::xml::variables_table::<M>,
+        variables: variables::<M>,
     }
 }
 

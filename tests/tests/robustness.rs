@@ -1,0 +1,216 @@
+//! Bad input, abuse and concurrency, table-driven over every model: a new
+//! model is covered without new test code. Calls go straight to the C ABI
+//! of each built FMU binary.
+
+use fmu::description::{Causality, VariableInfo};
+use fmu_tests::raw::{RawFmu, ERROR, OK};
+use std::ptr::{null, null_mut};
+
+fn models() -> Vec<(&'static str, Vec<VariableInfo>)> {
+    fmu::models::MODELS.iter().map(|m| (m.info.identifier, (m.variables)())).collect()
+}
+
+/// Values that break a variable's declared rules, with words the error
+/// message must contain.
+fn bad_values(v: &VariableInfo) -> Vec<(f64, &'static str)> {
+    let mut bad =
+        vec![(f64::NAN, "must be finite"), (f64::INFINITY, "must be finite"), (f64::NEG_INFINITY, "must be finite")];
+    if let Some(min) = v.min {
+        bad.push((if v.exclusive_min { min } else { min - 1.0 }, "must be"));
+        bad.push((min - 1e6, "must be"));
+    }
+    if let Some(max) = v.max {
+        bad.push((max + 0.5, "must be"));
+    }
+    bad
+}
+
+#[test]
+fn every_settable_real_refuses_non_finite_and_out_of_range_values_and_keeps_its_value() {
+    for (id, variables) in models() {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let c = fmu.instantiate("bad-values");
+            for v in variables.iter().filter(|v| v.type_name == "Real" && v.causality != Causality::Output) {
+                for (x, words) in bad_values(v) {
+                    assert_eq!(fmu.lib.fmi2SetReal(c, &v.value_reference, 1, &x), ERROR, "{id}.{} = {x}", v.name);
+                    let text = fmu.last_error();
+                    assert!(
+                        text.starts_with("fmi2SetReal: ") && text.contains(v.name) && text.contains(words),
+                        "{id}.{} = {x}: {text}",
+                        v.name
+                    );
+                }
+            }
+            // Nothing was applied: every value is still its start value.
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            for v in variables.iter().filter(|v| v.type_name == "Real" && v.causality != Causality::Output) {
+                let mut x = f64::NAN;
+                assert_eq!(fmu.lib.fmi2GetReal(c, &v.value_reference, 1, &mut x), OK);
+                assert_eq!(x, v.start, "{id}.{}", v.name);
+            }
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK, "{id}: start values pass the model's rules");
+            fmu.lib.fmi2FreeInstance(c);
+        }
+    }
+}
+
+#[test]
+fn integers_outside_their_range_and_outputs_are_refused() {
+    for (id, variables) in models() {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let c = fmu.instantiate("ranges");
+            for v in &variables {
+                match (v.type_name, v.causality) {
+                    ("Integer", Causality::Parameter) => {
+                        let bad = v.max.unwrap() as i32 + 1;
+                        assert_eq!(fmu.lib.fmi2SetInteger(c, &v.value_reference, 1, &bad), ERROR, "{id}.{}", v.name);
+                        assert!(fmu.last_error().contains(v.name));
+                    }
+                    (_, Causality::Output) => {
+                        let status = match v.type_name {
+                            "Real" => fmu.lib.fmi2SetReal(c, &v.value_reference, 1, &1.0),
+                            "Integer" => fmu.lib.fmi2SetInteger(c, &v.value_reference, 1, &1),
+                            _ => fmu.lib.fmi2SetBoolean(c, &v.value_reference, 1, &1),
+                        };
+                        assert_eq!(status, ERROR, "{id}.{}", v.name);
+                        assert!(fmu.last_error().contains("outputs are computed by the FMU"));
+                    }
+                    _ => {}
+                }
+            }
+            // Unknown value references and NULL arrays.
+            let unknown = variables.len() as u32;
+            let mut x = 0.0;
+            assert_eq!(fmu.lib.fmi2SetReal(c, &unknown, 1, &1.0), ERROR);
+            assert!(fmu.last_error().contains(&format!("value reference {unknown} does not exist")));
+            assert_eq!(fmu.lib.fmi2SetReal(c, &0, 1, null()), ERROR);
+            assert!(fmu.last_error().contains("value is NULL"));
+            let c2 = fmu.initialized("ranges-2");
+            assert_eq!(fmu.lib.fmi2GetReal(c2, &unknown, 1, &mut x), ERROR);
+            assert_eq!(fmu.lib.fmi2GetReal(c2, null(), 1, &mut x), ERROR);
+            assert_eq!(fmu.lib.fmi2GetReal(c2, &0, 1, null_mut()), ERROR);
+            fmu.take_messages();
+            fmu.lib.fmi2FreeInstance(c);
+            fmu.lib.fmi2FreeInstance(c2);
+        }
+    }
+}
+
+#[test]
+fn parameters_are_frozen_after_initialization_and_steps_are_checked() {
+    for (id, variables) in models() {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let c = fmu.initialized("frozen");
+            for v in variables.iter().filter(|v| v.causality == Causality::Parameter && v.type_name == "Real") {
+                assert_eq!(fmu.lib.fmi2SetReal(c, &v.value_reference, 1, &v.start), ERROR, "{id}.{}", v.name);
+                assert!(fmu.last_error().contains("cannot be set after initialization"));
+            }
+            for (t, h) in [
+                (0.0, 0.0),
+                (0.0, -1.0),
+                (0.0, f64::NAN),
+                (0.0, f64::INFINITY),
+                (f64::NAN, 0.1),
+                (1.0, 0.1),
+                (-1e-3, 0.1),
+            ] {
+                assert_eq!(fmu.lib.fmi2DoStep(c, t, h, 1), ERROR, "{id}: doStep({t}, {h})");
+                assert!(fmu.last_error().starts_with("fmi2DoStep: "));
+            }
+            // Still usable after all those refusals.
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.1, 1), OK, "{id}");
+            // A huge step either finishes with finite outputs or is refused up front.
+            let status = fmu.lib.fmi2DoStep(c, 0.1, 1e4, 1);
+            assert!(status == OK || status == ERROR, "{id}");
+            for v in variables.iter().filter(|v| v.type_name == "Real") {
+                let mut x = f64::NAN;
+                assert_eq!(fmu.lib.fmi2GetReal(c, &v.value_reference, 1, &mut x), OK);
+                assert!(x.is_finite(), "{id}.{} = {x} after a 1e4 s step", v.name);
+            }
+            fmu.take_messages();
+            fmu.lib.fmi2FreeInstance(c);
+        }
+    }
+}
+
+/// Every message any of these calls produced had a category and the
+/// instance name (checked in the logger of `RawFmu`); here: a message never
+/// arrives with a NULL category even for an instance that failed to start.
+#[test]
+fn messages_always_carry_category_and_instance_name() {
+    for (id, _) in models() {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let wrong = c"{nope}";
+            assert!(fmu
+                .lib
+                .fmi2Instantiate(c"named".as_ptr(), 1, wrong.as_ptr(), null(), fmu.callbacks(), 0, 1)
+                .is_null());
+            let messages = fmu.take_messages();
+            assert_eq!(messages.len(), 1);
+            assert_eq!((messages[0].category.as_str(), messages[0].instance.as_str()), ("logStatusError", "named"));
+        }
+    }
+}
+
+/// N instances stepped on N threads give exactly what the same runs give
+/// one after another.
+#[test]
+fn instances_on_threads_match_sequential_runs() {
+    struct Shared(RawFmu);
+    // SAFETY: the binding and callbacks are only read; the logger's sink is a Mutex.
+    unsafe impl Sync for Shared {}
+    impl Shared {
+        fn get(&self) -> &RawFmu {
+            &self.0
+        }
+    }
+
+    fn run(fmu: &RawFmu, first_input_vr: u32, input: f64, outputs: &[u32]) -> Vec<u64> {
+        let mut trace = Vec::new();
+        unsafe {
+            let c = fmu.instantiate("thread");
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+            for k in 0..2000 {
+                let u = input * ((k as f64) * 0.01).sin();
+                assert_eq!(fmu.lib.fmi2SetReal(c, &first_input_vr, 1, &u), OK);
+                assert_eq!(fmu.lib.fmi2DoStep(c, k as f64 * 1e-3, 1e-3, 1), OK);
+                for vr in outputs {
+                    let mut x = 0.0;
+                    assert_eq!(fmu.lib.fmi2GetReal(c, vr, 1, &mut x), OK);
+                    trace.push(x.to_bits());
+                }
+            }
+            fmu.lib.fmi2FreeInstance(c);
+        }
+        trace
+    }
+
+    for (id, variables) in models() {
+        let shared = Shared(RawFmu::load(id));
+        let input = variables
+            .iter()
+            .find(|v| v.causality == Causality::Input && v.type_name == "Real")
+            .unwrap()
+            .value_reference;
+        let outputs: Vec<u32> = variables
+            .iter()
+            .filter(|v| v.causality == Causality::Output && v.type_name == "Real")
+            .map(|v| v.value_reference)
+            .collect();
+        let amplitudes = [0.3, 1.1, 2.5, 7.0];
+        let sequential: Vec<Vec<u64>> = amplitudes.iter().map(|&a| run(&shared.0, input, a, &outputs)).collect();
+        let (sh, outs) = (&shared, &outputs);
+        let parallel: Vec<Vec<u64>> = std::thread::scope(|s| {
+            let handles: Vec<_> = amplitudes.iter().map(|&a| s.spawn(move || run(sh.get(), input, a, outs))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(sequential, parallel, "{id}");
+    }
+}
