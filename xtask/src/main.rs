@@ -57,6 +57,31 @@ fn write_docs() -> Result<()> {
     Ok(())
 }
 
+/// Run the memcheck harness under valgrind; true when clean.
+fn memcheck(fmus: &std::path::Path, env: &provision::TestEnv) -> Result<bool> {
+    let mut build = cargo();
+    build
+        .current_dir(root())
+        .args(["build", "--locked", "-p", "fmu-tests", "--bin", "memcheck"])
+        .env("LIBCLANG_PATH", &env.libclang_dir);
+    if let Some(args) = &env.bindgen_args {
+        build.env("BINDGEN_EXTRA_CLANG_ARGS", args);
+    }
+    run(&mut build)?;
+    let status = Command::new("valgrind")
+        .args(["-q", "--error-exitcode=1", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect"])
+        .arg(root().join("target/debug/memcheck"))
+        .arg("10")
+        .env("FMU_DIR", fmus)
+        .status()
+        .map_err(|e| format!("cannot run valgrind (it is on every machine of this project's kind): {e}"))?;
+    println!(
+        "memcheck (valgrind, 10 rounds per FMU): {}",
+        if status.success() { "no errors, no leaks" } else { "FAILED" }
+    );
+    Ok(status.success())
+}
+
 fn test(extra: &[String]) -> Result<()> {
     let env = provision::provision()?;
     let fmus = package::build_fmus()?;
@@ -90,10 +115,18 @@ fn test(extra: &[String]) -> Result<()> {
         }
     }
     let status = child.wait().map_err(|e| e.to_string())?;
+    // Memory: instantiate/step/state/free loops through every FMU binary
+    // under valgrind memcheck; any invalid access or leak fails.
+    let memcheck_ok = status.success() && extra.is_empty() && memcheck(&fmus, &env)?;
+    if memcheck_ok {
+        passed += 1;
+    } else if extra.is_empty() {
+        failed += 1;
+    }
     println!("tests: {passed} passed, {failed} failed, {ignored} skipped");
-    if status.success() {
+    if status.success() && (memcheck_ok || !extra.is_empty()) {
         Ok(())
     } else {
-        Err(format!("cargo test failed: {status}"))
+        Err(format!("cargo test: {status}; memcheck passed: {memcheck_ok}"))
     }
 }
