@@ -4,7 +4,9 @@
 //!   `<ModelIdentifier>.fmu` per model into `target/fmu/`.
 //! - `cargo xtask docs` — regenerate `docs/models.md` from the declarations.
 //! - `cargo xtask test` — provision the importers (FMPy, libclang for the
-//!   `fmi` crate) in `target/venv`, build the FMUs, run every test.
+//!   `fmi` crate) in `target/venv`, build the FMUs, run every test, the
+//!   valgrind memcheck and a bounded fuzz run.
+//! - `cargo xtask fuzz [seconds]` — the libFuzzer target alone (default 60 s).
 
 mod package;
 mod provision;
@@ -18,7 +20,8 @@ fn main() -> ExitCode {
         Some("fmu") => package::build_fmus().map(|_| ()),
         Some("docs") => write_docs(),
         Some("test") => test(&args[1..]),
-        _ => Err("usage: cargo xtask <fmu | docs | test [cargo test args]>".into()),
+        Some("fuzz") => fuzz(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60)).map(|_| ()),
+        _ => Err("usage: cargo xtask <fmu | docs | test [cargo test args] | fuzz [seconds]>".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -55,6 +58,43 @@ fn write_docs() -> Result<()> {
     std::fs::write(&path, fmu::models::models_markdown()).map_err(|e| format!("{}: {e}", path.display()))?;
     println!("wrote {}", path.display());
     Ok(())
+}
+
+/// Build the libFuzzer target with coverage instrumentation (stable flags:
+/// sancov without a sanitizer) and run it for `seconds`; true when it found
+/// nothing. The corpus lives in `target/fuzz-corpus`.
+fn fuzz(seconds: u32) -> Result<bool> {
+    let dir = root().join("tests/fuzz");
+    let target_dir = root().join("target/fuzz");
+    let flags = [
+        "-Cpasses=sancov-module",
+        "-Cllvm-args=-sanitizer-coverage-level=4",
+        "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
+        "-Cllvm-args=-sanitizer-coverage-pc-table",
+        "-Cllvm-args=-sanitizer-coverage-trace-compares",
+        "--cfg",
+        "fuzzing",
+    ];
+    // An explicit --target keeps the instrumentation off build scripts.
+    run(cargo()
+        .current_dir(&dir)
+        .args(["build", "--release", "--target", "x86_64-unknown-linux-gnu", "--target-dir"])
+        .arg(&target_dir)
+        .env("RUSTFLAGS", flags.join(" ")))?;
+    let corpus = root().join("target/fuzz-corpus");
+    std::fs::create_dir_all(&corpus).map_err(|e| e.to_string())?;
+    let status = Command::new(target_dir.join("x86_64-unknown-linux-gnu/release/call_sequences"))
+        .arg(&corpus)
+        .arg(format!("-max_total_time={seconds}"))
+        .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1"])
+        .arg(format!("-artifact_prefix={}/", root().join("target").display()))
+        .status()
+        .map_err(|e| format!("cannot run the fuzz target: {e}"))?;
+    println!(
+        "fuzz ({seconds} s over all models): {}",
+        if status.success() { "no crash, hang or panic" } else { "FOUND A PROBLEM (see target/crash-*)" }
+    );
+    Ok(status.success())
 }
 
 /// Run the memcheck harness under valgrind; true when clean.
@@ -117,16 +157,23 @@ fn test(extra: &[String]) -> Result<()> {
     let status = child.wait().map_err(|e| e.to_string())?;
     // Memory: instantiate/step/state/free loops through every FMU binary
     // under valgrind memcheck; any invalid access or leak fails.
-    let memcheck_ok = status.success() && extra.is_empty() && memcheck(&fmus, &env)?;
-    if memcheck_ok {
-        passed += 1;
-    } else if extra.is_empty() {
-        failed += 1;
+    // And a bounded fuzz run of the C ABI (the long runs: `cargo xtask fuzz N`).
+    let full = extra.is_empty();
+    let memcheck_ok = !full || (status.success() && memcheck(&fmus, &env)?);
+    let fuzz_ok = !full || (status.success() && fuzz(120)?);
+    if full {
+        for ok in [memcheck_ok, fuzz_ok] {
+            if ok {
+                passed += 1
+            } else {
+                failed += 1
+            }
+        }
     }
     println!("tests: {passed} passed, {failed} failed, {ignored} skipped");
-    if status.success() && (memcheck_ok || !extra.is_empty()) {
+    if status.success() && memcheck_ok && fuzz_ok {
         Ok(())
     } else {
-        Err(format!("cargo test: {status}; memcheck passed: {memcheck_ok}"))
+        Err(format!("cargo test: {status}; memcheck passed: {memcheck_ok}; fuzz passed: {fuzz_ok}"))
     }
 }

@@ -1,0 +1,185 @@
+//! Random call sequences through the exported `fmi2*` functions, for every
+//! model. A crash, an abort, a hang or a panic reported by the FMU (its
+//! "internal error (panic)" message) is a finding.
+
+#![no_main]
+
+use fmu::fmi2::exports::*;
+use fmu::fmi2::types::*;
+use libfuzzer_sys::fuzz_target;
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::ptr::{null, null_mut};
+
+/// Six-argument reading of the variadic logger call (see tests/src/raw.rs).
+unsafe extern "C" fn logger(
+    _: *mut c_void,
+    _: *const c_char,
+    _: u32,
+    category: *const c_char,
+    _: *const c_char,
+    text: *const c_char,
+) {
+    assert!(!category.is_null(), "NULL category");
+    let text = CStr::from_ptr(text).to_string_lossy();
+    assert!(!text.contains("internal error (panic)"), "the FMU caught a panic: {text}");
+}
+
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn u8(&mut self) -> Option<u8> {
+        let (&b, rest) = self.0.split_first()?;
+        self.0 = rest;
+        Some(b)
+    }
+    fn f64(&mut self) -> Option<f64> {
+        if self.0.len() < 8 {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(8);
+        self.0 = rest;
+        Some(f64::from_le_bytes(head.try_into().unwrap()))
+    }
+    /// A real that is usually plausible, sometimes anything at all.
+    fn real(&mut self) -> Option<f64> {
+        let mode = self.u8()?;
+        let raw = self.f64()?;
+        Some(if mode & 0x80 != 0 {
+            raw
+        } else if raw.is_finite() {
+            (raw % 10.0).abs() * if mode & 1 == 0 { 1.0 } else { -1.0 }
+        } else {
+            0.5
+        })
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut b = Bytes(data);
+    let Some(pick) = b.u8() else { return };
+    let entry = &fmu::models::MODELS[pick as usize % fmu::models::MODELS.len()];
+    let n_vars = (entry.variables)().len() as u32;
+    let guid = CString::new((entry.guid)()).unwrap();
+    let logger: unsafe extern "C" fn(*mut c_void, *const c_char, u32, *const c_char, *const c_char, *const c_char) =
+        logger;
+    let callbacks = CallbackFunctions {
+        logger: Some(unsafe { std::mem::transmute(logger) }),
+        allocate_memory: None,
+        free_memory: None,
+        step_finished: None,
+        component_environment: null_mut(),
+    };
+    unsafe {
+        let mut c = fmi2Instantiate(c"fuzz".as_ptr(), 1, guid.as_ptr(), null(), &callbacks, 0, 1);
+        assert!(!c.is_null());
+        let mut states: Vec<Fmi2FmuState> = Vec::new();
+        let mut time = 0.0;
+        while let Some(op) = b.u8() {
+            let vr = b.u8().map(|x| x as u32 % (n_vars + 2)).unwrap_or(0);
+            match op % 20 {
+                0 => {
+                    let _ = fmi2SetupExperiment(c, 0, 0.0, b.real().unwrap_or(0.0), 0, 0.0);
+                }
+                1 => {
+                    let _ = fmi2EnterInitializationMode(c);
+                }
+                2 => {
+                    let _ = fmi2ExitInitializationMode(c);
+                }
+                3 => {
+                    let _ = fmi2SetReal(c, &vr, 1, &b.real().unwrap_or(0.0));
+                }
+                4 => {
+                    let _ = fmi2SetInteger(c, &vr, 1, &(b.u8().unwrap_or(0) as i32 - 128));
+                }
+                5 => {
+                    let _ = fmi2SetBoolean(c, &vr, 1, &(b.u8().unwrap_or(0) as i32));
+                }
+                6 => {
+                    let mut x = 0.0;
+                    let _ = fmi2GetReal(c, &vr, 1, &mut x);
+                }
+                7 => {
+                    let mut x = 0;
+                    let _ = fmi2GetInteger(c, &vr, 1, &mut x);
+                    let _ = fmi2GetBoolean(c, &vr, 1, &mut x);
+                }
+                8 | 9 | 10 => {
+                    let h = b.real().unwrap_or(0.01);
+                    let t = if op & 1 == 0 { time } else { b.real().unwrap_or(time) };
+                    if fmi2DoStep(c, t, h, 1) == Status::Ok {
+                        time = t + h;
+                    }
+                }
+                11 => {
+                    let mut s = states.last().copied().unwrap_or(null_mut());
+                    if fmi2GetFMUstate(c, &mut s) == Status::Ok && !states.contains(&s) {
+                        states.push(s);
+                    }
+                }
+                12 => {
+                    if let Some(&s) = states.get(vr as usize % (states.len() + 1)) {
+                        let _ = fmi2SetFMUstate(c, s);
+                    }
+                }
+                13 => {
+                    if !states.is_empty() {
+                        let mut s = states.swap_remove(vr as usize % states.len());
+                        let _ = fmi2FreeFMUstate(c, &mut s);
+                    }
+                }
+                14 => {
+                    // Serialize, corrupt one byte (maybe), truncate (maybe), deserialize.
+                    if let Some(&s) = states.last() {
+                        let mut size = 0;
+                        if fmi2SerializedFMUstateSize(c, s, &mut size) == Status::Ok {
+                            let mut bytes = vec![0 as c_char; size];
+                            let _ = fmi2SerializeFMUstate(c, s, bytes.as_mut_ptr(), size);
+                            let flip = b.u8().unwrap_or(0) as usize;
+                            if flip & 1 == 1 && size > 0 {
+                                bytes[flip % size] ^= b.u8().unwrap_or(1) as c_char;
+                            }
+                            let len = if flip & 2 == 2 { flip % (size + 1) } else { size };
+                            let mut out = null_mut();
+                            if fmi2DeSerializeFMUstate(c, bytes.as_ptr(), len, &mut out) == Status::Ok {
+                                states.push(out);
+                            }
+                        }
+                    }
+                }
+                15 => {
+                    // Raw fuzz bytes as a serialized state.
+                    let n = (b.u8().unwrap_or(0) as usize).min(b.0.len());
+                    let (raw, rest) = b.0.split_at(n);
+                    b.0 = rest;
+                    let mut out = null_mut();
+                    if fmi2DeSerializeFMUstate(c, raw.as_ptr() as *const c_char, raw.len(), &mut out) == Status::Ok {
+                        states.push(out);
+                    }
+                }
+                16 => {
+                    if fmi2Reset(c) == Status::Ok {
+                        time = 0.0;
+                    }
+                }
+                17 => {
+                    let _ = fmi2Terminate(c);
+                }
+                18 => {
+                    let names = [c"logEvents".as_ptr(), c"logAll".as_ptr(), c"bogus".as_ptr(), null()];
+                    let n = vr as usize % 4;
+                    let _ = fmi2SetDebugLogging(c, (op & 0x20) as i32, n, names.as_ptr());
+                }
+                _ => {
+                    // Free and start over (states go with the instance).
+                    fmi2FreeInstance(c);
+                    states.clear();
+                    time = 0.0;
+                    c = fmi2Instantiate(c"fuzz".as_ptr(), 1, guid.as_ptr(), null(), &callbacks, 0, (op & 1) as i32);
+                    assert!(!c.is_null());
+                }
+            }
+        }
+        fmi2FreeInstance(c);
+    }
+});
