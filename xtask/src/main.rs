@@ -108,6 +108,7 @@ fn memcheck(fmus: &std::path::Path, env: &provision::TestEnv) -> Result<bool> {
         build.env("BINDGEN_EXTRA_CLANG_ARGS", args);
     }
     run(&mut build)?;
+    provision::valgrind()?;
     let status = Command::new("valgrind")
         .args(["-q", "--error-exitcode=1", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect"])
         .arg(root().join("target/debug/memcheck"))

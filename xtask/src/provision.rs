@@ -57,3 +57,24 @@ pub fn provision() -> Result<TestEnv> {
         .map(|dir| format!("-I{dir}"));
     Ok(TestEnv { python, libclang_dir, bindgen_args })
 }
+
+/// valgrind is on every machine of this project's kind; install it from
+/// Debian's packages if a machine lacks it and we may (root).
+pub fn valgrind() -> Result<()> {
+    let present =
+        |_: ()| Command::new("valgrind").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    if present(()) {
+        return Ok(());
+    }
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false);
+    if !root {
+        return Err("valgrind is missing and we are not root to install it: apt-get install valgrind".into());
+    }
+    println!("installing valgrind from Debian's packages");
+    run(Command::new("apt-get").arg("update").arg("-q"))?;
+    run(Command::new("apt-get").args(["install", "-y", "-q", "valgrind"]))
+}
