@@ -61,9 +61,8 @@ pub fn provision() -> Result<TestEnv> {
 /// valgrind is on every machine of this project's kind; install it from
 /// Debian's packages if a machine lacks it and we may (root).
 pub fn valgrind() -> Result<()> {
-    let present =
-        |_: ()| Command::new("valgrind").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
-    if present(()) {
+    let present = Command::new("valgrind").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    if present {
         return Ok(());
     }
     let root = Command::new("id")
