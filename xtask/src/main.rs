@@ -86,7 +86,8 @@ fn fuzz(seconds: u32) -> Result<bool> {
     let status = Command::new(target_dir.join("x86_64-unknown-linux-gnu/release/call_sequences"))
         .arg(&corpus)
         .arg(format!("-max_total_time={seconds}"))
-        .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1"])
+        // Long inputs are long call sequences: let them grow early.
+        .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1", "-max_len=2048", "-len_control=10"])
         .arg(format!("-artifact_prefix={}/", root().join("target").display()))
         .status()
         .map_err(|e| format!("cannot run the fuzz target: {e}"))?;
