@@ -101,6 +101,23 @@ impl<L: ElementLaw> LawElement<L> {
     }
 }
 
+/// `ElementLaw` for a memoryless velocity map: the output is `-F(w_rel)` at once.
+#[macro_export]
+macro_rules! map_element_law {
+    ($law:ty) => {
+        impl $crate::models::law_inertia::ElementLaw for $law {
+            const FEEDTHROUGH: bool = true;
+            fn output(&self, w_rel: f64, _stored: f64) -> f64 {
+                $crate::models::law_inertia::map_torque(self, w_rel)
+            }
+            #[inline]
+            fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
+                $crate::models::law_inertia::map_torque(self, w_rel)
+            }
+        }
+    };
+}
+
 /// Friction torque on the body for a memoryless map law.
 #[inline]
 pub fn map_torque<M: friction::VelocityMap>(map: &M, w_rel: f64) -> f64 {

@@ -1,7 +1,7 @@
 //! `MajdSimaanInertia` and `MajdSimaanElement`: the continuous model with
 //! stiction (Majd & Simaan Eq. 6).
 
-use super::law_inertia::{map_torque, static_at_least_coulomb, ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
+use super::law_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
 use crate::description::{Experiment, ModelInfo};
 use friction::{MajdSimaan, SigmaMethod};
 
@@ -10,30 +10,15 @@ impl LawHooks for MajdSimaan {
         MajdSimaan::prepare(self);
     }
     fn check(&self) -> Result<(), String> {
-        static_at_least_coulomb("f_s", self.static_torque, "f_c", self.coulomb_torque)?;
-        if self.sharpness <= 1.0 {
-            return Err(format!(
-                "n = {} rejected: the sharpness index must be > 1 (Eq. 11 divides by n - 1)",
-                self.sharpness
-            ));
-        }
-        Ok(())
+        // n > 1 (Eq. 11 divides by n - 1) is the declared range of `n`.
+        static_at_least_coulomb("f_s", self.static_torque, "f_c", self.coulomb_torque)
     }
     fn initial_friction(&self, rate_start: f64) -> f64 {
         map_torque(self, rate_start)
     }
 }
 
-impl ElementLaw for MajdSimaan {
-    const FEEDTHROUGH: bool = true;
-    fn output(&self, w_rel: f64, _stored: f64) -> f64 {
-        map_torque(self, w_rel)
-    }
-    #[inline]
-    fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
-        map_torque(self, w_rel)
-    }
-}
+crate::map_element_law!(MajdSimaan);
 
 fn method_code(m: SigmaMethod) -> i32 {
     match m {

@@ -1,7 +1,7 @@
 //! `StribeckInertia` and `StribeckElement`: the classical static / Coulomb /
 //! viscous / Stribeck maps (Majd & Simaan Eqs. 2, 3, 4).
 
-use super::law_inertia::{map_torque, static_at_least_coulomb, ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
+use super::law_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
 use crate::description::{Experiment, ModelInfo};
 use friction::{ClassicalFriction, ClassicalShape};
 
@@ -16,16 +16,7 @@ impl LawHooks for ClassicalFriction {
     }
 }
 
-impl ElementLaw for ClassicalFriction {
-    const FEEDTHROUGH: bool = true;
-    fn output(&self, w_rel: f64, _stored: f64) -> f64 {
-        map_torque(self, w_rel)
-    }
-    #[inline]
-    fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
-        map_torque(self, w_rel)
-    }
-}
+crate::map_element_law!(ClassicalFriction);
 
 fn equation_of(shape: ClassicalShape) -> i32 {
     match shape {
