@@ -7,7 +7,9 @@
 //!   `fmi` crate) in `target/venv`, build the FMUs, run every test, the
 //!   valgrind memcheck and a bounded fuzz run.
 //! - `cargo xtask fuzz [seconds]` — the libFuzzer target alone (default 60 s).
+//! - `cargo xtask bench` — benches; writes docs/performance.md and its plot.
 
+mod bench;
 mod package;
 mod provision;
 
@@ -20,8 +22,9 @@ fn main() -> ExitCode {
         Some("fmu") => package::build_fmus().map(|_| ()),
         Some("docs") => write_docs(),
         Some("test") => test(&args[1..]),
+        Some("bench") => bench::bench(),
         Some("fuzz") => fuzz(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60)).map(|_| ()),
-        _ => Err("usage: cargo xtask <fmu | docs | test [cargo test args] | fuzz [seconds]>".into()),
+        _ => Err("usage: cargo xtask <fmu | docs | test [cargo test args] | fuzz [seconds] | bench>".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -105,6 +105,42 @@ mod tests {
         }
     }
 
+    /// Hill, Section I: with the 70-m azimuth friction-to-inertia ratio of
+    /// 1.77 mrad/s^2, "controlling the above rate errors to less than 0.1
+    /// mdeg/sec requires a step size of roughly 1.0 msec" with the
+    /// conventional model. Rate error: mean |w| under 0.9 F_c from rest.
+    #[test]
+    fn conventional_model_needs_about_1_ms_for_0_1_mdeg_per_s() {
+        let (fc, target) = (1.77e-3, 0.1e-3_f64.to_radians());
+        let error = |dt: f64| {
+            let mut body = FrictionInertia::new(ConventionalCoulomb { coulomb_torque: fc }, 1.0, 0.0, 0.0);
+            let n = (20.0 / dt).round() as usize;
+            (0..n)
+                .map(|_| {
+                    body.step(0.9 * fc, dt);
+                    body.rate.abs()
+                })
+                .sum::<f64>()
+                / n as f64
+        };
+        // Within a factor 1.5 of the paper's "roughly 1.0 msec" (we find 1.04 ms).
+        assert!(error(0.67e-3) <= target, "{}", error(0.67e-3));
+        assert!(error(1.5e-3) > target, "{}", error(1.5e-3));
+        // Hill's algorithm has no such error at any step.
+        for dt in [1e-3, 0.1, 0.5] {
+            let mut body = FrictionInertia::new(
+                HillFriction { static_torque: fc * 425.0 / 400.0, coulomb_torque: fc },
+                1.0,
+                0.0,
+                0.0,
+            );
+            for _ in 0..(20.0 / dt) as usize {
+                body.step(0.9 * fc, dt);
+                assert_eq!(body.rate, 0.0);
+            }
+        }
+    }
+
     #[test]
     fn conventional_coulomb_chatters_with_nonzero_mean_below_breakaway() {
         let law = ConventionalCoulomb { coulomb_torque: 1.0 };

@@ -151,6 +151,18 @@ impl MajdSimaan {
 }
 
 impl VelocityMap for MajdSimaan {
+    /// The two exponentials once for both values.
+    #[inline]
+    fn friction_and_slope(&self, w: f64) -> (f64, f64) {
+        let x = (w / self.critical_velocity).abs();
+        let (e1, en) = ((-x).exp_m1(), (-self.sharpness * x).exp_m1());
+        let tail = self.sigma + self.coulomb_torque;
+        let f = self.viscous * w + (self.sigma * e1 - tail * en) * sign(w);
+        let slope =
+            self.viscous + (-self.sigma * (1.0 + e1) + self.sharpness * tail * (1.0 + en)) / self.critical_velocity;
+        (f, slope)
+    }
+
     #[inline]
     fn friction(&self, w: f64) -> f64 {
         let x = (w / self.critical_velocity).abs();
@@ -217,6 +229,16 @@ mod tests {
         assert!((best - 0.95).abs() < 1e-9, "{best}");
         // Eq. (11) neglects f_w (Eq. 9), which moves the true peak slightly.
         assert!((best_w - w_peak).abs() < 2e-4, "{best_w} vs {w_peak}");
+    }
+
+    #[test]
+    fn combined_evaluation_matches_the_separate_ones() {
+        let m = example();
+        for &w in &[0.0, 1e-9, -0.003, 0.006, -0.05, 2.0] {
+            let (a, b) = m.friction_and_slope(w);
+            assert!((a - m.friction(w)).abs() <= 1e-15 * (1.0 + a.abs()));
+            assert!((b - m.slope(w)).abs() <= 1e-9 * (1.0 + b.abs()), "{b} vs {}", m.slope(w));
+        }
     }
 
     #[test]

@@ -19,13 +19,18 @@ pub trait VelocityMap {
     fn friction(&self, rate: f64) -> f64;
     /// `dF/dw` (N.m.s), used by the implicit step.
     fn slope(&self, rate: f64) -> f64;
+    /// Both at once; laws override it to share their transcendental terms.
+    #[inline]
+    fn friction_and_slope(&self, rate: f64) -> (f64, f64) {
+        (self.friction(rate), self.slope(rate))
+    }
 }
 
 /// One linearly implicit Euler step of `J*dw/dt = T_ap - F(w)`.
 #[inline]
 pub fn advance_map<M: VelocityMap>(map: &M, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
-    let damping = map.slope(rate).max(0.0);
-    let new_rate = rate + dt * (applied - map.friction(rate)) / (inertia + dt * damping);
+    let (friction, slope) = map.friction_and_slope(rate);
+    let new_rate = rate + dt * (applied - friction) / (inertia + dt * slope.max(0.0));
     Advance { rate: new_rate, friction: inertia * (new_rate - rate) / dt - applied }
 }
 

@@ -48,6 +48,38 @@ impl ClassicalFriction {
 }
 
 impl VelocityMap for ClassicalFriction {
+    /// One evaluation of the powers and the exponential for both values
+    /// (the implicit step needs both every step).
+    #[inline]
+    fn friction_and_slope(&self, w: f64) -> (f64, f64) {
+        let stiction = self.static_torque - self.coulomb_torque;
+        match self.shape {
+            ClassicalShape::StaticBand => (self.friction(w), self.viscous),
+            ClassicalShape::Rational => {
+                let (xm, xm1) = self.powers(w);
+                let d = 1.0 + xm;
+                let f = self.asymptote(w) + stiction / d * sign(w);
+                let slope = if w == 0.0 {
+                    self.viscous
+                } else {
+                    self.viscous - stiction * self.exponent * xm1 / (d * d * self.stribeck_velocity)
+                };
+                (f, slope)
+            }
+            ClassicalShape::Exponential => {
+                let (xm, xm1) = self.powers(w);
+                let e = (-xm).exp();
+                let f = self.asymptote(w) + stiction * e * sign(w);
+                let slope = if w == 0.0 {
+                    self.viscous
+                } else {
+                    self.viscous - stiction * self.exponent * xm1 * e / self.stribeck_velocity
+                };
+                (f, slope)
+            }
+        }
+    }
+
     #[inline]
     fn friction(&self, w: f64) -> f64 {
         let stiction = self.static_torque - self.coulomb_torque;
@@ -83,6 +115,20 @@ impl VelocityMap for ClassicalFriction {
             ClassicalShape::Exponential => {
                 self.viscous - stiction * m * x.powf(m - 1.0) * (-x.powf(m)).exp() / self.stribeck_velocity
             }
+        }
+    }
+}
+
+impl ClassicalFriction {
+    /// `|w/w_c|^m` and `|w/w_c|^(m-1)`, without `powf` for the usual m = 1.
+    #[inline]
+    fn powers(&self, w: f64) -> (f64, f64) {
+        let x = (w / self.stribeck_velocity).abs();
+        if self.exponent == 1.0 {
+            (x, 1.0)
+        } else {
+            let xm = x.powf(self.exponent);
+            (xm, if x == 0.0 { 0.0 } else { xm / x })
         }
     }
 }
@@ -126,6 +172,24 @@ mod tests {
             assert_eq!(f.friction(0.0), 0.0);
             for &w in &[1e-4, 0.01, 0.3] {
                 assert_eq!(f.friction(-w), -f.friction(w));
+            }
+        }
+    }
+
+    #[test]
+    fn combined_evaluation_matches_the_separate_ones() {
+        for shape in [ClassicalShape::StaticBand, ClassicalShape::Rational, ClassicalShape::Exponential] {
+            for m in [1.0, 1.7, 0.6] {
+                let f = ClassicalFriction { exponent: m, ..law(shape) };
+                for &w in &[0.0, 1e-5, -0.003, 0.02, -0.4, 3.0] {
+                    let (a, b) = f.friction_and_slope(w);
+                    assert!((a - f.friction(w)).abs() <= 1e-12 * (1.0 + a.abs()), "{shape:?} m={m} w={w}");
+                    assert!(
+                        (b - f.slope(w)).abs() <= 1e-9 * (1.0 + b.abs()),
+                        "{shape:?} m={m} w={w}: {b} vs {}",
+                        f.slope(w)
+                    );
+                }
             }
         }
     }

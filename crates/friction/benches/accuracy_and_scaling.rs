@@ -1,0 +1,176 @@
+//! Accuracy per step and scaling, printed as Markdown (and `csv,` lines for
+//! the plot); `cargo xtask bench` puts them into docs/performance.md.
+//!
+//! Scale: the 70-m antenna's friction-to-inertia ratio, 1.77 mrad/s^2 (Hill,
+//! Section I), with static/Coulomb 425/400 psi; Hill's accuracy target is a
+//! rate error below 0.1 mdeg/s = 1.745 urad/s, which he says takes about a
+//! 1 ms step with the conventional model.
+
+use friction::*;
+use std::time::Instant;
+
+const J: f64 = 1.0;
+const FC: f64 = 1.77e-3;
+const FS: f64 = FC * 425.0 / 400.0;
+const TARGET: f64 = 0.1e-3 * std::f64::consts::PI / 180.0;
+const STEPS: [f64; 9] = [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 0.5];
+
+fn laws() -> Vec<(&'static str, Box<dyn Fn() -> Box<dyn FnMut(f64, f64, f64) -> Advance>>)> {
+    fn boxed<L: RigidBodyFriction + Copy + 'static>(
+        law: L,
+    ) -> Box<dyn Fn() -> Box<dyn FnMut(f64, f64, f64) -> Advance>> {
+        Box::new(move || {
+            let mut l = law;
+            Box::new(move |tau, w, dt| l.advance(tau, w, J, dt))
+        })
+    }
+    let mut ms = MajdSimaan {
+        viscous: 0.0,
+        coulomb_torque: FC,
+        static_torque: FS,
+        sharpness: 10.0,
+        critical_velocity: 0.019,
+        sigma_method: SigmaMethod::Exact,
+        sigma: 0.0,
+    };
+    ms.prepare();
+    vec![
+        ("conventional Coulomb", boxed(ConventionalCoulomb { coulomb_torque: FC })),
+        ("Hill", boxed(HillFriction { static_torque: FS, coulomb_torque: FC })),
+        (
+            "Stribeck Eq. 2 (epsilon = 1 mrad/s)",
+            boxed(ClassicalFriction {
+                shape: ClassicalShape::StaticBand,
+                viscous: 0.0,
+                coulomb_torque: FC,
+                static_torque: FS,
+                stribeck_velocity: 0.019,
+                exponent: 1.0,
+                band: 1e-3,
+            }),
+        ),
+        ("Majd-Simaan (n = 10, w_c = 0.019)", boxed(ms)),
+    ]
+}
+
+/// Mean |rate| over 20 s under a constant torque of 0.9 F_c from rest: the
+/// body must stay at rest, so this is all error.
+fn stuck_error(make: &dyn Fn() -> Box<dyn FnMut(f64, f64, f64) -> Advance>, dt: f64) -> f64 {
+    let mut step = make();
+    let n = (20.0 / dt).round() as usize;
+    let (mut w, mut sum) = (0.0, 0.0);
+    for _ in 0..n {
+        w = step(0.9 * FC, w, dt).rate;
+        sum += w.abs();
+    }
+    sum / n as f64
+}
+
+/// Coasting from 10 mrad/s with no torque: error of the stop time against
+/// v0*J/F_c (first time the rate is 0 or changes sign).
+fn coast_error(make: &dyn Fn() -> Box<dyn FnMut(f64, f64, f64) -> Advance>, dt: f64) -> f64 {
+    let mut step = make();
+    let (v0, mut w, mut t) = (0.01, 0.01_f64, 0.0);
+    let t_stop = v0 * J / FC;
+    while t < 3.0 * t_stop {
+        w = step(0.0, w, dt).rate;
+        t += dt;
+        if w <= 0.0 || w < 1e-9 * v0 {
+            return (t - t_stop).abs();
+        }
+    }
+    f64::INFINITY
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return; // cargo test asks bench targets to list their tests
+    }
+    println!("### Accuracy per step\n");
+    println!("Rate error while it must stick (mean |w| under 0.9 F_c, rad/s), and stop-time error when coasting to rest (s), per step.\n");
+    let header: Vec<String> = STEPS.iter().map(|dt| format!("{dt} s")).collect();
+    println!("| law | error | {} |", header.join(" | "));
+    println!("|---|---|{}|", vec!["---"; STEPS.len()].join("|"));
+    let mut needed = Vec::new();
+    for (name, make) in laws() {
+        let stuck: Vec<f64> = STEPS.iter().map(|&dt| stuck_error(make.as_ref(), dt)).collect();
+        let coast: Vec<f64> = STEPS.iter().map(|&dt| coast_error(make.as_ref(), dt)).collect();
+        println!(
+            "| {name} | stuck rate | {} |",
+            stuck.iter().map(|e| format!("{e:.2e}")).collect::<Vec<_>>().join(" | ")
+        );
+        println!("| | stop time | {} |", coast.iter().map(|e| format!("{e:.2e}")).collect::<Vec<_>>().join(" | "));
+        for (dt, e) in STEPS.iter().zip(&stuck) {
+            println!("csv,{name},{dt},{e}");
+        }
+        // Largest step meeting Hill's target, by bisection in log(dt) between tested steps.
+        let ok = |dt: f64| stuck_error(make.as_ref(), dt) <= TARGET;
+        let largest = if ok(STEPS[STEPS.len() - 1]) {
+            Some(STEPS[STEPS.len() - 1])
+        } else if !ok(1e-5) {
+            None
+        } else {
+            let (mut lo, mut hi) = (1e-5_f64.ln(), STEPS[STEPS.len() - 1].ln());
+            for _ in 0..30 {
+                let mid = 0.5 * (lo + hi);
+                if ok(mid.exp()) {
+                    lo = mid
+                } else {
+                    hi = mid
+                }
+            }
+            Some(lo.exp())
+        };
+        needed.push((name, largest));
+    }
+    println!("\n### Step needed for Hill's target (stuck-rate error <= 0.1 mdeg/s = {TARGET:.3e} rad/s)\n");
+    println!("| law | largest step meeting it | speed-up vs conventional |\n|---|---|---|");
+    let conventional = needed[0].1;
+    for (name, dt) in &needed {
+        let (step, speedup) = match (dt, conventional) {
+            (Some(d), Some(c)) => (format!("{d:.3e} s"), format!("{:.0}x", d / c)),
+            (Some(d), None) => (format!("{d:.3e} s"), "-".into()),
+            (None, _) => ("not reached at any step >= 1e-5 s (the model itself creeps)".into(), "-".into()),
+        };
+        let step = if dt == &Some(STEPS[STEPS.len() - 1]) { format!("every tested step, up to {step}") } else { step };
+        println!("| {name} | {step} | {speedup} |");
+    }
+
+    println!("\n### Scaling (Hill law, core, one thread unless stated)\n");
+    let run = |steps: usize, fs: f64| {
+        let mut body = FrictionInertia::new(HillFriction { static_torque: fs, coulomb_torque: 1.0 }, 1.0, 0.0, 0.0);
+        for k in 0..steps {
+            body.step(1.5 * (k as f64 * 0.006).sin(), 1e-3);
+        }
+        body.angle
+    };
+    let time = |f: &dyn Fn() -> f64| {
+        let start = Instant::now();
+        std::hint::black_box(f());
+        start.elapsed().as_secs_f64()
+    };
+    let t5 = time(&|| run(100_000, 1.2));
+    let t6 = time(&|| run(1_000_000, 1.2));
+    println!("| run | time | per step |\n|---|---|---|");
+    println!("| 1e5 steps | {:.3} ms | {:.2} ns |", t5 * 1e3, t5 / 1e5 * 1e9);
+    println!("| 1e6 steps | {:.3} ms | {:.2} ns |", t6 * 1e3, t6 / 1e6 * 1e9);
+    let sweep = |threads: usize| {
+        let sets: Vec<f64> = (0..1000).map(|i| 1.0 + i as f64 * 1e-3).collect();
+        std::thread::scope(|s| {
+            let chunks: Vec<_> = sets
+                .chunks(sets.len().div_ceil(threads))
+                .map(|c| s.spawn(move || c.iter().map(|&fs| run(10_000, fs)).sum::<f64>()))
+                .collect();
+            chunks.into_iter().map(|h| h.join().unwrap()).sum::<f64>()
+        })
+    };
+    let s1 = time(&|| sweep(1));
+    let s2 = time(&|| sweep(2));
+    println!("| sweep, 1000 sets x 1e4 steps, 1 thread | {:.1} ms | {:.2} ns |", s1 * 1e3, s1 / 1e7 * 1e9);
+    println!("| sweep, 1000 sets x 1e4 steps, 2 threads | {:.1} ms | {:.2} ns |", s2 * 1e3, s2 / 1e7 * 1e9);
+    println!(
+        "\nRatios in this run: 1e6/1e5 steps = {:.2} (linear: 10); sweep 1 thread / 2 threads = {:.2} (2 cores: 2).",
+        t6 / t5,
+        s1 / s2
+    );
+}

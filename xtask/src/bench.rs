@@ -1,0 +1,140 @@
+//! `cargo xtask bench`: run the benches, write docs/performance.md (tables,
+//! ratios measured in one run) and docs/error_vs_step.svg.
+
+use crate::{cargo, package, provision, root, run, Result};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::process::Command;
+
+/// Mean of a criterion benchmark in ns, from its estimates.json.
+fn mean_ns(group: &str, name: &str) -> Option<f64> {
+    let path = root().join("target/criterion").join(group).join(name).join("new/estimates.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    // {"mean":{"confidence_interval":{...},"point_estimate":12.3,...
+    let mean = &text[text.find("\"mean\"")?..];
+    let at = mean.find("\"point_estimate\":")? + "\"point_estimate\":".len();
+    mean[at..].split([',', '}']).next()?.trim().parse().ok()
+}
+
+pub fn bench() -> Result<()> {
+    let env = provision::provision()?;
+    let fmus = package::build_fmus()?;
+    run(cargo().current_dir(root()).args(["bench", "--locked", "-p", "friction", "--bench", "step_cost"]))?;
+    let mut overhead = cargo();
+    overhead
+        .current_dir(root())
+        .args(["bench", "--locked", "-p", "fmu-tests", "--bench", "fmi_overhead"])
+        .env("FMU_DIR", &fmus)
+        .env("LIBCLANG_PATH", &env.libclang_dir);
+    if let Some(args) = &env.bindgen_args {
+        overhead.env("BINDGEN_EXTRA_CLANG_ARGS", args);
+    }
+    run(&mut overhead)?;
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(root())
+        .args(["bench", "--locked", "-p", "friction", "--bench", "accuracy_and_scaling"])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("accuracy bench failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let study = String::from_utf8_lossy(&out.stdout).into_owned();
+
+    let mut doc = String::from(
+        "# Performance\n\nRegenerate everything on this page with `cargo xtask bench` (criterion benches \
+         `crates/friction/benches/step_cost.rs` and `tests/benches/fmi_overhead.rs`, and the study \
+         `crates/friction/benches/accuracy_and_scaling.rs`). Figures are from one run on the project's \
+         2-core machine; compare ratios, not absolute times.\n\n## Core step cost\n\n\
+         Each law steps one body through the same torque cycle (1.5 N.m sine: stick, breakaway, stops, \
+         reversals). The floor is a hand-written loop of the same algorithm on plain locals, in the same run.\n\n\
+         | law | core (ns/step) | floor (ns/step) | core / floor |\n|---|---|---|---|\n",
+    );
+    for law in ["coulomb", "hill", "stribeck_eq4", "majd_simaan", "dahl", "load_dependent", "clutch"] {
+        let core = mean_ns(law, "core");
+        let floor = mean_ns(law, "floor");
+        let cell = |x: Option<f64>| x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into());
+        let ratio = match (core, floor) {
+            (Some(c), Some(f)) => format!("{:.2}", c / f),
+            _ => "-".into(),
+        };
+        let _ = writeln!(doc, "| {law} | {} | {} | {ratio} |", cell(core), cell(floor));
+    }
+    let core = mean_ns("hill", "core_step_and_read");
+    let fmi = mean_ns("hill", "fmi_do_step_and_get_real");
+    let _ = write!(
+        doc,
+        "\n## FMI overhead\n\nHillFrictionInertia, one internal substep per communication step: `fmi2SetReal` (input) + \
+         `fmi2DoStep` + `fmi2GetReal` through the exported functions of the built binary (dlopen), against the core \
+         step and read, same run.\n\n| path | ns per step |\n|---|---|\n| core step + read | {:.2} |\n| FMI setReal + doStep + getReal | {:.2} |\n| overhead of the three calls | {:.2} |\n",
+        core.unwrap_or(f64::NAN),
+        fmi.unwrap_or(f64::NAN),
+        fmi.unwrap_or(f64::NAN) - core.unwrap_or(f64::NAN)
+    );
+    doc.push('\n');
+    let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for line in study.lines() {
+        if let Some(rest) = line.strip_prefix("csv,") {
+            let parts: Vec<&str> = rest.rsplitn(3, ',').collect();
+            if let [e, dt, name] = parts[..] {
+                series
+                    .entry(name.to_string())
+                    .or_default()
+                    .push((dt.parse().unwrap_or(f64::NAN), e.parse().unwrap_or(f64::NAN)));
+            }
+        } else {
+            doc.push_str(line);
+            doc.push('\n');
+        }
+    }
+    doc.push_str("\n![rate error while stuck versus step](error_vs_step.svg)\n");
+    std::fs::write(root().join("docs/performance.md"), doc).map_err(|e| e.to_string())?;
+    std::fs::write(root().join("docs/error_vs_step.svg"), svg(&series)).map_err(|e| e.to_string())?;
+    println!("wrote docs/performance.md and docs/error_vs_step.svg");
+    Ok(())
+}
+
+/// A log-log plot of the stuck-rate error versus the step, one line per law
+/// (zero errors are drawn on the bottom edge).
+fn svg(series: &BTreeMap<String, Vec<(f64, f64)>>) -> String {
+    let (w, h, left, bottom, top, right) = (720.0, 420.0, 80.0, 50.0, 30.0, 250.0);
+    let (x0, x1, y0, y1) = (-4.0_f64, 0.0_f64, -9.0_f64, -2.0_f64);
+    let px = |dt: f64| left + (dt.log10() - x0) / (x1 - x0) * (w - left - right);
+    let py = |e: f64| {
+        let l = if e > 0.0 { e.log10().clamp(y0, y1) } else { y0 };
+        h - bottom - (l - y0) / (y1 - y0) * (h - bottom - top)
+    };
+    let colors = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd"];
+    let mut s = format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+    for k in (x0 as i32)..=(x1 as i32) {
+        let x = px(10f64.powi(k));
+        let _ = writeln!(s, "<line x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{}\" stroke=\"#ddd\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"middle\">1e{k}</text>", h - bottom, h - bottom + 16.0);
+    }
+    for k in (y0 as i32)..=(y1 as i32) {
+        let y = py(10f64.powi(k));
+        let _ = writeln!(s, "<line x1=\"{left}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{}\" text-anchor=\"end\">1e{k}</text>", w - right, left - 6.0, y + 4.0);
+    }
+    let target = 0.1e-3_f64.to_radians();
+    let _ = writeln!(s, "<line x1=\"{left}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"black\" stroke-dasharray=\"6 4\"/><text x=\"{2}\" y=\"{3}\">0.1 mdeg/s (Hill's target)</text>", py(target), w - right, w - right + 6.0, py(target) + 4.0);
+    let _ = writeln!(
+        s,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">step (s)</text>",
+        left + (w - left - right) / 2.0,
+        h - 12.0
+    );
+    let _ = writeln!(s, "<text x=\"16\" y=\"{}\" transform=\"rotate(-90 16 {})\" text-anchor=\"middle\">mean |w| while it must stick (rad/s)</text>", h / 2.0, h / 2.0);
+    for (i, (name, points)) in series.iter().enumerate() {
+        let c = colors[i % colors.len()];
+        let path: Vec<String> = points.iter().map(|&(dt, e)| format!("{:.1},{:.1}", px(dt), py(e))).collect();
+        let _ =
+            writeln!(s, "<polyline fill=\"none\" stroke=\"{c}\" stroke-width=\"2\" points=\"{}\"/>", path.join(" "));
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"{}\" fill=\"{c}\">{}</text>",
+            w - right + 6.0,
+            top + 40.0 + 18.0 * i as f64,
+            name.replace('&', "and")
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
