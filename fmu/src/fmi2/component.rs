@@ -328,6 +328,11 @@ impl Component {
     }
 
     // ----- FMU state -------------------------------------------------------
+    //
+    // The functions below take `fmi2FMUstate` pointers from the environment
+    // and dereference one only after `owns` found it in this instance's list
+    // of live states it created itself, hence safe functions
+    // (clippy::not_unsafe_ptr_arg_deref allowed on each).
 
     fn snapshot(&self) -> Snapshot {
         Snapshot {
@@ -346,6 +351,7 @@ impl Component {
     }
 
     /// `fmi2GetFMUstate`: a new state, or overwrite `existing` if it is ours.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn get_state(&mut self, existing: *mut Snapshot) -> Result<*mut Snapshot, String> {
         if existing.is_null() {
             let ptr = Box::into_raw(Box::new(self.snapshot()));
@@ -368,6 +374,7 @@ impl Component {
         Ok(existing)
     }
 
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn set_state(&mut self, state: *mut Snapshot) -> Outcome {
         if !self.owns(state) {
             return Err("FMUstate is not a live state of this instance".into());
@@ -398,6 +405,7 @@ impl Component {
         Ok(Status::Ok)
     }
 
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn free_state(&mut self, state: *mut Snapshot) -> Outcome {
         if state.is_null() {
             return Ok(Status::Ok); // freeing NULL is a no-op, as free(NULL)
@@ -415,6 +423,7 @@ impl Component {
     }
 
     /// Byte form of a state: magic, format version, GUID, framing, model.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn serialize(&self, state: *mut Snapshot) -> Result<Vec<u8>, String> {
         if !self.owns(state) {
             return Err("FMUstate is not a live state of this instance".into());
@@ -439,6 +448,7 @@ impl Component {
 
     /// Decode a serialized state into `existing` if it is one of ours (as
     /// fmi2GetFMUstate overwrites), else into a new state.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn deserialize(&mut self, bytes: &[u8], existing: *mut Snapshot) -> Result<*mut Snapshot, String> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(8)? != SERIAL_MAGIC {
@@ -467,7 +477,7 @@ impl Component {
             _ => return Err("serialized FMU state has an invalid flag".into()),
         };
         let model_len = r.u32()? as usize;
-        let model = self.model.from_bytes(r.take(model_len)?)?;
+        let model = self.model.decode(r.take(model_len)?)?;
         if r.at != bytes.len() {
             return Err(format!("{} trailing bytes after the serialized FMU state", bytes.len() - r.at));
         }

@@ -43,7 +43,7 @@ pub trait Erased: Send {
     /// Copy `other` into `self`; false if it is another model type.
     fn assign(&mut self, other: &dyn Erased) -> bool;
     fn to_bytes(&self) -> Vec<u8>;
-    fn from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn Erased>, String>;
+    fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Erased>, String>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -318,7 +318,7 @@ impl<M: Model> Erased for ModelBox<M> {
         postcard::to_allocvec(&self.model).expect("serializing plain numeric state cannot fail")
     }
 
-    fn from_bytes(&self, bytes: &[u8]) -> Result<Box<dyn Erased>, String> {
+    fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Erased>, String> {
         let (model, rest): (M, &[u8]) =
             postcard::take_from_bytes(bytes).map_err(|e| format!("model state does not decode: {e}"))?;
         if !rest.is_empty() {

@@ -19,7 +19,7 @@ const MAX_ARRAY_LEN: usize = 1 << 24;
 
 /// The component behind `c`, if it is one of ours and alive.
 unsafe fn component<'a>(c: Fmi2Component) -> Option<&'a mut Component> {
-    if c.is_null() || (c as usize) % std::mem::align_of::<Component>() != 0 {
+    if c.is_null() || !(c as usize).is_multiple_of(std::mem::align_of::<Component>()) {
         return None;
     }
     let comp = &mut *(c as *mut Component);
