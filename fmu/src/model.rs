@@ -62,3 +62,15 @@ impl Transition {
         })
     }
 }
+
+impl Transition {
+    /// The transition of a clutch's `locked` flag, if it changed.
+    pub fn of_lock(before: bool, after: bool) -> Option<Self> {
+        (before != after).then_some(Transition {
+            what: "locked",
+            from: before as i32,
+            to: after as i32,
+            meaning: if after { "locked" } else { "slipping" },
+        })
+    }
+}

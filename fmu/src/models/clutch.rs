@@ -120,14 +120,8 @@ impl Model for ClutchStickSlip {
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.clutch.locked;
         self.clutch.step(self.torque1, self.torque2, self.capacity, dt);
-        if self.clutch.locked != before {
-            let to = self.clutch.locked as i32;
-            on_transition(Transition {
-                what: "locked",
-                from: before as i32,
-                to,
-                meaning: if to == 1 { "locked" } else { "slipping" },
-            });
+        if let Some(t) = Transition::of_lock(before, self.clutch.locked) {
+            on_transition(t);
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod law_inertia;
 mod load_dependent;
 mod majd_simaan;
 mod stribeck;
+mod two_inertia_clutch;
 
 pub use clutch::ClutchStickSlip;
 pub use coulomb_inertia::CoulombInertia;
@@ -19,6 +20,7 @@ pub use hill_friction_inertia::HillFrictionInertia;
 pub use load_dependent::LoadDependentFrictionInertia;
 pub use majd_simaan::{MajdSimaanElement, MajdSimaanInertia};
 pub use stribeck::{StribeckElement, StribeckInertia};
+pub use two_inertia_clutch::TwoInertiaClutch;
 
 use crate::description::{Experiment, ModelInfo, VariableInfo};
 use crate::fmi2::erased::{Erased, ModelBox};
@@ -72,6 +74,7 @@ pub static MODELS: &[Entry] = &[
     entry::<DahlElement>(),
     entry::<ClutchStickSlip>(),
     entry::<LoadDependentFrictionInertia>(),
+    entry::<TwoInertiaClutch>(),
 ];
 
 /// GUID of `MODELS[index]`, computed once.
