@@ -57,10 +57,6 @@ pub enum Quantity {
 }
 
 impl Quantity {
-    /// Every quantity, in the order their types and units are written.
-    pub const ALL: &'static [Quantity] =
-        &[Quantity::Angle, Quantity::AngularVelocity, Quantity::Torque, Quantity::Inertia, Quantity::Time];
-
     /// SimpleType name and `quantity` attribute.
     pub fn type_name(self) -> &'static str {
         match self {

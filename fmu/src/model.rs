@@ -27,8 +27,9 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     const VARIABLES: &'static [Variable<Self>];
 
     /// Longest internal integration step (s); `doStep` splits a
-    /// communication step into substeps no longer than this and shortens the
-    /// last one to land exactly on `t + h`.
+    /// communication step into equal substeps no longer than this, landing
+    /// exactly on `t + h` (equal rather than a shortened last one, so that
+    /// step-averaged outputs never come from a sliver step).
     fn max_substep(&self) -> f64;
 
     /// Rules across variables (e.g. static >= Coulomb friction), checked when

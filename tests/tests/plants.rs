@@ -8,7 +8,9 @@ use fmu_tests::{run_fmi_with, Run};
 #[test]
 fn two_inertia_clutch_blog_scenario() {
     let run = Run::new("TwoInertiaClutch", 3.0, 1e-3);
-    let t = run_fmi_with(&run, |time, _| vec![("tau_capacity", if time >= 1.0 - 1e-9 && time < 2.0 - 1e-9 { 50.0 } else { 0.0 })]);
+    let t = run_fmi_with(&run, |time, _| {
+        vec![("tau_capacity", if time >= 1.0 - 1e-9 && time < 2.0 - 1e-9 { 50.0 } else { 0.0 })]
+    });
     insta::assert_snapshot!("two_inertia_clutch_blog", t.snapshot_text(100));
     let (time, w1, w2, locked) = (t.column("time"), t.column("w1"), t.column("w2"), t.column("locked"));
     // Open: w1 = 20 t, w2 = 0.

@@ -59,7 +59,7 @@ pub struct LoadDependentFriction {
     pub static_ratio: f64,
     /// `CM` (N.m.s/rad): viscous coefficient, >= 0.
     pub viscous: f64,
-    /// `XJM` (rad): hard stops at +-XJM, > 0 (infinite: none).
+    /// `XJM` (rad): hard stops at +-XJM, > 0.
     pub stop: f64,
     /// `XJ` (rad).
     pub angle: f64,

@@ -4,12 +4,18 @@
 //! motion: the torque on the body is `-F(w)`). Near zero speed these maps are
 //! steep (Majd-Simaan's Eq. 6 with the paper's parameters rises at several
 //! hundred N.m.s), so explicit Euler is stable only for
-//! `dt < 2*J / F'(w)`. We integrate the rising part implicitly instead:
+//! `dt < 2*J / F'(w)`. We step linearly implicitly instead:
 //!
-//! `w1 = w0 + dt*(T_ap - F(w0)) / (J + dt*max(F'(w0), 0))`
+//! `w1 = w0 + dt*(T_ap - F(w0)) / (J + dt*c)`, `c = max(F'(w0), 0)`
 //!
-//! which is unconditionally stable for any positive slope, while a negative
-//! slope (the Stribeck effect) keeps its physical, destabilising character.
+//! The tangent slope `F'` makes the rising part implicit. Where that step
+//! would carry the rate past zero although the applied torque does not
+//! oppose the motion (a small inertia overshooting into the flat part of the
+//! curve, which would then oscillate), the step is redone with the secant
+//! `c = max(F'(w0), F(w0)/w0)`: friction taken proportional to the rate
+//! within the step, which can bring the rate to zero but never past it. So
+//! a coasting body never reverses, whatever `J` and `dt`, and the accurate
+//! tangent step is kept everywhere else.
 
 use crate::Advance;
 
@@ -30,7 +36,19 @@ pub trait VelocityMap {
 #[inline]
 pub fn advance_map<M: VelocityMap>(map: &M, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
     let (friction, slope) = map.friction_and_slope(rate);
-    let new_rate = rate + dt * (applied - friction) / (inertia + dt * slope.max(0.0));
+    let step = |damping: f64| rate + dt * (applied - friction) / (inertia + dt * damping.max(0.0));
+    // Signs compared directly: products of subnormal rates underflow to 0.
+    let reverses = |w: f64| (rate > 0.0 && w < 0.0) || (rate < 0.0 && w > 0.0);
+    let opposed = (rate > 0.0 && applied < 0.0) || (rate < 0.0 && applied > 0.0);
+    let mut new_rate = step(slope);
+    if reverses(new_rate) && !opposed {
+        // The tangent overshot zero (a small inertia on a curve that
+        // flattens): take the secant, which friction alone cannot overshoot.
+        new_rate = step(slope.max(friction / rate));
+        if reverses(new_rate) {
+            new_rate = 0.0; // only rounding at subnormal rates gets here
+        }
+    }
     Advance { rate: new_rate, friction: inertia * (new_rate - rate) / dt - applied }
 }
 
@@ -66,6 +84,38 @@ mod tests {
     impl RigidBodyFriction for Linear {
         fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
             advance_map(self, applied, rate, inertia, dt)
+        }
+    }
+
+    /// A flat-topped map (Coulomb-like beyond a steep start): the tangent
+    /// alone would overshoot zero with a small inertia; the secant does not.
+    struct Saturating;
+    impl VelocityMap for Saturating {
+        fn friction(&self, w: f64) -> f64 {
+            (w / 0.001).tanh()
+        }
+        fn slope(&self, w: f64) -> f64 {
+            1000.0 / (w / 0.001).cosh().powi(2)
+        }
+    }
+    impl RigidBodyFriction for Saturating {
+        fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
+            advance_map(self, applied, rate, inertia, dt)
+        }
+    }
+
+    #[test]
+    fn a_coasting_body_never_reverses() {
+        for j in [1e-6, 1e-4, 1e-2, 1.0] {
+            for dt in [1e-4, 1e-3, 0.1] {
+                let mut law = Saturating;
+                let mut w = 1.0;
+                for _ in 0..10_000 {
+                    let next = law.advance(0.0, w, j, dt).rate;
+                    assert!(next >= 0.0 && next <= w, "J = {j}, dt = {dt}: {w} -> {next}");
+                    w = next;
+                }
+            }
         }
     }
 

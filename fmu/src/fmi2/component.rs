@@ -4,7 +4,6 @@
 use super::erased::{substep_count, Erased};
 use super::log::{self, Log};
 use super::types::Status;
-use std::fmt::Write as _;
 
 /// States of the FMI 2.0 Co-Simulation call sequence (standard, 4.2.4).
 /// `stepCanceled`/`stepInProgress` never occur: doStep is synchronous.
@@ -280,6 +279,9 @@ impl Component {
         if !t.is_finite() {
             return Err(format!("currentCommunicationPoint = {t} rejected: must be finite"));
         }
+        if !(t + h).is_finite() {
+            return Err(format!("currentCommunicationPoint + communicationStepSize = {t} + {h} s overflows: the end of the step must be finite"));
+        }
         let tolerance = 1e-9 * self.time.abs().max(1.0);
         if (t - self.time).abs() > tolerance {
             return Err(format!(
@@ -498,13 +500,6 @@ impl Component {
         let ptr = Box::into_raw(Box::new(snapshot));
         self.snapshots.push(ptr);
         Ok(ptr)
-    }
-
-    /// A one-line account of the instance, for messages.
-    pub fn describe(&self) -> String {
-        let mut s = String::new();
-        let _ = write!(s, "{} at t = {} s in state {}", self.identifier(), self.time, self.phase.name());
-        s
     }
 }
 

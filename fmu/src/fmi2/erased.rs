@@ -21,9 +21,8 @@ pub trait Erased: Send {
     fn check(&self) -> Result<(), String>;
     fn initialize(&mut self);
     fn max_substep(&self) -> f64;
-    /// Integrate from `t0` over `h` in `substeps` substeps (see
-    /// [`substep_count`]), the last one shortened to land on `t0 + h`.
-    /// Integrate from `t0` over `h` in `substeps` equal substeps. If a Real
+    /// Integrate from `t0` over `h` in `substeps` equal substeps (see
+    /// [`substep_count`]), landing exactly on `t0 + h`. If a Real
     /// variable ends non-finite, the model is put back as it was and the
     /// error names the variable.
     fn advance(

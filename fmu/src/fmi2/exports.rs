@@ -1,7 +1,7 @@
 //! The 34 `fmi2*` functions an importer binds for Co-Simulation.
 //!
 //! Each one: catches any panic (no unwinding crosses the C ABI; a panic
-//! becomes fmi2Fatal), checks the component pointer, the call sequence and
+//! becomes fmi2Error and poisons the instance), checks the component pointer, the call sequence and
 //! every argument, then hands over to [`Component`]. Nothing here is model
 //! specific.
 
@@ -35,7 +35,7 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Run `body` on the component with the call-sequence check for `function`,
-/// turning a panic into fmi2Fatal.
+/// turning a panic into fmi2Error and an instance that accepts only reset/free.
 unsafe fn with(
     c: Fmi2Component,
     function: &str,

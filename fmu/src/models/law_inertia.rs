@@ -20,6 +20,11 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
     }
     /// Friction torque on the body at the start (before any step).
     fn initial_friction(&self, rate_start: f64) -> f64;
+    /// Rules that tie the law to the body and the internal step (e.g. a
+    /// stability bound), checked when leaving initialization.
+    fn check_step(&self, _inertia: f64, _internal_step: f64) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Laws that also work as a friction element driven by a relative speed.
@@ -198,7 +203,8 @@ macro_rules! inertia_model {
                 self.internal_step
             }
             fn check(&self) -> Result<(), String> {
-                $crate::models::law_inertia::LawHooks::check(&self.body.law)
+                $crate::models::law_inertia::LawHooks::check(&self.body.law)?;
+                $crate::models::law_inertia::LawHooks::check_step(&self.body.law, self.body.inertia, self.internal_step)
             }
             fn initialize(&mut self) {
                 self.initialize_body();

@@ -11,7 +11,7 @@ impl LawHooks for MajdSimaan {
     }
     fn check(&self) -> Result<(), String> {
         // n > 1 (Eq. 11 divides by n - 1) is the declared range of `n`.
-        static_at_least_coulomb("f_s", self.static_torque, "f_c", self.coulomb_torque)
+        static_at_least_coulomb("tau_static", self.static_torque, "tau_coulomb", self.coulomb_torque)
     }
     fn initial_friction(&self, rate_start: f64) -> f64 {
         map_torque(self, rate_start)
@@ -56,11 +56,11 @@ crate::law_models!(
     j_start: 1.0,
     w_start: 0.05,
     [
-        Variable::<Self>::real_parameter("f_w", "Viscous friction coefficient f_w", Quantity::RotationalDamping, 0.05, |m| m.law().viscous, |m, x| m.law_mut().viscous = x).min(0.0),
-        Variable::<Self>::real_parameter("f_c", "Coulomb friction torque f_c", Quantity::Torque, 0.5, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("f_s", "Static friction torque f_s (>= f_c): the peak of F(w)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("n", "Sharpness index n (> 1): slope at zero speed grows with n", Quantity::Ratio, 10.0, |m| m.law().sharpness, |m, x| m.law_mut().sharpness = x).above(1.0),
-        Variable::<Self>::real_parameter("w_c", "Critical angular velocity w_c", Quantity::AngularVelocity, 0.019, |m| m.law().critical_velocity, |m, x| m.law_mut().critical_velocity = x).positive(),
+        Variable::<Self>::real_parameter("viscous", "Viscous friction coefficient f_w", Quantity::RotationalDamping, 0.05, |m| m.law().viscous, |m, x| m.law_mut().viscous = x).min(0.0),
+        Variable::<Self>::real_parameter("tau_coulomb", "Coulomb friction torque f_c", Quantity::Torque, 0.5, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("tau_static", "Static friction torque f_s (>= tau_coulomb): the peak of F(w)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("sharpness", "Sharpness index n (> 1): slope at zero speed grows with n", Quantity::Ratio, 10.0, |m| m.law().sharpness, |m, x| m.law_mut().sharpness = x).above(1.0),
+        Variable::<Self>::real_parameter("w_critical", "Critical angular velocity w_c", Quantity::AngularVelocity, 0.019, |m| m.law().critical_velocity, |m, x| m.law_mut().critical_velocity = x).positive(),
         Variable::<Self>::integer_parameter(
             "sigma_method",
             "How sigma follows from f_s: 0 = Eq. (7) maximum with f_w (the paper's 0.6858), 1 = Eq. (13), 2 = Eq. (19) approximation",

@@ -126,6 +126,11 @@ mod tests {
     #[test]
     fn variable_names_are_unique_and_described() {
         for m in MODELS {
+            let vars = (m.variables)();
+            let mut names: Vec<&str> = vars.iter().map(|v| v.name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), vars.len(), "{} repeats a variable name", m.info.identifier);
             let xml = (m.model_description)();
             assert!(!xml.contains("description=\"\""), "{} has an empty description", m.info.identifier);
         }

@@ -8,7 +8,7 @@ use friction::{ClassicalFriction, ClassicalShape};
 impl LawHooks for ClassicalFriction {
     fn prepare(&mut self, _rate_start: f64) {}
     fn check(&self) -> Result<(), String> {
-        static_at_least_coulomb("f_s", self.static_torque, "f_c", self.coulomb_torque)?;
+        static_at_least_coulomb("tau_static", self.static_torque, "tau_coulomb", self.coulomb_torque)?;
         Ok(())
     }
     fn initial_friction(&self, rate_start: f64) -> f64 {
@@ -64,11 +64,11 @@ crate::law_models!(
             |m| equation_of(m.law().shape),
             |m, x| m.law_mut().shape = shape_of(x),
         ),
-        Variable::<Self>::real_parameter("f_w", "Viscous friction coefficient f_w", Quantity::RotationalDamping, 0.05, |m| m.law().viscous, |m, x| m.law_mut().viscous = x).min(0.0),
-        Variable::<Self>::real_parameter("f_c", "Coulomb friction torque f_c", Quantity::Torque, 0.5, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("f_s", "Static friction torque f_s (>= f_c)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("w_c", "Stribeck (critical) velocity w_c of Eqs. (3)-(4)", Quantity::AngularVelocity, 0.019, |m| m.law().stribeck_velocity, |m, x| m.law_mut().stribeck_velocity = x).positive(),
-        Variable::<Self>::real_parameter("m", "Stribeck exponent m of Eqs. (3)-(4) (Eq. 4 is m = 1)", Quantity::Ratio, 1.0, |m| m.law().exponent, |m, x| m.law_mut().exponent = x).positive(),
-        Variable::<Self>::real_parameter("epsilon", "Velocity band epsilon of Eq. (2)", Quantity::AngularVelocity, 1e-3, |m| m.law().band, |m, x| m.law_mut().band = x).positive(),
+        Variable::<Self>::real_parameter("viscous", "Viscous friction coefficient f_w", Quantity::RotationalDamping, 0.05, |m| m.law().viscous, |m, x| m.law_mut().viscous = x).min(0.0),
+        Variable::<Self>::real_parameter("tau_coulomb", "Coulomb friction torque f_c", Quantity::Torque, 0.5, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("tau_static", "Static friction torque f_s (>= tau_coulomb)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("w_stribeck", "Stribeck (critical) velocity w_c of Eqs. (3)-(4)", Quantity::AngularVelocity, 0.019, |m| m.law().stribeck_velocity, |m, x| m.law_mut().stribeck_velocity = x).positive(),
+        Variable::<Self>::real_parameter("exponent", "Stribeck exponent m of Eqs. (3)-(4) (Eq. 4 is m = 1)", Quantity::Ratio, 1.0, |m| m.law().exponent, |m, x| m.law_mut().exponent = x).positive(),
+        Variable::<Self>::real_parameter("w_band", "Velocity band epsilon of Eq. (2)", Quantity::AngularVelocity, 1e-3, |m| m.law().band, |m, x| m.law_mut().band = x).positive(),
     ]
 );
