@@ -65,9 +65,15 @@ fn integers_outside_their_range_and_outputs_are_refused() {
             for v in &variables {
                 match (v.type_name, v.causality) {
                     ("Integer", Causality::Parameter) => {
-                        let bad = v.max.unwrap() as i32 + 1;
-                        assert_eq!(fmu.lib.fmi2SetInteger(c, &v.value_reference, 1, &bad), ERROR, "{id}.{}", v.name);
-                        assert!(fmu.last_error().contains(v.name));
+                        for bad in [v.min.unwrap() as i32 - 1, v.max.unwrap() as i32 + 1, i32::MIN, i32::MAX] {
+                            assert_eq!(
+                                fmu.lib.fmi2SetInteger(c, &v.value_reference, 1, &bad),
+                                ERROR,
+                                "{id}.{} = {bad}",
+                                v.name
+                            );
+                            assert!(fmu.last_error().contains(v.name));
+                        }
                     }
                     (_, Causality::Output) => {
                         let status = match v.type_name {
@@ -230,5 +236,98 @@ fn instances_on_threads_match_sequential_runs() {
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
         assert_eq!(sequential, parallel, "{id}");
+    }
+}
+
+/// Rules that tie parameters together, checked on leaving initialization:
+/// one breaking assignment per model that has such rules, with words the
+/// message must contain. Every model is listed here or among those without.
+#[test]
+fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
+    let rules: &[(&str, &[(&str, f64)], &str)] = &[
+        ("CoulombInertia", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
+        ("HillFrictionInertia", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
+        ("StribeckInertia", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
+        ("StribeckElement", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
+        ("MajdSimaanInertia", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
+        ("MajdSimaanElement", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
+        ("DahlInertia", &[("internal_step", 1.0)], "needs internal_step <="),
+        ("LoadDependentFrictionInertia", &[("phi_start", 2.0)], "outside the stops"),
+    ];
+    let without = ["DahlElement", "ClutchStickSlip", "TwoInertiaClutch"];
+    for (id, variables) in models() {
+        let Some((_, assignments, words)) = rules.iter().find(|r| r.0 == id) else {
+            assert!(without.contains(&id), "{id}: add its cross-parameter rules to this table (or to `without`)");
+            continue;
+        };
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let c = fmu.instantiate("rules");
+            for (name, value) in assignments.iter() {
+                let vr = variables.iter().find(|v| v.name == *name).unwrap().value_reference;
+                assert_eq!(fmu.lib.fmi2SetReal(c, &vr, 1, value), OK, "{id}.{name}");
+            }
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), ERROR, "{id}");
+            let text = fmu.last_error();
+            assert!(text.starts_with("fmi2ExitInitializationMode: ") && text.contains(words), "{id}: {text}");
+            // Reading outputs meanwhile is refused with the same reason.
+            let output = variables.iter().find(|v| v.causality == Causality::Output && v.type_name == "Real").unwrap();
+            let mut x = 0.0;
+            assert_eq!(fmu.lib.fmi2GetReal(c, &output.value_reference, 1, &mut x), ERROR);
+            assert!(fmu.last_error().contains(words));
+            fmu.lib.fmi2FreeInstance(c);
+        }
+    }
+}
+
+/// Every function given a NULL component fails cleanly (or, for the
+/// functions without a component, does what it should).
+#[test]
+fn a_null_component_is_refused_by_every_function() {
+    let fmu = RawFmu::load("HillFrictionInertia");
+    let (l, c) = (&fmu.lib, null_mut());
+    let (mut r, mut i, mut b, mut s, mut st) = (0.0, 0, 0, null(), null_mut());
+    let mut size = 0usize;
+    let mut status = 0u32;
+    let vr = 0u32;
+    unsafe {
+        let results = [
+            l.fmi2SetDebugLogging(c, 1, 0, null()),
+            l.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0),
+            l.fmi2EnterInitializationMode(c),
+            l.fmi2ExitInitializationMode(c),
+            l.fmi2Terminate(c),
+            l.fmi2Reset(c),
+            l.fmi2GetReal(c, &vr, 1, &mut r),
+            l.fmi2GetInteger(c, &vr, 1, &mut i),
+            l.fmi2GetBoolean(c, &vr, 1, &mut b),
+            l.fmi2GetString(c, &vr, 1, &mut s),
+            l.fmi2SetReal(c, &vr, 1, &r),
+            l.fmi2SetInteger(c, &vr, 1, &i),
+            l.fmi2SetBoolean(c, &vr, 1, &b),
+            l.fmi2SetString(c, &vr, 1, &s),
+            l.fmi2GetFMUstate(c, &mut st),
+            l.fmi2SetFMUstate(c, st),
+            l.fmi2FreeFMUstate(c, &mut st),
+            l.fmi2SerializedFMUstateSize(c, st, &mut size),
+            l.fmi2SerializeFMUstate(c, st, null_mut(), 0),
+            l.fmi2DeSerializeFMUstate(c, null(), 0, &mut st),
+            l.fmi2GetDirectionalDerivative(c, &vr, 1, &vr, 1, &r, &mut r),
+            l.fmi2SetRealInputDerivatives(c, &vr, 1, &i, &r),
+            l.fmi2GetRealOutputDerivatives(c, &vr, 1, &i, &mut r),
+            l.fmi2DoStep(c, 0.0, 0.1, 1),
+            l.fmi2CancelStep(c),
+            l.fmi2GetStatus(c, 0, &mut status),
+            l.fmi2GetRealStatus(c, 2, &mut r),
+            l.fmi2GetIntegerStatus(c, 0, &mut i),
+            l.fmi2GetBooleanStatus(c, 3, &mut b),
+            l.fmi2GetStringStatus(c, 1, &mut s),
+        ];
+        assert!(results.iter().all(|&x| x == ERROR), "{results:?}");
+        l.fmi2FreeInstance(c); // a no-op, no crash
+        assert!(!l.fmi2GetVersion().is_null() && !l.fmi2GetTypesPlatform().is_null());
+        assert!(fmu.take_messages().is_empty(), "no instance, hence no logger to call");
     }
 }

@@ -570,3 +570,98 @@ pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, valu
         ))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! The panic path, with a model made to panic (no real model does).
+    use super::*;
+    use crate::description::{ModelInfo, Quantity, Variable};
+    use crate::fmi2::erased::ModelBox;
+    use crate::model::{Model, Transition};
+    use std::sync::Mutex;
+
+    #[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
+    struct Panicky {
+        trigger: f64,
+    }
+
+    impl Model for Panicky {
+        const INFO: ModelInfo = ModelInfo {
+            identifier: "Panicky",
+            description: "panics in doStep when trigger > 0",
+            default_experiment: crate::description::Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.1 },
+        };
+        const VARIABLES: &'static [Variable<Self>] = &[Variable::<Self>::real_input(
+            "trigger",
+            "panic when > 0",
+            Quantity::Torque,
+            0.0,
+            |m| m.trigger,
+            |m, x| m.trigger = x,
+        )];
+        fn max_substep(&self) -> f64 {
+            0.1
+        }
+        fn initialize(&mut self) {}
+        fn step(&mut self, _dt: f64, _on: &mut dyn FnMut(Transition)) {
+            assert!(self.trigger <= 0.0, "deliberate test panic");
+        }
+    }
+
+    static MESSAGES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+    /// Six-argument reading of the variadic logger call (x86-64 System V).
+    unsafe extern "C" fn capture(
+        _: *mut c_void,
+        _: *const c_char,
+        _: Status,
+        _: *const c_char,
+        _: *const c_char,
+        text: *const c_char,
+    ) {
+        MESSAGES.lock().unwrap().push(CStr::from_ptr(text).to_string_lossy().into_owned());
+    }
+
+    #[test]
+    fn a_panic_becomes_fmi2_error_and_leaves_only_reset_and_free() {
+        let logger: unsafe extern "C" fn(
+            *mut c_void,
+            *const c_char,
+            Status,
+            *const c_char,
+            *const c_char,
+            *const c_char,
+        ) = capture;
+        // SAFETY: see `capture`.
+        let logger: Logger = unsafe { std::mem::transmute(logger) };
+        let log = Log::new(logger, std::ptr::null_mut(), CString::from(c"panicky"), false);
+        let c = Box::into_raw(Box::new(Component::new(log, "{panicky}", Box::new(ModelBox::<Panicky>::new()))))
+            as Fmi2Component;
+        unsafe {
+            assert_eq!(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), Status::Ok);
+            assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);
+            assert_eq!(fmi2ExitInitializationMode(c), Status::Ok);
+            assert_eq!(fmi2DoStep(c, 0.0, 0.1, 1), Status::Ok);
+            assert_eq!(fmi2SetReal(c, &0, 1, &1.0), Status::Ok);
+            assert_eq!(fmi2DoStep(c, 0.1, 0.1, 1), Status::Error);
+            let last = MESSAGES.lock().unwrap().last().cloned().unwrap();
+            assert!(last.contains("fmi2DoStep: internal error (panic): deliberate test panic"), "{last}");
+            let mut x = 0.0;
+            assert_eq!(fmi2GetReal(c, &0, 1, &mut x), Status::Error);
+            assert!(MESSAGES
+                .lock()
+                .unwrap()
+                .last()
+                .unwrap()
+                .contains("only fmi2Reset and fmi2FreeInstance are allowed"));
+            let mut state = std::ptr::null_mut();
+            assert_eq!(fmi2GetFMUstate(c, &mut state), Status::Error);
+            assert_eq!(fmi2Reset(c), Status::Ok);
+            assert_eq!(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), Status::Ok);
+            assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);
+            assert_eq!(fmi2ExitInitializationMode(c), Status::Ok);
+            assert_eq!(fmi2DoStep(c, 0.0, 0.1, 1), Status::Ok, "usable again after reset (start values)");
+            fmi2FreeInstance(c);
+        }
+    }
+}
