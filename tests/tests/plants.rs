@@ -25,6 +25,7 @@ fn two_inertia_clutch_blog_scenario() {
     }
     // Slipping from 1 s: w1 = 20 - 30 s, w2 = 5 (1 - exp(-10 s)); equal at s = 0.50111.
     let lock = time[locked.iter().position(|&l| l == 1.0).unwrap()];
+    eprintln!("TwoInertiaClutch locked at {lock} s");
     assert!((lock - 1.50111).abs() < 1.5e-3, "locked at {lock}");
     // Locked: (J1 + J2) dw/dt = 20 - 10 w, so w -> 2 rad/s with time constant 0.2 s.
     let k2 = time.iter().position(|&x| x >= 2.0 - 1e-9).unwrap();
