@@ -414,3 +414,35 @@ fn dahl_step_bound_is_enforced_and_sufficient() {
     eprintln!("Dahl light rotor: peak |w| first 0.2 s {peak_early}, last 0.2 s {peak_late}");
     assert!(peak_late < 0.5 * peak_early, "decays: {peak_early} -> {peak_late}");
 }
+
+/// Borello & Dalla Vedova conditions c), d), e) through the FMU (a) and b)
+/// are the irreversible hold and the back-driven breakaway above), at a
+/// communication step equal to the internal step so each step is seen.
+#[test]
+fn load_dependent_conditions_c_d_e_through_the_fmu() {
+    let base = |w0: f64| {
+        Run::new("LoadDependentFrictionInertia", 0.3, 1e-3)
+            .with("w_start", w0)
+            .with("tau_load", 0.0)
+            .with("stop_angle", 10.0)
+    };
+    // c) slipping forward under 5 N.m: dynamic friction FDO = TFR0 = 1 N.m opposes, rate grows.
+    let t = run_fmi_with(&base(1.0), |_, _| vec![("tau_motor", 5.0)]);
+    let (w, f) = (t.column("w"), t.column("tau_friction"));
+    assert!(w.windows(2).all(|p| p[1] > p[0]));
+    assert!(f[1..].iter().all(|&x| x == -1.0), "{:?}", &f[..5]);
+    // d) coasting from 0.05 rad/s: decelerates at about 1 rad/s^2, stops in one
+    // step at ~0.05 s and stays exactly at rest.
+    let t = run_fmi_with(&base(0.05), |_, _| vec![("tau_motor", 0.0)]);
+    let (time, w) = (t.column("time"), t.column("w"));
+    let k = w.iter().position(|&x| x == 0.0).expect("stops");
+    assert!((time[k] - 0.05).abs() < 2e-3, "stopped at {}", time[k]);
+    assert!(w[..k].iter().all(|&x| x > 0.0) && w[k..].iter().all(|&x| x == 0.0));
+    // e) -10 N.m against the motion, beyond the static limit 1.2 N.m: the
+    // reversal step stops exactly, the next one breaks away backwards.
+    let t = run_fmi_with(&base(0.05), |_, _| vec![("tau_motor", -10.0)]);
+    let w = t.column("w");
+    let k = w.iter().position(|&x| x <= 0.0).unwrap();
+    assert_eq!(w[k], 0.0, "the reversal step ends at rest");
+    assert!(w[k + 1] < 0.0 && w[k + 1..].iter().all(|&x| x < 0.0), "breakaway at the next step");
+}
