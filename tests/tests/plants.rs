@@ -37,3 +37,92 @@ fn two_inertia_clutch_blog_scenario() {
     assert!((w1[last] - (w1[k2] + 20.0 * (3.0 - 2.0))).abs() < 1e-6);
     assert!(w2[last] < w2[k2] * (-10.0_f64 * 0.9).exp());
 }
+
+/// CoupledClutches, the Modelica example's configuration: J = 1 each, J1 at
+/// 10 rad/s, drive 10*sin(2*pi*5*t), clutch 1 force sin(2*pi*0.2*t + pi/2),
+/// clutch 2 a unit step at 0.4 s, clutch 3 at 0.9 s; mu = 0.5, peak 1.1,
+/// fn_max = 20 (10 N.m sliding, 11 N.m static at full force); 1.5 s. The
+/// master samples the inputs at the middle of each 1 ms step.
+#[test]
+fn coupled_clutches_modelica_configuration() {
+    use std::f64::consts::PI;
+    let h = 1e-3;
+    let run = Run::new("CoupledClutches", 1.5, h);
+    let t = run_fmi_with(&run, |time, _| {
+        let mid = time + 0.5 * h;
+        vec![
+            ("tau_drive", 10.0 * (2.0 * PI * 5.0 * mid).sin()),
+            ("f_normalized_1", (2.0 * PI * 0.2 * mid + PI / 2.0).sin()),
+            ("f_normalized_2", if time >= 0.4 - 1e-9 { 1.0 } else { 0.0 }),
+            ("f_normalized_3", if time >= 0.9 - 1e-9 { 1.0 } else { 0.0 }),
+        ]
+    });
+    insta::assert_snapshot!("coupled_clutches", t.snapshot_text(50));
+    let c = |n: &str| t.column(n);
+    let (time, w1, w2, w3, w4) = (c("time"), c("w1"), c("w2"), c("w3"), c("w4"));
+    let w = [&w1, &w2, &w3, &w4];
+    let modes = [c("mode_1"), c("mode_2"), c("mode_3")];
+    let torques = [c("tau_clutch_1"), c("tau_clutch_2"), c("tau_clutch_3")];
+    // 0 < t <= 0.4: clutch 1 slides forward with 10*cos(0.4*pi*t), the others are free:
+    // w1 = 10 + (1 - cos(10 pi t))/pi - (25/pi) sin(0.4 pi t), w2 = (25/pi) sin(0.4 pi t).
+    let mut worst: f64 = 0.0;
+    for k in 1..time.len() {
+        let t = time[k];
+        if t > 0.4 + 1e-9 {
+            break;
+        }
+        let w1_exact = 10.0 + (1.0 - (10.0 * PI * t).cos()) / PI - 25.0 / PI * (0.4 * PI * t).sin();
+        let w2_exact = 25.0 / PI * (0.4 * PI * t).sin();
+        worst = worst.max((w1[k] - w1_exact).abs()).max((w2[k] - w2_exact).abs());
+        assert_eq!((modes[0][k], modes[1][k], modes[2][k]), (1.0, 2.0, 2.0), "t = {t}");
+        assert_eq!((w3[k], w4[k]), (0.0, 0.0));
+    }
+    eprintln!("CoupledClutches: worst deviation from the closed form on (0, 0.4] s: {worst:e} rad/s");
+    assert!(worst < 1e-4, "{worst}");
+    // Every step: a locked clutch joins equal speeds and stays within its static
+    // capacity; a free clutch carries nothing; sliding ones at most the sliding capacity.
+    let f = [c("time").iter().map(|&t| (2.0 * PI * 0.2 * (t - 0.5 * h) + PI / 2.0).sin()).collect::<Vec<_>>()];
+    let mut sequence: Vec<[i32; 3]> = Vec::new();
+    for k in 1..time.len() {
+        let force = [
+            f[0][k].max(0.0),
+            if time[k] > 0.4 + 1e-9 { 1.0 } else { 0.0 },
+            if time[k] > 0.9 + 1e-9 { 1.0 } else { 0.0 },
+        ];
+        for j in 0..3 {
+            match modes[j][k] as i32 {
+                0 => {
+                    assert_eq!(w[j][k], w[j + 1][k], "clutch {} locked at t = {}", j + 1, time[k]);
+                    assert!(
+                        torques[j][k].abs() <= 11.0 * force[j] + 1e-6,
+                        "clutch {} at t = {}: {}",
+                        j + 1,
+                        time[k],
+                        torques[j][k]
+                    );
+                }
+                2 => assert_eq!(torques[j][k], 0.0),
+                _ => assert!(
+                    torques[j][k].abs() <= 10.0 * force[j] + 1e-6 || torques[j][k].abs() <= 11.0 * force[j] + 1e-6
+                ),
+            }
+        }
+        let now = [modes[0][k] as i32, modes[1][k] as i32, modes[2][k] as i32];
+        if sequence.last() != Some(&now) {
+            sequence.push(now);
+        }
+    }
+    eprintln!("CoupledClutches mode sequence: {sequence:?}");
+    // Clutch 1 slides; clutch 2 engages at 0.4 s sliding, then locks J2-J3;
+    // J1 catches up (all three locked) and breaks loose again with the drive;
+    // clutch 3 engages at 0.9 s and J1 locks/slips with the drive's sign
+    // changes; J4 locks to J2-J3; from 1.25 s clutch 1's force cos(0.4 pi t)
+    // is <= 0 and it is free.
+    assert_eq!(
+        sequence,
+        [[1, 2, 2], [1, 1, 2], [1, 0, 2], [0, 0, 2], [1, 0, 2], [1, 0, 1], [0, 0, 1], [1, 0, 1], [1, 0, 0], [2, 0, 0]]
+    );
+    // After 1.25 s J2..J4 coast locked together with no torque: constant speed.
+    let k = time.iter().position(|&t| t > 1.3).unwrap();
+    assert!(w2[k..].iter().all(|&x| x == w2[k]) && w4[k..].iter().all(|&x| x == w2[k]));
+}

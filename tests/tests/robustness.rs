@@ -254,7 +254,7 @@ fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
         ("DahlInertia", &[("internal_step", 1.0)], "needs internal_step <="),
         ("LoadDependentFrictionInertia", &[("phi_start", 2.0)], "outside the stops"),
     ];
-    let without = ["DahlElement", "ClutchStickSlip", "TwoInertiaClutch"];
+    let without = ["DahlElement", "ClutchStickSlip", "TwoInertiaClutch", "CoupledClutches"];
     for (id, variables) in models() {
         let Some((_, assignments, words)) = rules.iter().find(|r| r.0 == id) else {
             assert!(without.contains(&id), "{id}: add its cross-parameter rules to this table (or to `without`)");

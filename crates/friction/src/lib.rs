@@ -8,6 +8,7 @@
 //! inside it.
 
 pub mod clutch;
+pub mod clutch_chain;
 pub mod coulomb;
 pub mod dahl;
 pub mod hill;
@@ -18,6 +19,7 @@ pub mod smooth;
 pub mod stribeck;
 
 pub use clutch::TwoInertiaClutch;
+pub use clutch_chain::{ClutchChain, ClutchMode};
 pub use coulomb::ConventionalCoulomb;
 pub use dahl::Dahl;
 pub use hill::HillFriction;

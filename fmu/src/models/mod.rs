@@ -5,6 +5,7 @@
 
 mod clutch;
 mod coulomb_inertia;
+mod coupled_clutches;
 mod dahl;
 mod hill_friction_inertia;
 pub mod law_inertia;
@@ -15,6 +16,7 @@ mod two_inertia_clutch;
 
 pub use clutch::ClutchStickSlip;
 pub use coulomb_inertia::CoulombInertia;
+pub use coupled_clutches::CoupledClutches;
 pub use dahl::{DahlElement, DahlInertia};
 pub use hill_friction_inertia::HillFrictionInertia;
 pub use load_dependent::LoadDependentFrictionInertia;
@@ -75,6 +77,7 @@ pub static MODELS: &[Entry] = &[
     entry::<ClutchStickSlip>(),
     entry::<LoadDependentFrictionInertia>(),
     entry::<TwoInertiaClutch>(),
+    entry::<CoupledClutches>(),
 ];
 
 /// GUID of `MODELS[index]`, computed once.

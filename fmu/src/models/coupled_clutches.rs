@@ -1,0 +1,271 @@
+//! `CoupledClutches`: four inertias in a chain coupled by three friction
+//! clutches (the configuration of the Modelica Standard Library example the
+//! 1-D blog's open question points to), locking and sliding in any combination.
+
+use crate::description::{Experiment, ModelInfo, Quantity, Variable};
+use crate::model::{Model, Transition};
+use friction::{ClutchChain, ClutchMode};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Serialize, Deserialize)]
+pub struct CoupledClutches {
+    drive_torque: f64,
+    normal_force: [f64; 3],
+    inertia: [f64; 4],
+    rate_start: [f64; 4],
+    friction_coefficient: f64,
+    peak: f64,
+    max_normal_force: f64,
+    internal_step: f64,
+    chain: ClutchChain,
+}
+
+impl Default for CoupledClutches {
+    fn default() -> Self {
+        Self {
+            drive_torque: 0.0,
+            normal_force: [0.0; 3],
+            inertia: [1.0; 4],
+            rate_start: [0.0; 4],
+            friction_coefficient: 0.0,
+            peak: 1.0,
+            max_normal_force: 0.0,
+            internal_step: 1e-3,
+            chain: ClutchChain::new(vec![1.0; 4], vec![0.0; 4]),
+        }
+    }
+}
+
+impl Model for CoupledClutches {
+    const INFO: ModelInfo = ModelInfo {
+        identifier: "CoupledClutches",
+        description: "Four inertias J1..J4 in a chain coupled by three friction clutches (the Modelica CoupledClutches \\
+                      configuration): each fixed step solves which clutches stick over every combination, consistently and \\
+                      exactly (locked groups move as one body, locked torques within static capacity, no velocity band); \\
+                      clutch k slides with mu*fn_max*f_k, holds up to peak*mu*fn_max*f_k, and is free when f_k <= 0",
+        default_experiment: Experiment { start_time: 0.0, stop_time: 1.5, step_size: 0.001 },
+    };
+    const VARIABLES: &'static [Variable<Self>] = &[
+        Variable::<Self>::real_input(
+            "tau_drive",
+            "Drive torque on J1",
+            Quantity::Torque,
+            0.0,
+            |m| m.drive_torque,
+            |m, x| m.drive_torque = x,
+        ),
+        Variable::<Self>::real_input(
+            "f_normalized_1",
+            "Normalized normal force of clutch 1 (J1-J2), 1 = fn_max",
+            Quantity::Ratio,
+            0.0,
+            |m| m.normal_force[0],
+            |m, x| m.normal_force[0] = x,
+        ),
+        Variable::<Self>::real_input(
+            "f_normalized_2",
+            "Normalized normal force of clutch 2 (J2-J3), 1 = fn_max",
+            Quantity::Ratio,
+            0.0,
+            |m| m.normal_force[1],
+            |m, x| m.normal_force[1] = x,
+        ),
+        Variable::<Self>::real_input(
+            "f_normalized_3",
+            "Normalized normal force of clutch 3 (J3-J4), 1 = fn_max",
+            Quantity::Ratio,
+            0.0,
+            |m| m.normal_force[2],
+            |m, x| m.normal_force[2] = x,
+        ),
+        Variable::<Self>::real_output("w1", "Rate of J1", Quantity::AngularVelocity, |m| m.chain.rate[0]),
+        Variable::<Self>::real_output("w2", "Rate of J2", Quantity::AngularVelocity, |m| m.chain.rate[1]),
+        Variable::<Self>::real_output("w3", "Rate of J3", Quantity::AngularVelocity, |m| m.chain.rate[2]),
+        Variable::<Self>::real_output("w4", "Rate of J4", Quantity::AngularVelocity, |m| m.chain.rate[3]),
+        Variable::<Self>::real_output("phi1", "Angle of J1", Quantity::Angle, |m| m.chain.angle[0]),
+        Variable::<Self>::real_output("phi2", "Angle of J2", Quantity::Angle, |m| m.chain.angle[1]),
+        Variable::<Self>::real_output("phi3", "Angle of J3", Quantity::Angle, |m| m.chain.angle[2]),
+        Variable::<Self>::real_output("phi4", "Angle of J4", Quantity::Angle, |m| m.chain.angle[3]),
+        Variable::<Self>::real_output(
+            "tau_clutch_1",
+            "Torque of clutch 1 from J1 to J2 (step average)",
+            Quantity::Torque,
+            |m| m.chain.clutch_torque[0],
+        ),
+        Variable::<Self>::real_output(
+            "tau_clutch_2",
+            "Torque of clutch 2 from J2 to J3 (step average)",
+            Quantity::Torque,
+            |m| m.chain.clutch_torque[1],
+        ),
+        Variable::<Self>::real_output(
+            "tau_clutch_3",
+            "Torque of clutch 3 from J3 to J4 (step average)",
+            Quantity::Torque,
+            |m| m.chain.clutch_torque[2],
+        ),
+        Variable::<Self>::integer_output(
+            "mode_1",
+            "Clutch 1: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
+            -1,
+            2,
+            |m| m.chain.mode[0].code(),
+        ),
+        Variable::<Self>::integer_output(
+            "mode_2",
+            "Clutch 2: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
+            -1,
+            2,
+            |m| m.chain.mode[1].code(),
+        ),
+        Variable::<Self>::integer_output(
+            "mode_3",
+            "Clutch 3: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
+            -1,
+            2,
+            |m| m.chain.mode[2].code(),
+        ),
+        Variable::<Self>::real_parameter(
+            "J1",
+            "Moment of inertia J1",
+            Quantity::Inertia,
+            1.0,
+            |m| m.inertia[0],
+            |m, x| m.inertia[0] = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "J2",
+            "Moment of inertia J2",
+            Quantity::Inertia,
+            1.0,
+            |m| m.inertia[1],
+            |m, x| m.inertia[1] = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "J3",
+            "Moment of inertia J3",
+            Quantity::Inertia,
+            1.0,
+            |m| m.inertia[2],
+            |m, x| m.inertia[2] = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "J4",
+            "Moment of inertia J4",
+            Quantity::Inertia,
+            1.0,
+            |m| m.inertia[3],
+            |m, x| m.inertia[3] = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "w1_start",
+            "Rate of J1 at the start time",
+            Quantity::AngularVelocity,
+            10.0,
+            |m| m.rate_start[0],
+            |m, x| m.rate_start[0] = x,
+        ),
+        Variable::<Self>::real_parameter(
+            "w2_start",
+            "Rate of J2 at the start time",
+            Quantity::AngularVelocity,
+            0.0,
+            |m| m.rate_start[1],
+            |m, x| m.rate_start[1] = x,
+        ),
+        Variable::<Self>::real_parameter(
+            "w3_start",
+            "Rate of J3 at the start time",
+            Quantity::AngularVelocity,
+            0.0,
+            |m| m.rate_start[2],
+            |m, x| m.rate_start[2] = x,
+        ),
+        Variable::<Self>::real_parameter(
+            "w4_start",
+            "Rate of J4 at the start time",
+            Quantity::AngularVelocity,
+            0.0,
+            |m| m.rate_start[3],
+            |m, x| m.rate_start[3] = x,
+        ),
+        Variable::<Self>::real_parameter(
+            "mu",
+            "Sliding friction coefficient of every clutch",
+            Quantity::Ratio,
+            0.5,
+            |m| m.friction_coefficient,
+            |m, x| m.friction_coefficient = x,
+        )
+        .min(0.0),
+        Variable::<Self>::real_parameter(
+            "peak",
+            "Static over sliding friction (>= 1)",
+            Quantity::Ratio,
+            1.1,
+            |m| m.peak,
+            |m, x| m.peak = x,
+        )
+        .min(1.0),
+        Variable::<Self>::real_parameter(
+            "fn_max",
+            "Normal force at f_normalized = 1, times the effective radius (N.m per unit mu)",
+            Quantity::Torque,
+            20.0,
+            |m| m.max_normal_force,
+            |m, x| m.max_normal_force = x,
+        )
+        .min(0.0),
+        Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
+    ];
+
+    fn max_substep(&self) -> f64 {
+        self.internal_step
+    }
+
+    fn initialize(&mut self) {
+        self.chain = ClutchChain::new(self.inertia.to_vec(), self.rate_start.to_vec());
+        let (sliding, _) = self.capacities();
+        let w = &self.rate_start;
+        self.chain.mode = (0..3)
+            .map(|k| match (sliding[k] > 0.0, w[k].partial_cmp(&w[k + 1])) {
+                (false, _) => ClutchMode::Free,
+                (true, Some(std::cmp::Ordering::Greater)) => ClutchMode::Forward,
+                (true, Some(std::cmp::Ordering::Less)) => ClutchMode::Backward,
+                _ => ClutchMode::Locked,
+            })
+            .collect();
+    }
+
+    fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
+        let before = self.chain.mode.clone();
+        let (sliding, holding) = self.capacities();
+        self.chain.step(&[self.drive_torque, 0.0, 0.0, 0.0], &sliding, &holding, dt);
+        for (k, (b, a)) in before.iter().zip(&self.chain.mode).enumerate() {
+            if b != a {
+                let meaning = match a {
+                    ClutchMode::Locked => "locked",
+                    ClutchMode::Forward => "sliding forward",
+                    ClutchMode::Backward => "sliding backward",
+                    ClutchMode::Free => "free",
+                };
+                let what = ["clutch 1", "clutch 2", "clutch 3"][k];
+                on_transition(Transition { what, from: b.code(), to: a.code(), meaning });
+            }
+        }
+    }
+}
+
+impl CoupledClutches {
+    /// Sliding and static capacities of the three clutches (free when f <= 0).
+    fn capacities(&self) -> ([f64; 3], [f64; 3]) {
+        let sliding =
+            self.normal_force
+                .map(|f| if f > 0.0 { self.friction_coefficient * self.max_normal_force * f } else { 0.0 });
+        (sliding, sliding.map(|c| self.peak * c))
+    }
+}
