@@ -5,20 +5,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use fmi::fmi2::binding::{self, Fmi2Binding};
 use friction::{FrictionInertia, HillFriction};
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::CString;
 use std::hint::black_box;
-use std::io::Read;
-use std::ptr::{null, null_mut};
-
-unsafe extern "C" fn quiet(
-    _: *mut c_void,
-    _: *const c_char,
-    _: u32,
-    _: *const c_char,
-    _: *const c_char,
-    _: *const c_char,
-) {
-}
+use std::ptr::null;
 
 const H: f64 = 1e-3;
 const N: usize = 1024;
@@ -40,22 +29,12 @@ fn overhead(c: &mut Criterion) {
     });
 
     let id = "HillFrictionInertia";
-    let mut archive = zip::ZipArchive::new(std::fs::File::open(fmu_tests::fmu_path(id)).unwrap()).unwrap();
-    let mut so = Vec::new();
-    archive.by_name(&format!("binaries/linux64/{id}.so")).unwrap().read_to_end(&mut so).unwrap();
-    let path = std::env::temp_dir().join(format!("{id}-bench-{}.so", std::process::id()));
-    std::fs::write(&path, so).unwrap();
+    let dir = std::env::temp_dir().join(format!("fmu-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = fmu_tests::raw::extract_binary(id, &dir);
     let lib = unsafe { Fmi2Binding::new(&path) }.unwrap();
     let guid = CString::new(fmu::models::guid_of(id).unwrap()).unwrap();
-    let logger: unsafe extern "C" fn(*mut c_void, *const c_char, u32, *const c_char, *const c_char, *const c_char) =
-        quiet;
-    let callbacks = binding::fmi2CallbackFunctions {
-        logger: Some(unsafe { std::mem::transmute(logger) }),
-        allocateMemory: None,
-        freeMemory: None,
-        stepFinished: None,
-        componentEnvironment: null_mut(),
-    };
+    let callbacks = fmu_tests::raw::silent_callbacks();
     let vars = (fmu::models::MODELS.iter().find(|m| m.info.identifier == id).unwrap().variables)();
     let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
     let (tau_vr, w_vr, step_vr, w_start_vr) = (vr("tau"), vr("w"), vr("internal_step"), vr("w_start"));
@@ -82,7 +61,7 @@ fn overhead(c: &mut Criterion) {
         });
         lib.fmi2FreeInstance(comp);
     }
-    std::fs::remove_file(&path).ok();
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 criterion_group! {

@@ -124,3 +124,40 @@ impl RawFmu {
         m.text.clone()
     }
 }
+
+/// Write the binary of the built FMU `id` to `dir` (as an importer unpacks
+/// it) and return its path.
+pub fn extract_binary(id: &str, dir: &std::path::Path) -> std::path::PathBuf {
+    use std::io::Read;
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(crate::fmu_path(id)).unwrap()).unwrap();
+    let mut so = Vec::new();
+    archive.by_name(&format!("binaries/linux64/{id}.so")).unwrap().read_to_end(&mut so).unwrap();
+    let path = dir.join(format!("{id}.so"));
+    std::fs::write(&path, so).unwrap();
+    path
+}
+
+unsafe extern "C" fn quiet(
+    _: *mut c_void,
+    _: *const c_char,
+    _: u32,
+    _: *const c_char,
+    _: *const c_char,
+    _: *const c_char,
+) {
+}
+
+/// Callbacks whose logger drops every message (same six-argument reading of
+/// the variadic call as [`RawFmu`]'s).
+pub fn silent_callbacks() -> binding::fmi2CallbackFunctions {
+    let logger: unsafe extern "C" fn(*mut c_void, *const c_char, u32, *const c_char, *const c_char, *const c_char) =
+        quiet;
+    binding::fmi2CallbackFunctions {
+        // SAFETY: see `capture`.
+        logger: Some(unsafe { std::mem::transmute(logger) }),
+        allocateMemory: None,
+        freeMemory: None,
+        stepFinished: None,
+        componentEnvironment: std::ptr::null_mut(),
+    }
+}

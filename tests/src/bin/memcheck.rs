@@ -3,21 +3,8 @@
 //! any leak or invalid access in the FMU code fails the run.
 
 use fmi::fmi2::binding::{self, Fmi2Binding};
-use std::ffi::{c_char, c_void, CString};
-use std::io::Read;
+use std::ffi::{c_char, CString};
 use std::ptr::{null, null_mut};
-
-/// A logger that drops messages (the same six-argument reading of the
-/// variadic call as in `fmu_tests::raw`).
-unsafe extern "C" fn quiet(
-    _: *mut c_void,
-    _: *const c_char,
-    _: u32,
-    _: *const c_char,
-    _: *const c_char,
-    _: *const c_char,
-) {
-}
 
 fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20);
@@ -25,11 +12,7 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     for m in fmu::models::MODELS {
         let id = m.info.identifier;
-        let mut archive = zip::ZipArchive::new(std::fs::File::open(fmu_tests::fmu_path(id)).unwrap()).unwrap();
-        let mut so = Vec::new();
-        archive.by_name(&format!("binaries/linux64/{id}.so")).unwrap().read_to_end(&mut so).unwrap();
-        let path = dir.join(format!("{id}.so"));
-        std::fs::write(&path, so).unwrap();
+        let path = fmu_tests::raw::extract_binary(id, &dir);
         // A second handle that is never closed keeps the library loaded: its
         // once-computed statics (the GUID table) stay reachable, as in an
         // importer's process, instead of turning into "lost" blocks at
@@ -38,15 +21,7 @@ fn main() {
         assert!(!unsafe { libc::dlopen(c_path.as_ptr(), libc::RTLD_NOW) }.is_null());
         let lib = unsafe { Fmi2Binding::new(&path) }.unwrap();
         let guid = CString::new((m.guid)()).unwrap();
-        let logger: unsafe extern "C" fn(*mut c_void, *const c_char, u32, *const c_char, *const c_char, *const c_char) =
-            quiet;
-        let callbacks = binding::fmi2CallbackFunctions {
-            logger: Some(unsafe { std::mem::transmute(logger) }),
-            allocateMemory: None,
-            freeMemory: None,
-            stepFinished: None,
-            componentEnvironment: null_mut(),
-        };
+        let callbacks = fmu_tests::raw::silent_callbacks();
         let variables = (m.variables)();
         let reals: Vec<u32> = variables.iter().filter(|v| v.type_name == "Real").map(|v| v.value_reference).collect();
         for round in 0..rounds {
