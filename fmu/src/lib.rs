@@ -13,6 +13,7 @@ pub mod description;
 pub mod fmi2;
 pub mod model;
 pub mod models;
+pub mod scenarios;
 pub mod xml;
 
 pub use model::Model;

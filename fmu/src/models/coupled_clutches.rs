@@ -4,8 +4,38 @@
 
 use crate::description::{Experiment, ModelInfo, Quantity, Variable};
 use crate::model::{Model, Transition};
+use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{ClutchChain, ClutchMode};
 use serde::{Deserialize, Serialize};
+
+/// The Modelica `CoupledClutches` example's configuration, 1.5 s.
+pub const SCENARIOS: &[Scenario] = &[Scenario {
+    name: "coupled_clutches_modelica",
+    model: "CoupledClutches",
+    figure: "coupled_clutches_modelica",
+    title: "Modelica CoupledClutches configuration: J1..J4 = 1, w1(0) = 10 rad/s",
+    parameters: &[],
+    inputs: &[
+        ("tau_drive", Signal::Sine { offset: 0.0, amplitude: 10.0, frequency: 5.0, phase: 0.0 }),
+        (
+            "f_normalized_1",
+            Signal::Sine { offset: 0.0, amplitude: 1.0, frequency: 0.2, phase: std::f64::consts::FRAC_PI_2 },
+        ),
+        ("f_normalized_2", Signal::Points(&Signal::step(0.4, 0.0, 1.0))),
+        ("f_normalized_3", Signal::Points(&Signal::step(0.9, 0.0, 1.0))),
+    ],
+    stop_time: 1.5,
+    step_size: 1e-3,
+    traces: &[
+        Trace::new("w1", 1.0, "rate (rad/s)"),
+        Trace::new("w2", 1.0, "rate (rad/s)"),
+        Trace::new("w3", 1.0, "rate (rad/s)"),
+        Trace::new("w4", 1.0, "rate (rad/s)"),
+        Trace::new("mode_1", 1.0, "clutch mode (-1 back, 0 locked, 1 fwd, 2 free)"),
+        Trace::new("mode_2", 1.0, "clutch mode (-1 back, 0 locked, 1 fwd, 2 free)"),
+        Trace::new("mode_3", 1.0, "clutch mode (-1 back, 0 locked, 1 fwd, 2 free)"),
+    ],
+}];
 
 #[derive(Clone, Serialize, Deserialize)]
 pub struct CoupledClutches {

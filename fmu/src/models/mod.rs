@@ -27,6 +27,7 @@ pub use two_inertia_clutch::TwoInertiaClutch;
 use crate::description::{Experiment, ModelInfo, VariableInfo};
 use crate::fmi2::erased::{Erased, ModelBox};
 use crate::model::Model;
+use crate::scenarios::Scenario;
 use std::sync::OnceLock;
 
 /// Default experiment of the Coulomb/Hill FMUs: coasting from `w_start` =
@@ -79,6 +80,9 @@ pub static MODELS: &[Entry] = &[
     entry::<TwoInertiaClutch>(),
     entry::<CoupledClutches>(),
 ];
+
+/// The papers' experiments, per plant (see [`crate::scenarios`]).
+pub static SCENARIOS: &[&[Scenario]] = &[two_inertia_clutch::SCENARIOS, coupled_clutches::SCENARIOS];
 
 /// GUID of `MODELS[index]`, computed once.
 pub fn guid(index: usize) -> &'static str {

@@ -3,8 +3,31 @@
 
 use crate::description::{Experiment, ModelInfo, Quantity, Variable};
 use crate::model::{Model, Transition};
+use crate::scenarios::{Scenario, Signal, Trace};
 use friction::TwoInertiaClutch as Clutch;
 use serde::{Deserialize, Serialize};
+
+/// The blog's example: drive 20 N.m, damping 10 N.m.s on inertia 2, clutch
+/// capacity 50 N.m for 1 s < t < 2 s, 3 s.
+pub const SCENARIOS: &[Scenario] = &[Scenario {
+    name: "clutch_blog",
+    model: "TwoInertiaClutch",
+    figure: "clutch_blog",
+    title: "Blog example: J1 = J2 = 1, drive 20 N.m, capacity 50 N.m for 1 s < t < 2 s",
+    parameters: &[],
+    inputs: &[
+        ("tau_drive", Signal::Constant(20.0)),
+        ("tau_capacity", Signal::Points(&[(1.0, 0.0), (1.0, 50.0), (2.0, 50.0), (2.0, 0.0)])),
+    ],
+    stop_time: 3.0,
+    step_size: 1e-3,
+    traces: &[
+        Trace::new("w1", 1.0, "rate (rad/s)"),
+        Trace::new("w2", 1.0, "rate (rad/s)"),
+        Trace::new("tau_clutch", 1.0, "clutch torque (N.m)"),
+        Trace::new("locked", 1.0, "locked"),
+    ],
+}];
 
 #[derive(Clone, Default, Serialize, Deserialize)]
 pub struct TwoInertiaClutch {

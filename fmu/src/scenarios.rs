@@ -1,0 +1,392 @@
+//! The papers' experiments as scenarios: parameter values, input signals and
+//! a communication grid for one FMU, declared once here.
+//!
+//! From these declarations `cargo xtask fmu` writes the FMI cross-check files
+//! (`<Model>_in.csv`, `<Model>_ref.opt`) beside each FMU, `cargo xtask plots`
+//! renders the figures, and the tests run the same scenarios through the
+//! importers. A scenario's inputs are fed by a zero-order hold sampled at the
+//! middle of each communication step (see [`Signal::hold_value`]).
+
+use crate::description::Causality;
+use crate::fmi2::exports::*;
+use crate::fmi2::types::*;
+use crate::models::MODELS;
+use std::ffi::{c_char, c_void, CString};
+
+/// An input signal of time.
+#[derive(Clone, Copy, Debug)]
+pub enum Signal {
+    Constant(f64),
+    /// Piecewise linear through `(time, value)` points (times non-decreasing;
+    /// a repeated time is a jump, the later value holding from that time),
+    /// constant before the first and after the last point.
+    Points(&'static [(f64, f64)]),
+    /// `offset + amplitude * sin(2*pi*frequency*t + phase)`.
+    Sine {
+        offset: f64,
+        amplitude: f64,
+        frequency: f64,
+        phase: f64,
+    },
+}
+
+impl Signal {
+    /// A step from `before` to `after` at `time`.
+    pub const fn step(time: f64, before: f64, after: f64) -> [(f64, f64); 2] {
+        [(time, before), (time, after)]
+    }
+
+    /// The value at `t` (right-continuous at jumps).
+    pub fn value(&self, t: f64) -> f64 {
+        match *self {
+            Signal::Constant(x) => x,
+            Signal::Sine { offset, amplitude, frequency, phase } => {
+                offset + amplitude * (2.0 * std::f64::consts::PI * frequency * t + phase).sin()
+            }
+            Signal::Points(points) => {
+                let Some(&(t0, x0)) = points.first() else { return 0.0 };
+                if t < t0 {
+                    return x0;
+                }
+                // The last point at or before t decides (the later of a jump's pair).
+                let k = points.iter().rposition(|&(tk, _)| tk <= t).unwrap_or(0);
+                match points.get(k + 1) {
+                    Some(&(t1, x1)) if t1 > points[k].0 => {
+                        let (tk, xk) = points[k];
+                        xk + (x1 - xk) * (t - tk) / (t1 - tk)
+                    }
+                    _ => points[k].1,
+                }
+            }
+        }
+    }
+
+    /// The value a master holds over the communication step `[t, t + h)`:
+    /// the signal at the middle of the step, which is the step average for
+    /// linear pieces and picks the new value of a jump on the grid at `t`.
+    pub fn hold_value(&self, t: f64, h: f64) -> f64 {
+        self.value(t + 0.5 * h)
+    }
+}
+
+/// One curve of a figure panel: `scale * variable`, labelled.
+#[derive(Clone, Copy, Debug)]
+pub struct Trace {
+    pub variable: &'static str,
+    pub scale: f64,
+    /// Axis label with unit, e.g. "rate (mdeg/s)".
+    pub label: &'static str,
+}
+
+impl Trace {
+    pub const fn new(variable: &'static str, scale: f64, label: &'static str) -> Self {
+        Self { variable, scale, label }
+    }
+}
+
+/// One experiment of a paper, run through one FMU.
+#[derive(Clone, Copy, Debug)]
+pub struct Scenario {
+    /// File-name stem, unique: `hill_fig3_conventional`.
+    pub name: &'static str,
+    /// Model identifier of the FMU.
+    pub model: &'static str,
+    /// Figure file stem; scenarios sharing it are drawn side by side, in the
+    /// order declared (e.g. Hill's Figs. 3 and 4).
+    pub figure: &'static str,
+    /// Column title: what the paper's figure shows.
+    pub title: &'static str,
+    /// Start values of parameters (and initial inputs) that differ from the
+    /// model's defaults, by variable name. Integer parameters as whole numbers.
+    pub parameters: &'static [(&'static str, f64)],
+    /// Input signals by input name; inputs not named keep their start values.
+    pub inputs: &'static [(&'static str, Signal)],
+    pub stop_time: f64,
+    /// Communication step size.
+    pub step_size: f64,
+    /// The panels of its column, top to bottom; traces with the same label
+    /// share a panel.
+    pub traces: &'static [Trace],
+}
+
+/// Every scenario, in figure order.
+pub fn all() -> Vec<&'static Scenario> {
+    crate::models::SCENARIOS.iter().flat_map(|list| list.iter()).collect()
+}
+
+pub fn find(name: &str) -> Option<&'static Scenario> {
+    all().into_iter().find(|s| s.name == name)
+}
+
+impl Scenario {
+    /// Communication points `0, h, 2h, ...` up to and including the stop time
+    /// (the last step shortened if the stop time is off the grid).
+    pub fn points(&self) -> Vec<f64> {
+        let n = (self.stop_time / self.step_size - 1e-9).ceil() as usize;
+        (0..=n).map(|k| if k == n { self.stop_time } else { k as f64 * self.step_size }).collect()
+    }
+
+    /// The inputs over `[t, t + h)`, by name.
+    pub fn inputs_at(&self, t: f64, h: f64) -> Vec<(&'static str, f64)> {
+        self.inputs.iter().map(|&(name, s)| (name, s.hold_value(t, h))).collect()
+    }
+
+    /// FMI cross-check `<Model>_ref.opt`.
+    pub fn ref_opt(&self) -> String {
+        format!("StartTime, 0.0\nStopTime, {:?}\nStepSize, {:?}\nRelTol, 1e-6\n", self.stop_time, self.step_size)
+    }
+
+    /// FMI cross-check `<Model>_in.csv`: `time` and one column per input.
+    /// Piecewise-linear signals are written at their break points (a jump
+    /// as two rows at the same time), sines sampled at the communication
+    /// step; importers interpolate linearly between rows. `None` when the
+    /// scenario has no inputs.
+    pub fn input_csv(&self) -> Option<String> {
+        if self.inputs.is_empty() {
+            return None;
+        }
+        let mut times: Vec<f64> = vec![0.0, self.stop_time];
+        for (_, s) in self.inputs {
+            match s {
+                Signal::Constant(_) => {}
+                Signal::Points(p) => times.extend(p.iter().map(|&(t, _)| t).filter(|&t| t > 0.0 && t < self.stop_time)),
+                Signal::Sine { .. } => times.extend(self.points()),
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        let mut out = String::from("\"time\"");
+        for (name, _) in self.inputs {
+            out.push_str(&format!(",\"{name}\""));
+        }
+        out.push('\n');
+        for &t in &times {
+            // A jump at t: one row with the values just before, one after.
+            let before = t - 1e-12 * t.abs().max(1.0);
+            let jumps = t > 0.0
+                && self.inputs.iter().any(|(_, s)| s.value(before) != s.value(t) && matches!(s, Signal::Points(_)));
+            let instants: &[f64] = if jumps { &[before, t] } else { &[t] };
+            for (k, &at) in instants.iter().enumerate() {
+                out.push_str(&format!("{t:?}"));
+                for (_, s) in self.inputs {
+                    let v = if k == 0 && jumps { left_value(s, t) } else { s.value(at) };
+                    out.push_str(&format!(",{v:?}"));
+                }
+                out.push('\n');
+            }
+        }
+        Some(out)
+    }
+
+    /// `start_values.csv`: the parameters the scenario sets, `name,value`.
+    pub fn start_values_csv(&self) -> String {
+        let mut out = String::from("\"name\",\"value\"\n");
+        for (name, v) in self.parameters {
+            out.push_str(&format!("\"{name}\",{v:?}\n"));
+        }
+        out
+    }
+
+    /// Run the scenario in this process through the exported fmi2 functions
+    /// (the same calls an importer makes), sampling every output at every
+    /// communication point; the input columns hold the value applied over
+    /// the step that starts at the row's time. Used by `cargo xtask plots`; the tests run the
+    /// same scenarios through FMPy and the `fmi` crate.
+    pub fn simulate(&self) -> Result<Table, String> {
+        let index = MODELS
+            .iter()
+            .position(|m| m.info.identifier == self.model)
+            .ok_or_else(|| format!("scenario {}: no model {}", self.name, self.model))?;
+        let entry = &MODELS[index];
+        let variables = (entry.variables)();
+        let find = |name: &str| {
+            variables
+                .iter()
+                .find(|v| v.name == name)
+                .ok_or_else(|| format!("scenario {}: {} has no variable {name}", self.name, self.model))
+        };
+        let outputs: Vec<_> = variables.iter().filter(|v| v.causality == Causality::Output).collect();
+        let guid = CString::new(crate::models::guid(index)).unwrap();
+        let callbacks = CallbackFunctions {
+            // SAFETY: see `quiet`.
+            logger: Some(unsafe { std::mem::transmute::<QuietLogger, Logger>(quiet as QuietLogger) }),
+            allocate_memory: None,
+            free_memory: None,
+            step_finished: None,
+            component_environment: std::ptr::null_mut(),
+        };
+        let check = |status: Status, what: &str| {
+            if status == Status::Ok {
+                Ok(())
+            } else {
+                Err(format!("scenario {}: {what} returned {status:?}", self.name))
+            }
+        };
+        // SAFETY: valid C strings and callbacks that outlive the instance; the
+        // instance is freed on every path below.
+        unsafe {
+            let c = fmi2Instantiate(
+                c"scenario".as_ptr(),
+                FMI2_CO_SIMULATION,
+                guid.as_ptr(),
+                std::ptr::null(),
+                &callbacks,
+                0,
+                0,
+            );
+            if c.is_null() {
+                return Err(format!("scenario {}: fmi2Instantiate failed", self.name));
+            }
+            let result = (|| {
+                check(fmi2SetupExperiment(c, 1, 1e-6, 0.0, 1, self.stop_time), "fmi2SetupExperiment")?;
+                for &(name, value) in self.parameters {
+                    let v = find(name)?;
+                    let vr = [v.value_reference];
+                    let status = match v.type_name {
+                        "Real" => fmi2SetReal(c, vr.as_ptr(), 1, &value),
+                        "Integer" => fmi2SetInteger(c, vr.as_ptr(), 1, &(value as i32)),
+                        _ => fmi2SetBoolean(c, vr.as_ptr(), 1, &(value as i32)),
+                    };
+                    check(status, &format!("setting {name} = {value}"))?;
+                }
+                check(fmi2EnterInitializationMode(c), "fmi2EnterInitializationMode")?;
+                check(fmi2ExitInitializationMode(c), "fmi2ExitInitializationMode")?;
+                let inputs: Vec<u32> =
+                    self.inputs.iter().map(|(n, _)| find(n).map(|v| v.value_reference)).collect::<Result<_, _>>()?;
+                let sample = |t: f64| -> Result<Vec<f64>, String> {
+                    let mut row = vec![t];
+                    for v in &outputs {
+                        let vr = [v.value_reference];
+                        let x = match v.type_name {
+                            "Real" => {
+                                let mut x = 0.0;
+                                check(fmi2GetReal(c, vr.as_ptr(), 1, &mut x), v.name)?;
+                                x
+                            }
+                            "Integer" => {
+                                let mut x = 0;
+                                check(fmi2GetInteger(c, vr.as_ptr(), 1, &mut x), v.name)?;
+                                x as f64
+                            }
+                            _ => {
+                                let mut x = 0;
+                                check(fmi2GetBoolean(c, vr.as_ptr(), 1, &mut x), v.name)?;
+                                x as f64
+                            }
+                        };
+                        row.push(x);
+                    }
+                    Ok(row)
+                };
+                // Inputs are recorded with the row of the step they are held over.
+                let points = self.points();
+                let mut rows = vec![sample(0.0)?];
+                for w in points.windows(2) {
+                    let (t, h) = (w[0], w[1] - w[0]);
+                    let values: Vec<f64> = self.inputs.iter().map(|(_, s)| s.hold_value(t, h)).collect();
+                    check(fmi2SetReal(c, inputs.as_ptr(), inputs.len(), values.as_ptr()), "setting the inputs")?;
+                    rows.last_mut().unwrap().extend(&values);
+                    check(fmi2DoStep(c, t, h, 1), &format!("fmi2DoStep at t = {t}"))?;
+                    rows.push(sample(w[1])?);
+                }
+                let last: Vec<f64> = self.inputs.iter().map(|(_, s)| s.value(self.stop_time)).collect();
+                rows.last_mut().unwrap().extend(last);
+                let columns = std::iter::once("time")
+                    .chain(outputs.iter().map(|v| v.name))
+                    .chain(self.inputs.iter().map(|(n, _)| *n))
+                    .map(String::from)
+                    .collect();
+                Ok(Table { columns, rows })
+            })();
+            fmi2FreeInstance(c);
+            result
+        }
+    }
+}
+
+/// Value just before a jump at `t` of a piecewise-linear signal.
+fn left_value(s: &Signal, t: f64) -> f64 {
+    match s {
+        Signal::Points(p) => match p.iter().position(|&(tk, _)| tk == t) {
+            Some(0) => p[0].1,
+            Some(k) if p[k - 1].0 < t => s.value(t - 1e-12 * t.abs().max(1.0)),
+            Some(k) => p[k - 1].1,
+            None => s.value(t),
+        },
+        _ => s.value(t),
+    }
+}
+
+type QuietLogger =
+    unsafe extern "C" fn(*mut c_void, *const c_char, Status, *const c_char, *const c_char, *const c_char);
+
+/// The FMU calls `logger(env, name, status, category, "%s", text)`. Stable
+/// Rust cannot define a variadic function; on x86_64 System V this
+/// six-argument function receives exactly those arguments. It drops them.
+unsafe extern "C" fn quiet(
+    _env: *mut c_void,
+    _name: *const c_char,
+    _status: Status,
+    _category: *const c_char,
+    _format: *const c_char,
+    _text: *const c_char,
+) {
+}
+
+/// Outputs of a run, time first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<f64>>,
+}
+
+impl Table {
+    pub fn column(&self, name: &str) -> Vec<f64> {
+        let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
+        self.rows.iter().map(|r| r[i]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_signal_holds_jumps_and_interpolates_ramps() {
+        const P: &[(f64, f64)] = &[(0.02, 0.0), (0.02, 10.0), (0.2, 10.0), (0.2, 0.0), (0.3, 0.0), (0.5, 1.0)];
+        let s = Signal::Points(P);
+        assert_eq!(s.value(0.0), 0.0);
+        assert_eq!(s.value(0.02), 10.0);
+        assert_eq!(s.value(0.1), 10.0);
+        assert_eq!(s.value(0.2), 0.0);
+        assert!((s.value(0.4) - 0.5).abs() < 1e-12);
+        assert_eq!(s.value(9.0), 1.0);
+        assert_eq!(left_value(&s, 0.02), 0.0);
+        assert_eq!(left_value(&s, 0.2), 10.0);
+        // A master sampling [0.01, 0.02) keeps the old value, [0.02, 0.03) the new.
+        assert_eq!(s.hold_value(0.01, 0.01), 0.0);
+        assert_eq!(s.hold_value(0.02, 0.01), 10.0);
+    }
+
+    #[test]
+    fn every_scenario_names_real_variables_and_runs() {
+        let mut names: Vec<&str> = all().iter().map(|s| s.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all().len(), "scenario names repeat");
+        for s in all() {
+            let model = MODELS.iter().find(|m| m.info.identifier == s.model).expect("model exists");
+            let vars = (model.variables)();
+            for (name, _) in s.inputs {
+                let v = vars.iter().find(|v| v.name == *name).unwrap_or_else(|| panic!("{}: no input {name}", s.name));
+                assert_eq!(v.causality, Causality::Input, "{}: {name} is not an input", s.name);
+            }
+            for t in s.traces {
+                assert!(vars.iter().any(|v| v.name == t.variable), "{}: no variable {}", s.name, t.variable);
+            }
+            let table = s.simulate().unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(table.rows.len(), s.points().len());
+            assert!(table.rows.iter().flatten().all(|x| x.is_finite()), "{} gives a non-finite output", s.name);
+        }
+    }
+}
