@@ -31,14 +31,27 @@ pub struct DisplayUnit {
     pub offset: f64,
 }
 
-/// SI base-unit exponents, in the order of FMI's BaseUnit attributes.
-#[derive(Clone, Copy, Debug, Default)]
+/// SI base-unit exponents, in the order of FMI's BaseUnit attributes, and
+/// the factor to SI (`si = factor * value`; 1 for SI units).
+#[derive(Clone, Copy, Debug)]
 pub struct BaseUnit {
     pub kg: i32,
     pub m: i32,
     pub s: i32,
     pub rad: i32,
+    pub factor: f64,
 }
+
+impl Default for BaseUnit {
+    fn default() -> Self {
+        Self { kg: 0, m: 0, s: 0, rad: 0, factor: 1.0 }
+    }
+}
+
+/// Degree in radians.
+pub const DEGREE: f64 = std::f64::consts::PI / 180.0;
+/// Pound-force per square inch in pascals.
+pub const PSI: f64 = 6894.757293168361;
 
 /// A physical quantity; each maps to one SimpleType and one Unit in the XML.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -54,6 +67,21 @@ pub enum Quantity {
     InverseTorqueAngle,
     /// Dimensionless.
     Ratio,
+    /// Angle in degrees (the papers' command and position unit).
+    AngleDegrees,
+    /// Rate in degrees per second.
+    AngularVelocityDegrees,
+    /// Rate in millidegrees per second (Hill's Figs. 3-4).
+    AngularVelocityMillidegrees,
+    /// Angular acceleration (rad/s2), e.g. Hill's friction-to-inertia ratio.
+    AngularAcceleration,
+    /// Pressure (Pa).
+    Pressure,
+    /// Pressure in psi: Hill measures the antenna's drive torque as the
+    /// hydraulic differential pressure.
+    PressurePsi,
+    /// Frequency (Hz).
+    Frequency,
 }
 
 impl Quantity {
@@ -68,6 +96,23 @@ impl Quantity {
             Quantity::RotationalDamping => "RotationalDampingConstant",
             Quantity::InverseTorqueAngle => "InverseTorqueAngle",
             Quantity::Ratio => "Ratio",
+            Quantity::AngleDegrees => "AngleDegrees",
+            Quantity::AngularVelocityDegrees => "AngularVelocityDegrees",
+            Quantity::AngularVelocityMillidegrees => "AngularVelocityMillidegrees",
+            Quantity::AngularAcceleration => "AngularAcceleration",
+            Quantity::Pressure => "Pressure",
+            Quantity::PressurePsi => "PressurePsi",
+            Quantity::Frequency => "Frequency",
+        }
+    }
+
+    /// The `quantity` attribute: what is measured, whatever the unit.
+    pub fn quantity_name(self) -> &'static str {
+        match self {
+            Quantity::AngleDegrees => "Angle",
+            Quantity::AngularVelocityDegrees | Quantity::AngularVelocityMillidegrees => "AngularVelocity",
+            Quantity::PressurePsi => "Pressure",
+            q => q.type_name(),
         }
     }
 
@@ -82,6 +127,13 @@ impl Quantity {
             Quantity::RotationalDamping => "N.m.s/rad",
             Quantity::InverseTorqueAngle => "1/(N.m.rad)",
             Quantity::Ratio => "1",
+            Quantity::AngleDegrees => "deg",
+            Quantity::AngularVelocityDegrees => "deg/s",
+            Quantity::AngularVelocityMillidegrees => "mdeg/s",
+            Quantity::AngularAcceleration => "rad/s2",
+            Quantity::Pressure => "Pa",
+            Quantity::PressurePsi => "psi",
+            Quantity::Frequency => "Hz",
         }
     }
 
@@ -93,9 +145,16 @@ impl Quantity {
             Quantity::Torque => BaseUnit { kg: 1, m: 2, s: -2, ..b },
             Quantity::Inertia => BaseUnit { kg: 1, m: 2, ..b },
             Quantity::Time => BaseUnit { s: 1, ..b },
-            Quantity::RotationalDamping => BaseUnit { kg: 1, m: 2, s: -1, rad: -1 },
-            Quantity::InverseTorqueAngle => BaseUnit { kg: -1, m: -2, s: 2, rad: -1 },
+            Quantity::RotationalDamping => BaseUnit { kg: 1, m: 2, s: -1, rad: -1, ..b },
+            Quantity::InverseTorqueAngle => BaseUnit { kg: -1, m: -2, s: 2, rad: -1, ..b },
             Quantity::Ratio => b,
+            Quantity::AngleDegrees => BaseUnit { rad: 1, factor: DEGREE, ..b },
+            Quantity::AngularVelocityDegrees => BaseUnit { rad: 1, s: -1, factor: DEGREE, ..b },
+            Quantity::AngularVelocityMillidegrees => BaseUnit { rad: 1, s: -1, factor: 1e-3 * DEGREE, ..b },
+            Quantity::AngularAcceleration => BaseUnit { rad: 1, s: -2, ..b },
+            Quantity::Pressure => BaseUnit { kg: 1, m: -1, s: -2, ..b },
+            Quantity::PressurePsi => BaseUnit { kg: 1, m: -1, s: -2, factor: PSI, ..b },
+            Quantity::Frequency => BaseUnit { s: -1, ..b },
         }
     }
 
@@ -110,6 +169,11 @@ impl Quantity {
                 DisplayUnit { name: "rpm", factor: RPM, offset: 0.0 },
             ],
             Quantity::Time => &[DisplayUnit { name: "ms", factor: 1000.0, offset: 0.0 }],
+            Quantity::AngularAcceleration => &[DisplayUnit { name: "mdeg/s2", factor: 1e3 * DEG, offset: 0.0 }],
+            Quantity::Pressure => &[
+                DisplayUnit { name: "MPa", factor: 1e-6, offset: 0.0 },
+                DisplayUnit { name: "bar", factor: 1e-5, offset: 0.0 },
+            ],
             _ => &[],
         }
     }

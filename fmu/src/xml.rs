@@ -135,6 +135,10 @@ fn write_description<M: Model>(guid: &str) -> String {
                 base.push((name, text));
             }
         }
+        let factor = real(b.factor);
+        if b.factor != 1.0 {
+            base.push(("factor", &factor));
+        }
         x.empty("BaseUnit", &base);
         for d in q.display_units() {
             let (factor, offset) = (real(d.factor), real(d.offset));
@@ -147,7 +151,7 @@ fn write_description<M: Model>(guid: &str) -> String {
     x.open("TypeDefinitions", &[]);
     for q in &quantities {
         x.open("SimpleType", &[("name", q.type_name())]);
-        x.empty("Real", &[("quantity", q.type_name()), ("unit", q.unit())]);
+        x.empty("Real", &[("quantity", q.quantity_name()), ("unit", q.unit())]);
         x.close("SimpleType");
     }
     x.close("TypeDefinitions");
