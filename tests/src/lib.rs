@@ -218,8 +218,18 @@ impl Loaded {
     /// Set start values and initialize (the sequence FMPy uses).
     pub fn initialize(&self, instance: &mut fmi::fmi2::instance::InstanceCS, run: &Run) {
         instance.setup_experiment(None, 0.0, Some(run.stop)).expect("setupExperiment");
+        let variables = fmu::models::MODELS
+            .iter()
+            .find(|m| m.info.identifier == run.model)
+            .map(|m| (m.variables)())
+            .unwrap_or_default();
         for (name, value) in &run.start_values {
-            instance.set_real(&[self.vr(name)], &[*value]).expect("setReal");
+            let vr = [self.vr(name)];
+            match variables.iter().find(|v| v.name == *name).map(|v| v.type_name) {
+                Some("Integer") => instance.set_integer(&vr, &[*value as i32]).expect("setInteger"),
+                Some("Boolean") => instance.set_boolean(&vr, &[(*value != 0.0) as i32]).expect("setBoolean"),
+                _ => instance.set_real(&vr, &[*value]).expect("setReal"),
+            };
         }
         instance.enter_initialization_mode().expect("enterInitializationMode");
         instance.exit_initialization_mode().expect("exitInitializationMode");
@@ -293,6 +303,18 @@ pub fn run_fmi_with(run: &Run, mut inputs: impl FnMut(f64, &Table) -> Vec<(&'sta
         table.rows.push(fmu.sample(&mut instance, w[1]));
     }
     table
+}
+
+/// Run a paper's scenario (see `fmu::scenarios`) through the `fmi` crate:
+/// its parameters as start values, its inputs held over each step at their
+/// mid-step value, exactly as `Scenario::simulate` feeds them.
+pub fn run_scenario(name: &str) -> Table {
+    let s = fmu::scenarios::find(name).unwrap_or_else(|| panic!("no scenario {name}"));
+    let mut run = Run::new(s.model, s.stop_time, s.step_size);
+    for &(n, v) in s.parameters {
+        run = run.with(n, v);
+    }
+    run_fmi_with(&run, |t, _| s.inputs_at(t, s.step_size))
 }
 
 impl Table {

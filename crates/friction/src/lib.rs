@@ -9,6 +9,7 @@
 
 pub mod clutch;
 pub mod clutch_chain;
+pub mod cmg_gimbal;
 pub mod coulomb;
 pub mod dahl;
 pub mod hill;
@@ -20,6 +21,7 @@ pub mod stribeck;
 
 pub use clutch::TwoInertiaClutch;
 pub use clutch_chain::{ClutchChain, ClutchMode};
+pub use cmg_gimbal::GimbalRateLoop;
 pub use coulomb::ConventionalCoulomb;
 pub use dahl::Dahl;
 pub use hill::HillFriction;

@@ -4,6 +4,7 @@
 //! add one `entry::<YourModel>()` line to [`MODELS`]. Nothing else changes.
 
 mod clutch;
+mod cmg_gimbal;
 mod coulomb_inertia;
 mod coupled_clutches;
 mod dahl;
@@ -15,6 +16,7 @@ mod stribeck;
 mod two_inertia_clutch;
 
 pub use clutch::ClutchStickSlip;
+pub use cmg_gimbal::CmgGimbalRateLoop;
 pub use coulomb_inertia::CoulombInertia;
 pub use coupled_clutches::CoupledClutches;
 pub use dahl::{DahlElement, DahlInertia};
@@ -79,10 +81,12 @@ pub static MODELS: &[Entry] = &[
     entry::<LoadDependentFrictionInertia>(),
     entry::<TwoInertiaClutch>(),
     entry::<CoupledClutches>(),
+    entry::<CmgGimbalRateLoop>(),
 ];
 
 /// The papers' experiments, per plant (see [`crate::scenarios`]).
-pub static SCENARIOS: &[&[Scenario]] = &[two_inertia_clutch::SCENARIOS, coupled_clutches::SCENARIOS];
+pub static SCENARIOS: &[&[Scenario]] =
+    &[two_inertia_clutch::SCENARIOS, coupled_clutches::SCENARIOS, cmg_gimbal::SCENARIOS];
 
 /// GUID of `MODELS[index]`, computed once.
 pub fn guid(index: usize) -> &'static str {
