@@ -7,6 +7,7 @@
 //! Hill's predictive algorithm (Hill, Eqs. 1-6) looks ahead to a zero crossing
 //! inside it.
 
+pub mod antenna;
 pub mod clutch;
 pub mod clutch_chain;
 pub mod cmg_gimbal;
@@ -19,6 +20,7 @@ pub mod majd_simaan;
 pub mod smooth;
 pub mod stribeck;
 
+pub use antenna::{AntennaServo, AntennaServoDesign, AxisFriction};
 pub use clutch::TwoInertiaClutch;
 pub use clutch_chain::{ClutchChain, ClutchMode};
 pub use cmg_gimbal::GimbalRateLoop;

@@ -3,6 +3,7 @@
 //! To add a model: write its file here (a struct implementing [`Model`]) and
 //! add one `entry::<YourModel>()` line to [`MODELS`]. Nothing else changes.
 
+mod antenna_servo;
 mod clutch;
 mod cmg_gimbal;
 mod coulomb_inertia;
@@ -15,6 +16,7 @@ mod majd_simaan;
 mod stribeck;
 mod two_inertia_clutch;
 
+pub use antenna_servo::AntennaAzimuthServo;
 pub use clutch::ClutchStickSlip;
 pub use cmg_gimbal::CmgGimbalRateLoop;
 pub use coulomb_inertia::CoulombInertia;
@@ -81,12 +83,13 @@ pub static MODELS: &[Entry] = &[
     entry::<LoadDependentFrictionInertia>(),
     entry::<TwoInertiaClutch>(),
     entry::<CoupledClutches>(),
+    entry::<AntennaAzimuthServo>(),
     entry::<CmgGimbalRateLoop>(),
 ];
 
 /// The papers' experiments, per plant (see [`crate::scenarios`]).
 pub static SCENARIOS: &[&[Scenario]] =
-    &[two_inertia_clutch::SCENARIOS, coupled_clutches::SCENARIOS, cmg_gimbal::SCENARIOS];
+    &[two_inertia_clutch::SCENARIOS, coupled_clutches::SCENARIOS, antenna_servo::SCENARIOS, cmg_gimbal::SCENARIOS];
 
 /// GUID of `MODELS[index]`, computed once.
 pub fn guid(index: usize) -> &'static str {

@@ -1,0 +1,315 @@
+//! `AntennaAzimuthServo`: the 70-m antenna azimuth position servo of Hill's
+//! Section IV (see `friction::antenna` for the structure and the design
+//! values), and Hill's Figs. 3-4 as scenarios.
+
+use crate::description::{Experiment, ModelInfo, Quantity, Variable, DEGREE};
+use crate::model::{Model, Transition};
+use crate::scenarios::{Scenario, Signal, Trace};
+use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion};
+use serde::{Deserialize, Serialize};
+
+const MILLIDEGREE: f64 = 1e-3 * DEGREE;
+
+#[derive(Clone, Serialize, Deserialize)]
+pub struct AntennaAzimuthServo {
+    /// Position command (rad).
+    command: f64,
+    position_start: f64,
+    internal_step: f64,
+    servo: AntennaServo,
+}
+
+impl Default for AntennaAzimuthServo {
+    fn default() -> Self {
+        Self {
+            command: 0.0,
+            position_start: 0.0,
+            internal_step: 0.01,
+            servo: AntennaServo::new(AntennaServoDesign::default(), 0.0),
+        }
+    }
+}
+
+fn friction_code(f: AxisFriction) -> i32 {
+    match f {
+        AxisFriction::Conventional => 0,
+        AxisFriction::Hill => 1,
+    }
+}
+
+impl AntennaAzimuthServo {
+    fn design(&mut self) -> &mut AntennaServoDesign {
+        &mut self.servo.design
+    }
+}
+
+impl Model for AntennaAzimuthServo {
+    const INFO: ModelInfo = ModelInfo {
+        identifier: "AntennaAzimuthServo",
+        description: "70-m antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position \
+                      loop, PI rate loop on the motor tachometer, servovalve and pressure lags, motor and antenna inertias \
+                      coupled by the 7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static with F_c/J = 1.77 \
+                      mrad/s2; friction_model selects the conventional (0) or Hill's (1) algorithm; torques in psi of \
+                      hydraulic differential pressure; default: Hill's 1 mdeg step at 10 ms, 5 s",
+        default_experiment: Experiment { start_time: 0.0, stop_time: 5.0, step_size: 0.01 },
+    };
+    const VARIABLES: &'static [Variable<Self>] = &[
+        Variable::<Self>::real_input(
+            "position_command",
+            "Azimuth position command",
+            Quantity::AngleDegrees,
+            0.0,
+            |m| m.command / DEGREE,
+            |m, x| m.command = x * DEGREE,
+        ),
+        Variable::<Self>::real_output("position", "Azimuth (antenna) position", Quantity::AngleDegrees, |m| {
+            m.servo.antenna_angle / DEGREE
+        }),
+        Variable::<Self>::real_output(
+            "rate",
+            "Azimuth (antenna) rate; exactly 0 while the axis sticks (Hill's algorithm)",
+            Quantity::AngularVelocityMillidegrees,
+            |m| m.servo.antenna_rate / MILLIDEGREE,
+        ),
+        Variable::<Self>::real_output(
+            "torque",
+            "Control torque: the hydraulic motors' differential pressure (Hill's Figs. 3-4a)",
+            Quantity::PressurePsi,
+            |m| m.servo.pressure,
+        ),
+        Variable::<Self>::real_output(
+            "tau_gear",
+            "Torque the gear transmits to the antenna over the last internal step (the friction law's applied torque)",
+            Quantity::PressurePsi,
+            |m| m.servo.gear_torque,
+        ),
+        Variable::<Self>::real_output(
+            "tau_friction",
+            "Effective axis friction torque over the last internal step",
+            Quantity::PressurePsi,
+            |m| m.servo.friction_torque,
+        ),
+        Variable::<Self>::real_output(
+            "motor_rate",
+            "Motor rate referred to the axis (the rate-loop tachometer)",
+            Quantity::AngularVelocityMillidegrees,
+            |m| m.servo.motor_rate / MILLIDEGREE,
+        ),
+        Variable::<Self>::integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward", -1, 1, |m| {
+            Motion::of_rate(m.servo.antenna_rate).as_i32()
+        }),
+        Variable::<Self>::integer_parameter(
+            "friction_model",
+            "Axis friction algorithm: 0 = conventional sign-function Coulomb model (Hill Fig. 1), 1 = Hill's predictive \
+             static/Coulomb algorithm (Eqs. 1-6)",
+            1,
+            0,
+            1,
+            |m| friction_code(m.servo.design.friction),
+            |m, x| m.design().friction = if x == 0 { AxisFriction::Conventional } else { AxisFriction::Hill },
+        ),
+        Variable::<Self>::real_parameter(
+            "tau_coulomb",
+            "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
+            Quantity::PressurePsi,
+            400.0,
+            |m| m.servo.design.coulomb_torque,
+            |m, x| m.design().coulomb_torque = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "tau_static",
+            "Static (breakaway) friction F_s (Hill: 425 psi), >= tau_coulomb",
+            Quantity::PressurePsi,
+            425.0,
+            |m| m.servo.design.static_torque,
+            |m, x| m.design().static_torque = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "friction_to_inertia",
+            "F_c / total inertia (Hill: 1.77 mrad/s2 for azimuth); sets the inertia in psi.s2/rad",
+            Quantity::AngularAcceleration,
+            1.77e-3,
+            |m| m.servo.design.friction_to_inertia,
+            |m, x| m.design().friction_to_inertia = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "motor_inertia_fraction",
+            "Share of the total inertia on the motor side of the gear spring (our choice, 0.5)",
+            Quantity::Ratio,
+            0.5,
+            |m| m.servo.design.motor_inertia_fraction,
+            |m, x| m.design().motor_inertia_fraction = x,
+        )
+        .positive()
+        .max(0.99),
+        Variable::<Self>::real_parameter(
+            "gear_mode_frequency",
+            "Frequency of the motor-gear-antenna mode (Hill: the 7.0 Hz mode of the gear actuator stiffness)",
+            Quantity::Frequency,
+            7.0,
+            |m| m.servo.design.gear_mode_frequency,
+            |m, x| m.design().gear_mode_frequency = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "gear_damping_ratio",
+            "Damping ratio of the gear mode (our choice, 0.05)",
+            Quantity::Ratio,
+            0.05,
+            |m| m.servo.design.gear_damping_ratio,
+            |m, x| m.design().gear_damping_ratio = x,
+        )
+        .min(0.0),
+        Variable::<Self>::real_parameter(
+            "rate_loop_bandwidth",
+            "Rate-loop crossover on the total inertia (our choice, 1 Hz)",
+            Quantity::Frequency,
+            1.0,
+            |m| m.servo.design.rate_loop_bandwidth,
+            |m, x| m.design().rate_loop_bandwidth = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "rate_integral_time",
+            "Rate-loop integral time (our choice, 0.3 s)",
+            Quantity::Time,
+            0.3,
+            |m| m.servo.design.rate_integral_time,
+            |m, x| m.design().rate_integral_time = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "position_loop_bandwidth",
+            "Position-loop crossover (our choice, 0.3 Hz)",
+            Quantity::Frequency,
+            0.3,
+            |m| m.servo.design.position_loop_bandwidth,
+            |m, x| m.design().position_loop_bandwidth = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "position_integral_time",
+            "Position-loop integral time (our choice, 3 s)",
+            Quantity::Time,
+            3.0,
+            |m| m.servo.design.position_integral_time,
+            |m, x| m.design().position_integral_time = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "valve_time_constant",
+            "Servovalve spool lag (our choice, 5 ms)",
+            Quantity::Time,
+            0.005,
+            |m| m.servo.design.valve_time_constant,
+            |m, x| m.design().valve_time_constant = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "pressure_time_constant",
+            "Pressure build-up lag (our choice, 10 ms)",
+            Quantity::Time,
+            0.01,
+            |m| m.servo.design.pressure_time_constant,
+            |m, x| m.design().pressure_time_constant = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "max_pressure",
+            "Pressure command limit (Hill: friction is roughly 20% of the maximum control effort: 2000 psi)",
+            Quantity::PressurePsi,
+            2000.0,
+            |m| m.servo.design.max_pressure,
+            |m, x| m.design().max_pressure = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "position_start",
+            "Azimuth position at the start time (at rest)",
+            Quantity::AngleDegrees,
+            0.0,
+            |m| m.position_start / DEGREE,
+            |m, x| m.position_start = x * DEGREE,
+        ),
+        Variable::<Self>::internal_step(0.01, |m| m.internal_step, |m, x| m.internal_step = x),
+    ];
+
+    fn max_substep(&self) -> f64 {
+        self.internal_step
+    }
+
+    /// Static friction at least the Coulomb level (Hill's algorithm assumes
+    /// it), and an internal step under which the explicit (Euler) loop stays
+    /// stable: symplectic Euler on the gear mode needs `h*omega < 2`, we ask
+    /// `h*omega <= 1` (0.44 at Hill's 10 ms and 7 Hz).
+    fn check(&self) -> Result<(), String> {
+        let d = &self.servo.design;
+        if d.static_torque < d.coulomb_torque {
+            return Err(format!(
+                "tau_static = {} psi < tau_coulomb = {} psi: static friction must be >= Coulomb friction",
+                d.static_torque, d.coulomb_torque
+            ));
+        }
+        let omega = 2.0 * std::f64::consts::PI * d.gear_mode_frequency / (1.0 - d.motor_inertia_fraction).sqrt();
+        if self.internal_step * omega > 1.0 {
+            return Err(format!(
+                "internal_step = {} s rejected: the gear mode (up to {omega} rad/s with the axis stuck) needs \
+                 internal_step <= 1/omega = {} s",
+                self.internal_step,
+                1.0 / omega
+            ));
+        }
+        Ok(())
+    }
+
+    fn initialize(&mut self) {
+        self.servo = AntennaServo::new(self.servo.design, self.position_start);
+    }
+
+    #[inline]
+    fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
+        let before = Motion::of_rate(self.servo.antenna_rate);
+        self.servo.step(self.command, dt);
+        if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.servo.antenna_rate)) {
+            on_transition(t);
+        }
+    }
+}
+
+const STEP_TRACES: &[Trace] = &[
+    Trace::new("torque", 1.0, "torque (psi)"),
+    Trace::new("rate", 1.0, "rate (mdeg/s)"),
+    Trace::new("position", 1e3, "position (mdeg)"),
+];
+
+/// Hill's 1.0 mdeg position step at t = 0, 10 ms, 5 s.
+const STEP: &[(&str, Signal)] = &[("position_command", Signal::Constant(1e-3))];
+
+/// Hill's Section IV run with each friction model (Figs. 3 and 4 side by side).
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "hill_fig3_conventional",
+        model: "AntennaAzimuthServo",
+        figure: "hill_figs_3_4",
+        title: "Fig. 3: conventional friction model, 1 mdeg step, 10 ms",
+        parameters: &[("friction_model", 0.0)],
+        inputs: STEP,
+        stop_time: 5.0,
+        step_size: 0.01,
+        traces: STEP_TRACES,
+    },
+    Scenario {
+        name: "hill_fig4_predictive",
+        model: "AntennaAzimuthServo",
+        figure: "hill_figs_3_4",
+        title: "Fig. 4: Hill's algorithm, 1 mdeg step, 10 ms",
+        parameters: &[("friction_model", 1.0)],
+        inputs: STEP,
+        stop_time: 5.0,
+        step_size: 0.01,
+        traces: STEP_TRACES,
+    },
+];

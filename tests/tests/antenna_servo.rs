@@ -1,0 +1,104 @@
+//! AntennaAzimuthServo through the `fmi` crate: Hill's Section IV run (1.0
+//! mdeg position step, 10 ms, 5 s) with the conventional friction model
+//! (Fig. 3) and with Hill's algorithm (Fig. 4).
+
+use fmu_tests::{run_scenario, Table};
+
+const STATIC: f64 = 425.0;
+const COULOMB: f64 = 400.0;
+
+/// Root mean square of the torque's second difference over the rows `rows`:
+/// how irregular the torque graph is (a smooth ramp gives ~0). The first
+/// 0.1 s (the lags taking up the step) is left out.
+fn roughness(torque: &[f64], rows: impl Iterator<Item = usize>) -> f64 {
+    let d2: Vec<f64> = rows
+        .filter(|&k| k >= 10 && k + 1 < torque.len())
+        .map(|k| torque[k + 1] - 2.0 * torque[k] + torque[k - 1])
+        .collect();
+    (d2.iter().map(|x| x * x).sum::<f64>() / d2.len() as f64).sqrt()
+}
+
+/// Rows before the torque first reaches `level` in magnitude (all if never).
+fn before_torque_reaches(t: &Table, level: f64) -> usize {
+    let torque = t.column("torque");
+    torque.iter().position(|p| p.abs() >= level).unwrap_or(torque.len())
+}
+
+#[test]
+fn fig4_hill_rate_is_exactly_zero_between_the_static_friction_levels() {
+    let t = run_scenario("hill_fig4_predictive");
+    insta::assert_snapshot!("hill_fig4", t.snapshot_text(10));
+    let (time, rate, gear, position) = (t.column("time"), t.column("rate"), t.column("tau_gear"), t.column("position"));
+    // Hill's law at every step: an axis at rest stays exactly at rest while the
+    // torque the gear applies is within the static friction levels.
+    for k in 1..time.len() {
+        if rate[k - 1] == 0.0 && gear[k].abs() <= STATIC {
+            assert_eq!(rate[k], 0.0, "t = {}: moved under {} psi", time[k], gear[k]);
+        }
+        if rate[k - 1] == 0.0 && rate[k] != 0.0 {
+            assert!(gear[k].abs() > STATIC, "t = {}: broke away at {} psi", time[k], gear[k]);
+        }
+    }
+    // Breakaway: the first motion comes when the gear torque first exceeds 425 psi.
+    let first_motion = rate.iter().position(|&w| w != 0.0).expect("breaks away");
+    let first_above = gear.iter().position(|g| g.abs() > STATIC).unwrap();
+    assert_eq!(first_motion, first_above);
+    eprintln!(
+        "Hill: breakaway at t = {} s with {:.1} psi on the axis ({:.1} psi pressure); motion before: none",
+        time[first_motion],
+        gear[first_motion],
+        t.column("torque")[first_motion]
+    );
+    assert!(time[first_motion] > 1.0 && time[first_motion] < 3.0);
+    // It slides, then sticks again: exactly zero rate and a frozen position.
+    let restick = (first_motion..rate.len()).find(|&k| rate[k] == 0.0).expect("sticks again");
+    let slide = &rate[first_motion..restick];
+    assert!(slide.iter().all(|&w| w > 0.0), "one forward slide");
+    assert!(rate[restick..].iter().all(|&w| w == 0.0), "stuck to the end");
+    assert!(position[restick..].iter().all(|&x| x == position[restick]));
+    let stuck = rate.iter().filter(|&&w| w == 0.0).count() as f64 / rate.len() as f64;
+    let peak = slide.iter().cloned().fold(0.0, f64::max);
+    eprintln!(
+        "Hill: slide {} s to {} s, peak {peak:.3} mdeg/s, rests at {:.4} mdeg; stuck {:.0}% of the run",
+        time[first_motion],
+        time[restick],
+        1e3 * position[restick],
+        100.0 * stuck
+    );
+    // While it sticks the pressure changes smoothly (a ramp driven by the loop integrators).
+    let stuck_rows = (1..time.len() - 1).filter(|&k| rate[k - 1..=k + 1].iter().all(|&w| w == 0.0));
+    let smooth = roughness(&t.column("torque"), stuck_rows);
+    eprintln!("Hill: torque roughness while stuck {smooth:.3} psi");
+    // Against the conventional model over its own interval below friction (Fig. 3).
+    let c = run_scenario("hill_fig3_conventional");
+    let rough = roughness(&c.column("torque"), 1..before_torque_reaches(&c, COULOMB));
+    eprintln!("conventional: torque roughness below friction {rough:.3} psi");
+    assert!(rough > 4.0 * smooth, "Hill's torque is smoother: {smooth} vs {rough}");
+}
+
+#[test]
+fn fig3_conventional_rate_oscillates_about_a_nonzero_mean_below_friction() {
+    let t = run_scenario("hill_fig3_conventional");
+    insta::assert_snapshot!("hill_fig3", t.snapshot_text(10));
+    let (time, rate, position) = (t.column("time"), t.column("rate"), t.column("position"));
+    let below = before_torque_reaches(&t, COULOMB).min(rate.len() - 1);
+    assert!(time[below] > 1.0, "torque below friction for {} s", time[below]);
+    let rates = &rate[1..below];
+    let mean = rates.iter().sum::<f64>() / rates.len() as f64;
+    let reversals = rates.windows(2).filter(|w| w[0] * w[1] < 0.0).count();
+    eprintln!(
+        "conventional: torque < {COULOMB} psi until t = {} s; rate mean {mean:.3} mdeg/s, {reversals} reversals, position \
+         crept to {:.3} mdeg",
+        time[below],
+        1e3 * position[below]
+    );
+    // Hill: "the rate oscillates about a non-zero mean due to the nonzero input applied force".
+    assert!(reversals >= 20, "oscillates: {reversals} reversals");
+    assert!(mean > 0.1, "non-zero mean: {mean} mdeg/s");
+    // The axis creeps although the torque never exceeded the friction: erroneous motion.
+    assert!(position[below] > 0.1e-3, "crept {} deg", position[below]);
+    // With Hill's algorithm the same interval has no motion at all.
+    let h = run_scenario("hill_fig4_predictive");
+    let h_below = before_torque_reaches(&h, COULOMB);
+    assert!(h.column("rate")[..h_below].iter().all(|&w| w == 0.0));
+}
