@@ -109,21 +109,21 @@ impl Model for AntennaAzimuthServo {
             |m, x| m.design().friction = if x == 0 { AxisFriction::Conventional } else { AxisFriction::Hill },
         ),
         Variable::<Self>::real_parameter(
-            "tau_coulomb",
-            "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
-            Quantity::PressurePsi,
-            400.0,
-            |m| m.servo.design.coulomb_torque,
-            |m, x| m.design().coulomb_torque = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
             "tau_static",
             "Static (breakaway) friction F_s (Hill: 425 psi), >= tau_coulomb",
             Quantity::PressurePsi,
             425.0,
             |m| m.servo.design.static_torque,
             |m, x| m.design().static_torque = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "tau_coulomb",
+            "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
+            Quantity::PressurePsi,
+            400.0,
+            |m| m.servo.design.coulomb_torque,
+            |m, x| m.design().coulomb_torque = x,
         )
         .positive(),
         Variable::<Self>::real_parameter(
