@@ -30,7 +30,37 @@ pub fn build_fmus() -> Result<PathBuf> {
         );
     }
     println!("{} FMUs in {}", fmu::models::MODELS.len(), out.display());
+    write_cross_check_files(&out)?;
     Ok(out)
+}
+
+/// The scenarios' input signals in the FMI cross-check format, so that any
+/// importer can replay them: beside each FMU its first scenario's
+/// `<Model>_in.csv` (models with inputs) and `<Model>_ref.opt`; and every
+/// scenario in `scenarios/<name>/` with those two files and the
+/// `start_values.csv` of the parameters it sets.
+fn write_cross_check_files(out: &std::path::Path) -> Result<()> {
+    let write = |path: PathBuf, text: &str| std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()));
+    let scenarios = fmu::scenarios::all();
+    for m in fmu::models::MODELS {
+        let id = m.info.identifier;
+        let Some(first) = scenarios.iter().find(|s| s.model == id) else { continue };
+        if let Some(csv) = first.input_csv() {
+            write(out.join(format!("{id}_in.csv")), &csv)?;
+        }
+        write(out.join(format!("{id}_ref.opt")), &first.ref_opt())?;
+    }
+    for s in &scenarios {
+        let dir = out.join("scenarios").join(s.name);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        if let Some(csv) = s.input_csv() {
+            write(dir.join(format!("{}_in.csv", s.model)), &csv)?;
+        }
+        write(dir.join(format!("{}_ref.opt", s.model)), &s.ref_opt())?;
+        write(dir.join("start_values.csv"), &s.start_values_csv())?;
+    }
+    println!("{} scenarios' cross-check files in {}", scenarios.len(), out.join("scenarios").display());
+    Ok(())
 }
 
 fn write_fmu(path: &std::path::Path, id: &str, xml: &str, so: &[u8]) -> zip::result::ZipResult<()> {
