@@ -1,16 +1,21 @@
 //! Build automation for the workspace (the rust-analyzer `xtask` pattern).
 //!
 //! - `cargo xtask fmu`  — build the FMI binary in release and package one
-//!   `<ModelIdentifier>.fmu` per model into `target/fmu/`.
+//!   `<ModelIdentifier>.fmu` per model into `target/fmu/`, and the
+//!   scenarios' FMI cross-check files (`<Model>_in.csv`, `<Model>_ref.opt`)
+//!   beside them and per scenario in `target/fmu/scenarios/<name>/`.
 //! - `cargo xtask docs` — regenerate `docs/models.md` from the declarations.
 //! - `cargo xtask test` — provision the importers (FMPy, libclang for the
 //!   `fmi` crate) in `target/venv`, build the FMUs, run every test, the
 //!   valgrind memcheck and a bounded fuzz run.
 //! - `cargo xtask fuzz [seconds]` — the libFuzzer target alone (default 60 s).
 //! - `cargo xtask bench` — benches; writes docs/performance.md and its plot.
+//! - `cargo xtask plots` — run every scenario in-process and render its
+//!   figure into `docs/figures/<figure>.png`.
 
 mod bench;
 mod package;
+mod plots;
 mod provision;
 
 use std::path::{Path, PathBuf};
@@ -23,8 +28,9 @@ fn main() -> ExitCode {
         Some("docs") => write_docs(),
         Some("test") => test(&args[1..]),
         Some("bench") => bench::bench(),
+        Some("plots") => plots::plots(),
         Some("fuzz") => fuzz(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60)).map(|_| ()),
-        _ => Err("usage: cargo xtask <fmu | docs | test [cargo test args] | fuzz [seconds] | bench>".into()),
+        _ => Err("usage: cargo xtask <fmu | docs | test [cargo test args] | fuzz [seconds] | bench | plots>".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
