@@ -64,6 +64,26 @@ pub fn write_doc(study: &str) -> Result<()> {
         };
         let _ = writeln!(doc, "| {law} | {} | {} | {ratio} |", cell(core), cell(floor));
     }
+    doc.push_str(
+        "\n## Plants\n\nOne internal step of each plant's core (its default step), driven through a slow cycle. \
+         The antenna servo runs the same loop with either axis friction: Hill's claim that his algorithm costs no \
+         more per step than the conventional model is the ratio of the two.\n\n| plant | ns/step |\n|---|---|\n",
+    );
+    let plants = [
+        ("coupled_clutches", "core", "CoupledClutches (4 bodies, 3 clutches, every lock combination)"),
+        ("cmg_gimbal", "core", "CmgGimbalRateLoop (Dahl pivot + frictionless copy)"),
+        ("flap_actuator", "core", "FlapActuatorServo"),
+        ("antenna", "conventional", "AntennaAzimuthServo, conventional friction"),
+        ("antenna", "hill", "AntennaAzimuthServo, Hill's algorithm"),
+    ];
+    for (group, name, label) in plants {
+        if let Some(ns) = mean_ns(group, name) {
+            let _ = writeln!(doc, "| {label} | {ns:.2} |");
+        }
+    }
+    if let (Some(h), Some(c)) = (mean_ns("antenna", "hill"), mean_ns("antenna", "conventional")) {
+        let _ = writeln!(doc, "\nAntenna servo, Hill / conventional cost per step: {:.2}.", h / c);
+    }
     let core = mean_ns("hill", "core_step_and_read");
     let fmi = mean_ns("hill", "fmi_do_step_and_get_real");
     let _ = write!(

@@ -82,9 +82,109 @@ fn coast_error(make: &dyn Fn() -> Box<dyn FnMut(f64, f64, f64) -> Advance>, dt: 
     f64::INFINITY
 }
 
+/// The antenna servo's axis laws, in psi (F_c = 400, F_s = 425), with
+/// Stribeck's band and Majd-Simaan's critical velocity scaled to the axis
+/// rates of Hill's run (a few mdeg/s).
+fn antenna_laws() -> Vec<(&'static str, Box<dyn Fn() -> Box<dyn FnMut(&mut AntennaServo, f64, f64)>>)> {
+    fn boxed<L: RigidBodyFriction + Copy + 'static>(
+        law: L,
+    ) -> Box<dyn Fn() -> Box<dyn FnMut(&mut AntennaServo, f64, f64)>> {
+        Box::new(move || {
+            let mut l = law;
+            Box::new(move |servo, command, dt| servo.step_with(&mut l, command, dt))
+        })
+    }
+    let mdeg = 1e-3_f64.to_radians();
+    let mut ms = MajdSimaan {
+        viscous: 0.0,
+        coulomb_torque: 400.0,
+        static_torque: 425.0,
+        sharpness: 10.0,
+        critical_velocity: 0.5 * mdeg,
+        sigma_method: SigmaMethod::Exact,
+        sigma: 0.0,
+    };
+    ms.prepare();
+    vec![
+        ("conventional Coulomb", boxed(ConventionalCoulomb { coulomb_torque: 400.0 })),
+        ("Hill", boxed(HillFriction { static_torque: 425.0, coulomb_torque: 400.0 })),
+        (
+            "Stribeck Eq. 2 (epsilon = 0.01 mdeg/s)",
+            boxed(ClassicalFriction {
+                shape: ClassicalShape::StaticBand,
+                viscous: 0.0,
+                coulomb_torque: 400.0,
+                static_torque: 425.0,
+                stribeck_velocity: 0.5 * mdeg,
+                exponent: 1.0,
+                band: 0.01 * mdeg,
+            }),
+        ),
+        ("Majd-Simaan (n = 10, w_c = 0.5 mdeg/s)", boxed(ms)),
+    ]
+}
+
+/// Hill's Section IV run (1 mdeg step, 5 s) with `law` at internal step
+/// `dt`: the axis rate (mdeg/s) every 10 ms.
+fn antenna_rates(make: &dyn Fn() -> Box<dyn FnMut(&mut AntennaServo, f64, f64)>, dt: f64) -> Vec<f64> {
+    let mut step = make();
+    let mut servo = AntennaServo::new(AntennaServoDesign::default(), 0.0);
+    let per_sample = (0.01 / dt).round() as usize;
+    let mut rates = Vec::new();
+    for _ in 0..500 {
+        for _ in 0..per_sample {
+            step(&mut servo, 1e-3_f64.to_radians(), dt);
+        }
+        rates.push(servo.antenna_rate.to_degrees() * 1e3);
+    }
+    rates
+}
+
+fn antenna_study() {
+    const ANTENNA_STEPS: [f64; 6] = [1e-2, 5e-3, 2e-3, 1e-3, 5e-4, 2e-4];
+    const REFERENCE: f64 = 2e-5;
+    println!("\n### Antenna servo (Hill Section IV: 1 mdeg step, 5 s)\n");
+    println!(
+        "RMS error of the axis rate (mdeg/s, every 10 ms over 5 s) against the same law at a {REFERENCE} s step, \
+         the whole loop integrated at the step shown. Hill's target: 0.1 mdeg/s.\n"
+    );
+    let header: Vec<String> = ANTENNA_STEPS.iter().map(|dt| format!("{} ms", dt * 1e3)).collect();
+    println!("| law | {} | largest step meeting 0.1 mdeg/s | speed-up vs conventional |", header.join(" | "));
+    println!("|---|{}|---|---|", vec!["---"; ANTENNA_STEPS.len()].join("|"));
+    let mut conventional = None;
+    for (name, make) in antenna_laws() {
+        let reference = antenna_rates(make.as_ref(), REFERENCE);
+        let errors: Vec<f64> = ANTENNA_STEPS
+            .iter()
+            .map(|&dt| {
+                let r = antenna_rates(make.as_ref(), dt);
+                (r.iter().zip(&reference).map(|(a, b)| (a - b).powi(2)).sum::<f64>() / r.len() as f64).sqrt()
+            })
+            .collect();
+        // Largest tested step from which every smaller one meets the target.
+        let largest = ANTENNA_STEPS.iter().zip(&errors).rev().take_while(|(_, &e)| e <= 0.1).last().map(|(&dt, _)| dt);
+        if name.starts_with("conventional") {
+            conventional = largest;
+        }
+        let speedup = match (largest, conventional) {
+            (Some(d), Some(c)) => format!("{:.0}x", d / c),
+            _ => "-".into(),
+        };
+        let step = largest.map(|d| format!("{} ms", d * 1e3)).unwrap_or_else(|| "none tested".into());
+        println!(
+            "| {name} | {} | {step} | {speedup} |",
+            errors.iter().map(|e| format!("{e:.3}")).collect::<Vec<_>>().join(" | ")
+        );
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // cargo test asks bench targets to list their tests
+    }
+    if std::env::args().any(|a| a == "antenna") {
+        antenna_study();
+        return;
     }
     println!("### Accuracy per step\n");
     println!("Rate error while it must stick (mean |w| under 0.9 F_c, rad/s), and stop-time error when coasting to rest (s), per step.\n");
@@ -135,6 +235,8 @@ fn main() {
         let step = if dt == &Some(STEPS[STEPS.len() - 1]) { format!("every tested step, up to {step}") } else { step };
         println!("| {name} | {step} | {speedup} |");
     }
+
+    antenna_study();
 
     println!("\n### Scaling (Hill law, core, one thread unless stated)\n");
     let run = |steps: usize, fs: f64| {

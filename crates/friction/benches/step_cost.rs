@@ -183,9 +183,38 @@ fn laws(c: &mut Criterion) {
     });
 }
 
+/// Plants: one step of each (its own default step), driven by a slow cycle.
+fn plants(c: &mut Criterion) {
+    let mut chain = ClutchChain::new(vec![1.0; 4], vec![10.0, 0.0, 0.0, 0.0]);
+    bench(c, "coupled_clutches/core", |t| {
+        // Drive and clutch forces swing so clutches lock, slide and free.
+        let f = [10.0 * t.abs(), 10.0 * (t + 0.5).max(0.0), 10.0];
+        let fs = [11.0 * t.abs(), 11.0 * (t + 0.5).max(0.0), 11.0];
+        chain.step(&[10.0 * t, 0.0, 0.0, 0.0], &f, &fs, DT);
+        chain.rate[0]
+    });
+
+    // Hill's claim: his algorithm costs no more per step than the conventional model.
+    let mdeg = 1e-3_f64.to_radians();
+    for (name, friction) in [("antenna/conventional", AxisFriction::Conventional), ("antenna/hill", AxisFriction::Hill)]
+    {
+        let mut servo = AntennaServo::new(AntennaServoDesign { friction, ..Default::default() }, 0.0);
+        bench(c, name, |t| {
+            servo.step(mdeg * t, 0.01);
+            servo.antenna_rate
+        });
+    }
+
+    let mut gimbal = GimbalRateLoop::new(5.0, 280.0, 1e4, 0.27, 1.48e5, 0.0);
+    bench(c, "cmg_gimbal/core", |t| {
+        gimbal.step(5e-4 * t, 1e-4);
+        gimbal.rate
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(std::time::Duration::from_millis(300)).measurement_time(std::time::Duration::from_secs(2));
-    targets = laws
+    targets = laws, plants
 }
 criterion_main!(benches);

@@ -166,14 +166,31 @@ impl AntennaServo {
         Self { design, antenna_angle: angle, motor_angle: angle, ..Self::default() }
     }
 
-    /// Advance by `dt` with the position command `command` (rad) held: one
-    /// Euler step of the whole loop, as Hill's simulation integrates it, with
-    /// the friction law predicting over the same interval. The linear lags
-    /// are advanced exactly (their inputs held), the two bodies by
-    /// symplectic Euler (rates first, then angles from the new rates), which
-    /// keeps the 7 Hz mode stable at 10 ms steps.
+    /// Advance by `dt` with the position command `command` (rad) held, with
+    /// the axis friction of the design (see [`AntennaServo::step_with`]).
     #[inline]
     pub fn step(&mut self, command: f64, dt: f64) {
+        let d = &self.design;
+        match d.friction {
+            AxisFriction::Conventional => {
+                self.step_with(&mut ConventionalCoulomb { coulomb_torque: d.coulomb_torque }, command, dt)
+            }
+            AxisFriction::Hill => self.step_with(
+                &mut HillFriction { static_torque: d.static_torque, coulomb_torque: d.coulomb_torque },
+                command,
+                dt,
+            ),
+        }
+    }
+
+    /// Advance by `dt` with the position command `command` (rad) held and
+    /// any friction law on the axis: one Euler step of the whole loop, as
+    /// Hill's simulation integrates it, with the friction law predicting
+    /// over the same interval. The linear lags are advanced exactly (their
+    /// inputs held), the two bodies by symplectic Euler (rates first, then
+    /// angles from the new rates), which keeps the 7 Hz mode stable at 10 ms.
+    #[inline]
+    pub fn step_with(&mut self, law: &mut impl RigidBodyFriction, command: f64, dt: f64) {
         let d = &self.design;
         // Position loop -> rate command (rad/s).
         let position_error = command - self.antenna_angle;
@@ -199,15 +216,8 @@ impl AntennaServo {
         self.pressure = lag(self.pressure, 0.5 * (valve_before + self.valve), d.pressure_time_constant, dt);
         // Bodies.
         self.motor_rate += dt * (motor_torque - gear) / d.motor_inertia();
-        let (ja, rate) = (d.antenna_inertia(), self.antenna_rate);
-        let Advance { rate: new_rate, friction } = match d.friction {
-            AxisFriction::Conventional => {
-                ConventionalCoulomb { coulomb_torque: d.coulomb_torque }.advance(gear, rate, ja, dt)
-            }
-            AxisFriction::Hill => HillFriction { static_torque: d.static_torque, coulomb_torque: d.coulomb_torque }
-                .advance(gear, rate, ja, dt),
-        };
-        self.antenna_rate = new_rate;
+        let Advance { rate, friction } = law.advance(gear, self.antenna_rate, d.antenna_inertia(), dt);
+        self.antenna_rate = rate;
         self.motor_angle += dt * self.motor_rate;
         self.antenna_angle += dt * self.antenna_rate;
         self.gear_torque = gear;

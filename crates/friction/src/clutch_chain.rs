@@ -53,9 +53,16 @@ pub struct ClutchChain {
     pub mode: Vec<ClutchMode>,
 }
 
+/// Longest chain: the step works on fixed-size arrays of this length, so it
+/// allocates nothing (2^(MAX_BODIES - 1) lock combinations at worst).
+pub const MAX_BODIES: usize = 16;
+
+type Bodies = [f64; MAX_BODIES];
+
 /// Torques on each body from external torques and the given clutch torques.
-fn body_torques(external: &[f64], clutch: &[f64]) -> Vec<f64> {
-    let mut t = external.to_vec();
+fn body_torques(external: &[f64], clutch: &[f64]) -> Bodies {
+    let mut t = [0.0; MAX_BODIES];
+    t[..external.len()].copy_from_slice(external);
     for (k, &c) in clutch.iter().enumerate() {
         t[k] -= c;
         t[k + 1] += c;
@@ -63,9 +70,19 @@ fn body_torques(external: &[f64], clutch: &[f64]) -> Vec<f64> {
     t
 }
 
+/// The lock combination chosen for a step: which clutches are locked, the
+/// clutch torques and the body accelerations.
+struct Combination {
+    locked_count: usize,
+    locked: [bool; MAX_BODIES],
+    torque: Bodies,
+}
+
 impl ClutchChain {
+    /// A chain of `inertia.len()` bodies (2 ..= [`MAX_BODIES`]) at angle 0.
     pub fn new(inertia: Vec<f64>, rate: Vec<f64>) -> Self {
         let n = inertia.len();
+        assert!((2..=MAX_BODIES).contains(&n) && rate.len() == n, "a chain has 2 to {MAX_BODIES} bodies");
         Self {
             angle: vec![0.0; n],
             clutch_torque: vec![0.0; n - 1],
@@ -77,12 +94,15 @@ impl ClutchChain {
 
     /// Accelerations and locked-clutch torques for a given locked set, with
     /// the given torques on the non-locked clutches.
-    fn solve(&self, external: &[f64], locked: &[bool], sliding: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    fn solve(&self, external: &[f64], locked: &[bool], sliding: &[f64]) -> (Bodies, Bodies) {
         let n = self.inertia.len();
-        let free_torques: Vec<f64> = (0..n - 1).map(|k| if locked[k] { 0.0 } else { sliding[k] }).collect();
-        let t = body_torques(external, &free_torques);
-        let mut acceleration = vec![0.0; n];
-        let mut torque = free_torques.clone();
+        let mut free_torques = [0.0; MAX_BODIES];
+        for k in 0..n - 1 {
+            free_torques[k] = if locked[k] { 0.0 } else { sliding[k] };
+        }
+        let t = body_torques(external, &free_torques[..n - 1]);
+        let mut acceleration = [0.0; MAX_BODIES];
+        let mut torque = free_torques;
         let mut start = 0;
         while start < n {
             let mut end = start;
@@ -106,32 +126,45 @@ impl ClutchChain {
 
     /// Advance by `dt` with external torques on each body, sliding
     /// capacities and static capacities per clutch (all held over the step).
+    /// Allocation-free.
     pub fn step(&mut self, external: &[f64], sliding_capacity: &[f64], static_capacity: &[f64], dt: f64) {
         let n = self.inertia.len();
         let m = n - 1;
-        let v: Vec<f64> = (0..m).map(|k| self.rate[k] - self.rate[k + 1]).collect();
+        let mut v = [0.0; MAX_BODIES];
+        for k in 0..m {
+            v[k] = self.rate[k] - self.rate[k + 1];
+        }
         let engaged = |k: usize| sliding_capacity[k] > 0.0;
-        let candidates: Vec<usize> = (0..m).filter(|&k| v[k] == 0.0 && engaged(k)).collect();
+        let mut candidates = [0usize; MAX_BODIES];
+        let mut candidate_count = 0;
+        for k in (0..m).filter(|&k| v[k] == 0.0 && engaged(k)) {
+            candidates[candidate_count] = k;
+            candidate_count += 1;
+        }
+        let candidates = &candidates[..candidate_count];
         // Torques of clutches that are already sliding.
-        let base: Vec<f64> = (0..m).map(|k| if engaged(k) { sliding_capacity[k] * sign(v[k]) } else { 0.0 }).collect();
-        let mut best: Option<(usize, Vec<bool>, Vec<f64>, Vec<f64>)> = None;
+        let mut base = [0.0; MAX_BODIES];
+        for k in (0..m).filter(|&k| engaged(k)) {
+            base[k] = sliding_capacity[k] * sign(v[k]);
+        }
+        let mut best: Option<Combination> = None;
         for mask in 0..(1u32 << candidates.len()) {
-            let mut locked = vec![false; m];
+            let mut locked = [false; MAX_BODIES];
             for (i, &k) in candidates.iter().enumerate() {
                 locked[k] = mask & (1 << i) != 0;
             }
             // Released candidates: slide in the sense the motion would take
             // them with that clutch carrying no torque, then check the sense holds.
-            let mut sliding = base.clone();
+            let mut sliding = base;
             let (a0, _) = self.solve(external, &locked, &sliding);
             let mut consistent = true;
-            for &k in &candidates {
+            for &k in candidates {
                 if !locked[k] {
                     sliding[k] = sliding_capacity[k] * sign(a0[k] - a0[k + 1]);
                 }
             }
             let (a, torque) = self.solve(external, &locked, &sliding);
-            for &k in &candidates {
+            for &k in candidates {
                 if locked[k] {
                     consistent &= torque[k].abs() <= static_capacity[k];
                 } else {
@@ -139,20 +172,23 @@ impl ClutchChain {
                     consistent &= s != 0.0 && s == sign(sliding[k]);
                 }
             }
-            let count = locked.iter().filter(|&&l| l).count();
-            if consistent && best.as_ref().is_none_or(|b| count > b.0) {
-                best = Some((count, locked, torque, a));
+            let locked_count = mask.count_ones() as usize;
+            if consistent && best.as_ref().is_none_or(|b| locked_count > b.locked_count) {
+                best = Some(Combination { locked_count, locked, torque });
             }
         }
-        let (_, mut locked, mut torque, _) = best.unwrap_or_else(|| {
+        let Combination { mut locked, mut torque, .. } = best.unwrap_or_else(|| {
             // No consistent combination (degenerate data): let every candidate slide.
-            let locked = vec![false; m];
-            let (a, t) = self.solve(external, &locked, &base);
-            (0, locked, t, a)
+            let locked = [false; MAX_BODIES];
+            let (_, torque) = self.solve(external, &locked, &base);
+            Combination { locked_count: 0, locked, torque }
         });
         // Tentative new speeds with these torques held over the step.
-        let t = body_torques(external, &torque);
-        let mut w: Vec<f64> = (0..n).map(|i| self.rate[i] + dt * t[i] / self.inertia[i]).collect();
+        let t = body_torques(external, &torque[..m]);
+        let mut w = [0.0; MAX_BODIES];
+        for i in 0..n {
+            w[i] = self.rate[i] + dt * t[i] / self.inertia[i];
+        }
         for k in 0..m {
             if locked[k] {
                 w[k + 1] = w[k]; // the same group: make it bit-identical
@@ -180,7 +216,7 @@ impl ClutchChain {
             let j_right: f64 = self.inertia[k + 1..=right].iter().sum();
             // Can it hold once locked? The torque it would carry with the
             // two segments joined (the blog's sticking torque, generalised).
-            let mut joined = locked.clone();
+            let mut joined = locked;
             joined[k] = true;
             let needed = self.solve(external, &joined, &torque).1[k];
             // Momentum-conserving common speed, and the torque that, averaged
@@ -211,8 +247,8 @@ impl ClutchChain {
         for i in 0..n {
             self.angle[i] += 0.5 * dt * (self.rate[i] + w[i]);
         }
-        self.rate = w;
-        self.clutch_torque = torque;
+        self.rate.copy_from_slice(&w[..n]);
+        self.clutch_torque.copy_from_slice(&torque[..m]);
         for k in 0..m {
             self.mode[k] = if !engaged(k) {
                 ClutchMode::Free

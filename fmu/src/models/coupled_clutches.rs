@@ -257,6 +257,23 @@ impl Model for CoupledClutches {
         self.internal_step
     }
 
+    /// The chain's vectors always hold four bodies; a restored (deserialized)
+    /// state that does not is refused rather than indexed out of bounds.
+    fn check(&self) -> Result<(), String> {
+        let c = &self.chain;
+        let bodies = [c.inertia.len(), c.angle.len(), c.rate.len()];
+        let clutches = [c.clutch_torque.len(), c.mode.len()];
+        if bodies != [4; 3] || clutches != [3; 2] {
+            return Err(format!(
+                "the chain state holds {bodies:?} bodies and {clutches:?} clutches: the model has 4 bodies and 3 clutches"
+            ));
+        }
+        if c.inertia.iter().any(|&j| !(j > 0.0 && j.is_finite())) {
+            return Err(format!("chain inertias {:?}: each must be finite and > 0", c.inertia));
+        }
+        Ok(())
+    }
+
     fn initialize(&mut self) {
         self.chain = ClutchChain::new(self.inertia.to_vec(), self.rate_start.to_vec());
         let (sliding, _) = self.capacities();
