@@ -185,7 +185,7 @@ fn laws(c: &mut Criterion) {
 
 /// Plants: one step of each (its own default step), driven by a slow cycle.
 fn plants(c: &mut Criterion) {
-    let mut chain = ClutchChain::new(vec![1.0; 4], vec![10.0, 0.0, 0.0, 0.0]);
+    let mut chain = ClutchChain::new(&[1.0; 4], &[10.0, 0.0, 0.0, 0.0]);
     bench(c, "coupled_clutches/core", |t| {
         // Drive and clutch forces swing so clutches lock, slide and free.
         let f = [10.0 * t.abs(), 10.0 * (t + 0.5).max(0.0), 10.0];

@@ -43,14 +43,20 @@ impl ClutchMode {
 ///    (the two sides then take the speed that conserves their momentum:
 ///    exact and bit-identical); otherwise it reverses, with the averaged
 ///    torque of Hill's Eq. (6).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+///
+/// The state lives in fixed-size arrays (first `bodies` entries used), so a
+/// chain is `Copy`: stepping and saving it (an FMU keeps a copy per step to
+/// roll back a failed one) allocate nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClutchChain {
-    pub inertia: Vec<f64>,
-    pub angle: Vec<f64>,
-    pub rate: Vec<f64>,
+    /// Number of bodies, 2 ..= [`MAX_BODIES`].
+    pub bodies: usize,
+    pub inertia: [f64; MAX_BODIES],
+    pub angle: [f64; MAX_BODIES],
+    pub rate: [f64; MAX_BODIES],
     /// Torque transmitted by clutch k from body k to body k+1, averaged over the last step.
-    pub clutch_torque: Vec<f64>,
-    pub mode: Vec<ClutchMode>,
+    pub clutch_torque: [f64; MAX_BODIES],
+    pub mode: [ClutchMode; MAX_BODIES],
 }
 
 /// Longest chain: the step works on fixed-size arrays of this length, so it
@@ -79,23 +85,21 @@ struct Combination {
 }
 
 impl ClutchChain {
-    /// A chain of `inertia.len()` bodies (2 ..= [`MAX_BODIES`]) at angle 0.
-    pub fn new(inertia: Vec<f64>, rate: Vec<f64>) -> Self {
+    /// A chain of `inertia.len()` bodies (2 ..= [`MAX_BODIES`]) at angle 0,
+    /// clutches free.
+    pub fn new(inertia: &[f64], rate: &[f64]) -> Self {
         let n = inertia.len();
         assert!((2..=MAX_BODIES).contains(&n) && rate.len() == n, "a chain has 2 to {MAX_BODIES} bodies");
-        Self {
-            angle: vec![0.0; n],
-            clutch_torque: vec![0.0; n - 1],
-            mode: vec![ClutchMode::Free; n - 1],
-            inertia,
-            rate,
-        }
+        let mut chain = Self { bodies: n, ..Self::default() };
+        chain.inertia[..n].copy_from_slice(inertia);
+        chain.rate[..n].copy_from_slice(rate);
+        chain
     }
 
     /// Accelerations and locked-clutch torques for a given locked set, with
     /// the given torques on the non-locked clutches.
     fn solve(&self, external: &[f64], locked: &[bool], sliding: &[f64]) -> (Bodies, Bodies) {
-        let n = self.inertia.len();
+        let n = self.bodies;
         let mut free_torques = [0.0; MAX_BODIES];
         for k in 0..n - 1 {
             free_torques[k] = if locked[k] { 0.0 } else { sliding[k] };
@@ -128,7 +132,7 @@ impl ClutchChain {
     /// capacities and static capacities per clutch (all held over the step).
     /// Allocation-free.
     pub fn step(&mut self, external: &[f64], sliding_capacity: &[f64], static_capacity: &[f64], dt: f64) {
-        let n = self.inertia.len();
+        let n = self.bodies;
         let m = n - 1;
         let mut v = [0.0; MAX_BODIES];
         for k in 0..m {
@@ -247,8 +251,8 @@ impl ClutchChain {
         for i in 0..n {
             self.angle[i] += 0.5 * dt * (self.rate[i] + w[i]);
         }
-        self.rate.copy_from_slice(&w[..n]);
-        self.clutch_torque.copy_from_slice(&torque[..m]);
+        self.rate[..n].copy_from_slice(&w[..n]);
+        self.clutch_torque[..m].copy_from_slice(&torque[..m]);
         for k in 0..m {
             self.mode[k] = if !engaged(k) {
                 ClutchMode::Free
@@ -269,7 +273,7 @@ mod tests {
 
     #[test]
     fn two_bodies_behave_like_the_two_inertia_clutch() {
-        let mut chain = ClutchChain::new(vec![1.0, 1.0], vec![1.0, 0.0]);
+        let mut chain = ClutchChain::new(&[1.0, 1.0], &[1.0, 0.0]);
         let mut pair = crate::TwoInertiaClutch::new(1.0, 1.0, 1.0, 0.0);
         for _ in 0..200 {
             chain.step(&[0.0, 0.0], &[10.0], &[11.0], 0.01);
@@ -284,16 +288,16 @@ mod tests {
     fn a_locked_group_moves_as_one_body_within_capacity() {
         // Three bodies at rest, all clutches able to hold: a drive torque of
         // 3 N.m on body 0 accelerates all three together at 1 rad/s^2.
-        let mut chain = ClutchChain::new(vec![1.0, 1.0, 1.0], vec![0.0; 3]);
+        let mut chain = ClutchChain::new(&[1.0, 1.0, 1.0], &[0.0; 3]);
         chain.step(&[3.0, 0.0, 0.0], &[10.0, 10.0], &[11.0, 11.0], 0.01);
-        assert_eq!(chain.mode, vec![ClutchMode::Locked, ClutchMode::Locked]);
-        assert!(chain.rate.iter().all(|&w| w == chain.rate[0]));
+        assert_eq!(chain.mode[..2], [ClutchMode::Locked, ClutchMode::Locked]);
+        assert!(chain.rate[..3].iter().all(|&w| w == chain.rate[0]));
         assert!((chain.rate[0] - 0.01).abs() < 1e-15);
         assert!((chain.clutch_torque[0] - 2.0).abs() < 1e-12 && (chain.clutch_torque[1] - 1.0).abs() < 1e-12);
         // 30 N.m: clutch 0 would need 20 N.m > 11: it slips, clutch 1 (10 N.m needed... 5) holds.
-        let mut chain = ClutchChain::new(vec![1.0, 1.0, 1.0], vec![0.0; 3]);
+        let mut chain = ClutchChain::new(&[1.0, 1.0, 1.0], &[0.0; 3]);
         chain.step(&[30.0, 0.0, 0.0], &[10.0, 10.0], &[11.0, 11.0], 0.01);
-        assert_eq!(chain.mode, vec![ClutchMode::Forward, ClutchMode::Locked]);
+        assert_eq!(chain.mode[..2], [ClutchMode::Forward, ClutchMode::Locked]);
         assert_eq!(chain.clutch_torque[0], 10.0);
         assert!((chain.clutch_torque[1] - 5.0).abs() < 1e-12);
     }

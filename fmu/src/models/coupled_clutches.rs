@@ -61,7 +61,7 @@ impl Default for CoupledClutches {
             peak: 1.0,
             max_normal_force: 0.0,
             internal_step: 1e-3,
-            chain: ClutchChain::new(vec![1.0; 4], vec![0.0; 4]),
+            chain: ClutchChain::new(&[1.0; 4], &[0.0; 4]),
         }
     }
 }
@@ -257,42 +257,38 @@ impl Model for CoupledClutches {
         self.internal_step
     }
 
-    /// The chain's vectors always hold four bodies; a restored (deserialized)
-    /// state that does not is refused rather than indexed out of bounds.
+    /// The chain always has four bodies; a restored (deserialized) state
+    /// that says otherwise is refused.
     fn check(&self) -> Result<(), String> {
         let c = &self.chain;
-        let bodies = [c.inertia.len(), c.angle.len(), c.rate.len()];
-        let clutches = [c.clutch_torque.len(), c.mode.len()];
-        if bodies != [4; 3] || clutches != [3; 2] {
-            return Err(format!(
-                "the chain state holds {bodies:?} bodies and {clutches:?} clutches: the model has 4 bodies and 3 clutches"
-            ));
+        if c.bodies != 4 {
+            return Err(format!("the chain state has {} bodies: the model has 4", c.bodies));
         }
-        if c.inertia.iter().any(|&j| !(j > 0.0 && j.is_finite())) {
-            return Err(format!("chain inertias {:?}: each must be finite and > 0", c.inertia));
+        if c.inertia[..4].iter().any(|&j| !(j > 0.0 && j.is_finite())) {
+            return Err(format!("chain inertias {:?}: each must be finite and > 0", &c.inertia[..4]));
         }
         Ok(())
     }
 
     fn initialize(&mut self) {
-        self.chain = ClutchChain::new(self.inertia.to_vec(), self.rate_start.to_vec());
+        self.chain = ClutchChain::new(&self.inertia, &self.rate_start);
         let (sliding, _) = self.capacities();
         let w = &self.rate_start;
-        self.chain.mode = (0..3)
-            .map(|k| match (sliding[k] > 0.0, w[k].partial_cmp(&w[k + 1])) {
+        for k in 0..3 {
+            self.chain.mode[k] = match (sliding[k] > 0.0, w[k].partial_cmp(&w[k + 1])) {
                 (false, _) => ClutchMode::Free,
                 (true, Some(std::cmp::Ordering::Greater)) => ClutchMode::Forward,
                 (true, Some(std::cmp::Ordering::Less)) => ClutchMode::Backward,
                 _ => ClutchMode::Locked,
-            })
-            .collect();
+            };
+        }
     }
 
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
-        let before = self.chain.mode.clone();
+        let before = self.chain.mode;
         let (sliding, holding) = self.capacities();
         self.chain.step(&[self.drive_torque, 0.0, 0.0, 0.0], &sliding, &holding, dt);
-        for (k, (b, a)) in before.iter().zip(&self.chain.mode).enumerate() {
+        for (k, (b, a)) in before.iter().zip(&self.chain.mode).take(3).enumerate() {
             if b != a {
                 let meaning = match a {
                     ClutchMode::Locked => "locked",
