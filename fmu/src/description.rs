@@ -82,6 +82,16 @@ pub enum Quantity {
     PressurePsi,
     /// Frequency (Hz).
     Frequency,
+    /// Length (m), e.g. a servovalve's flapper and spool travel.
+    Length,
+    /// Servovalve pressure gain (Pa/m of spool travel).
+    PressureGain,
+    /// Servovalve flow gain (m3/s per m of spool travel).
+    FlowGain,
+    /// Leakage coefficient (m3/s per Pa).
+    LeakageCoefficient,
+    /// Rotary hydraulic displacement (m3/rad).
+    Displacement,
 }
 
 impl Quantity {
@@ -103,6 +113,11 @@ impl Quantity {
             Quantity::Pressure => "Pressure",
             Quantity::PressurePsi => "PressurePsi",
             Quantity::Frequency => "Frequency",
+            Quantity::Length => "Length",
+            Quantity::PressureGain => "PressureGain",
+            Quantity::FlowGain => "FlowGain",
+            Quantity::LeakageCoefficient => "LeakageCoefficient",
+            Quantity::Displacement => "Displacement",
         }
     }
 
@@ -134,6 +149,11 @@ impl Quantity {
             Quantity::Pressure => "Pa",
             Quantity::PressurePsi => "psi",
             Quantity::Frequency => "Hz",
+            Quantity::Length => "m",
+            Quantity::PressureGain => "Pa/m",
+            Quantity::FlowGain => "m2/s",
+            Quantity::LeakageCoefficient => "m3/(s.Pa)",
+            Quantity::Displacement => "m3/rad",
         }
     }
 
@@ -155,6 +175,11 @@ impl Quantity {
             Quantity::Pressure => BaseUnit { kg: 1, m: -1, s: -2, ..b },
             Quantity::PressurePsi => BaseUnit { kg: 1, m: -1, s: -2, factor: PSI, ..b },
             Quantity::Frequency => BaseUnit { s: -1, ..b },
+            Quantity::Length => BaseUnit { m: 1, ..b },
+            Quantity::PressureGain => BaseUnit { kg: 1, m: -2, s: -2, ..b },
+            Quantity::FlowGain => BaseUnit { m: 2, s: -1, ..b },
+            Quantity::LeakageCoefficient => BaseUnit { kg: -1, m: 4, s: 1, ..b },
+            Quantity::Displacement => BaseUnit { m: 3, rad: -1, ..b },
         }
     }
 
@@ -173,6 +198,10 @@ impl Quantity {
             Quantity::Pressure => &[
                 DisplayUnit { name: "MPa", factor: 1e-6, offset: 0.0 },
                 DisplayUnit { name: "bar", factor: 1e-5, offset: 0.0 },
+            ],
+            Quantity::Length => &[
+                DisplayUnit { name: "mm", factor: 1e3, offset: 0.0 },
+                DisplayUnit { name: "um", factor: 1e6, offset: 0.0 },
             ],
             _ => &[],
         }

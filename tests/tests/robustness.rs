@@ -253,6 +253,7 @@ fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
         ("MajdSimaanElement", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
         ("DahlInertia", &[("internal_step", 1.0)], "needs internal_step <="),
         ("LoadDependentFrictionInertia", &[("phi_start", 2.0)], "outside the stops"),
+        ("FlapActuatorServo", &[("internal_step", 1e-3)], "needs internal_step <="),
         ("CmgGimbalRateLoop", &[("internal_step", 1e-2)], "needs internal_step <="),
         ("AntennaAzimuthServo", &[("tau_static", 300.0)], "static friction must be >= Coulomb friction"),
     ];

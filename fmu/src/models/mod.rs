@@ -9,6 +9,7 @@ mod cmg_gimbal;
 mod coulomb_inertia;
 mod coupled_clutches;
 mod dahl;
+mod flap_actuator;
 mod hill_friction_inertia;
 pub mod law_inertia;
 mod load_dependent;
@@ -85,11 +86,17 @@ pub static MODELS: &[Entry] = &[
     entry::<CoupledClutches>(),
     entry::<AntennaAzimuthServo>(),
     entry::<CmgGimbalRateLoop>(),
+    entry::<flap_actuator::FlapActuatorServo>(),
 ];
 
 /// The papers' experiments, per plant (see [`crate::scenarios`]).
-pub static SCENARIOS: &[&[Scenario]] =
-    &[two_inertia_clutch::SCENARIOS, coupled_clutches::SCENARIOS, antenna_servo::SCENARIOS, cmg_gimbal::SCENARIOS];
+pub static SCENARIOS: &[&[Scenario]] = &[
+    two_inertia_clutch::SCENARIOS,
+    coupled_clutches::SCENARIOS,
+    antenna_servo::SCENARIOS,
+    cmg_gimbal::SCENARIOS,
+    flap_actuator::SCENARIOS,
+];
 
 /// GUID of `MODELS[index]`, computed once.
 pub fn guid(index: usize) -> &'static str {

@@ -1,0 +1,603 @@
+//! `FlapActuatorServo`: Borello & Dalla Vedova's electrohydraulic flap
+//! actuator servomechanism (Sections 5-6, Figs. 1-2; see
+//! `friction::flap_actuator` for the equations and the data set with its
+//! sources), and the paper's runs of Figs. 6-17 as scenarios.
+
+use crate::description::{Experiment, ModelInfo, Quantity, Variable, DEGREE};
+use crate::model::{Model, Transition};
+use crate::scenarios::{Scenario, Signal, Trace};
+use friction::{FlapActuatorServo as Servo, Motion};
+use serde::{Deserialize, Serialize};
+
+/// Aerodynamic load of Figs. 6-13 (N.m).
+const LOAD: f64 = 74500.0;
+/// Irreversible data set: the paper's `EtA` = -0.2 (Figs. 8, 9, 12, 15, 17)
+/// and our `EtO` = 0.75 (see `FlapActuatorServo::irreversible`).
+const IRREVERSIBLE: &[(&str, f64)] = &[("eta_aiding", -0.2), ("eta_opposing", 0.75)];
+
+/// Section 6: 26 MPa, falling linearly to 5 MPa over 0.3-0.4 s, 5 MPa to
+/// 0.6 s, back to 26 MPa by 0.8 s.
+const PRESSURE_DROP: Signal = Signal::Points(&[(0.3, 26e6), (0.4, 5e6), (0.6, 5e6), (0.8, 26e6)]);
+const NOMINAL_PRESSURE: Signal = Signal::Constant(26e6);
+
+/// Figs. 11-13: 74500 N.m from 0.02 s to 0.2 s.
+const LOAD_PULSE: Signal = Signal::Points(&[(0.02, 0.0), (0.02, LOAD), (0.2, LOAD), (0.2, 0.0)]);
+/// Figs. 11-13: 0.1 deg until 0.07 s, then -0.5 deg/s.
+const DOWN_RAMP: Signal = Signal::Points(&[(0.07, 0.1), (1.07, -0.4)]);
+/// Figs. 14-15: a 0.05 deg step at 0.1 s and +0.5 deg/s to 0.5 s, a -0.05 deg
+/// step and -0.5 deg/s to 0.9 s, the same again from 0.9 s to 1.7 s.
+const TRIANGLE: Signal = Signal::Points(&[
+    (0.1, 0.0),
+    (0.1, 0.05),
+    (0.5, 0.25),
+    (0.5, 0.2),
+    (0.9, 0.0),
+    (0.9, 0.05),
+    (1.3, 0.25),
+    (1.3, 0.2),
+    (1.7, 0.0),
+]);
+/// Figs. 16-17: +0.025 deg/s from 0.1 s to 2.05 s, then -0.025 deg/s.
+const SLOW_TRIANGLE: Signal = Signal::Points(&[(0.1, 0.0), (2.05, 0.04875), (4.0, 0.0)]);
+
+const TRACES: &[Trace] = &[
+    Trace::new("position_command", 1.0, "position (deg)"),
+    Trace::new("position", 1.0, "position (deg)"),
+    Trace::new("rate", 1.0, "rate (deg/s)"),
+    Trace::new("supply_pressure", 1e-6, "pressure (MPa)"),
+    Trace::new("motor_pressure", 1e-6, "pressure (MPa)"),
+    Trace::new("tau_load", 1e-3, "torque (kN.m)"),
+    Trace::new("motor_torque", 1e-3, "torque (kN.m)"),
+    Trace::new("tau_friction", 1e-3, "torque (kN.m)"),
+];
+
+/// Figs. 11-17 read as the position error.
+const ERROR_TRACES: &[Trace] = &[
+    Trace::new("position_command", 1.0, "position (deg)"),
+    Trace::new("position", 1.0, "position (deg)"),
+    Trace::new("position_error", 1.0, "error (deg)"),
+    Trace::new("rate", 1.0, "rate (deg/s)"),
+    Trace::new("tau_load", 1e-3, "torque (kN.m)"),
+    Trace::new("motor_torque", 1e-3, "torque (kN.m)"),
+    Trace::new("tau_friction", 1e-3, "torque (kN.m)"),
+];
+
+const fn run(
+    name: &'static str,
+    figure: &'static str,
+    title: &'static str,
+    parameters: &'static [(&'static str, f64)],
+    inputs: &'static [(&'static str, Signal)],
+    stop_time: f64,
+    traces: &'static [Trace],
+) -> Scenario {
+    Scenario { name, model: "FlapActuatorServo", figure, title, parameters, inputs, stop_time, step_size: 1e-3, traces }
+}
+
+/// Borello & Dalla Vedova, Figs. 6-17 (Section 6). Load positive = pushing
+/// towards negative angles, so 74500 N.m opposes 0 -> 1.5 deg and aids
+/// 7 -> 0 deg.
+pub const SCENARIOS: &[Scenario] = &[
+    run(
+        "borello_fig6_reversible_opposing",
+        "borello_figs_6_10",
+        "Fig. 6: reversible, 0 -> 1.5 deg at 0.1 s against 74500 N.m, PSR 26 -> 5 -> 26 MPa",
+        &[],
+        &[
+            ("position_command", Signal::Points(&[(0.1, 0.0), (0.1, 1.5)])),
+            ("tau_load", Signal::Constant(LOAD)),
+            ("supply_pressure", PRESSURE_DROP),
+        ],
+        2.0,
+        TRACES,
+    ),
+    run(
+        "borello_fig7_reversible_aiding",
+        "borello_figs_6_10",
+        "Fig. 7: reversible, 7 -> 0 deg at 0.1 s with 74500 N.m aiding, PSR 26 -> 5 -> 26 MPa",
+        &[("position_start", 7.0), ("position_command", 7.0)],
+        &[
+            ("position_command", Signal::Points(&[(0.1, 7.0), (0.1, 0.0)])),
+            ("tau_load", Signal::Constant(LOAD)),
+            ("supply_pressure", PRESSURE_DROP),
+        ],
+        2.0,
+        TRACES,
+    ),
+    run(
+        "borello_fig8_irreversible_opposing",
+        "borello_figs_6_10",
+        "Fig. 8: irreversible (EtA = -0.2), 0 -> 1.5 deg at 0.1 s against 74500 N.m, PSR 26 -> 5 -> 26 MPa",
+        IRREVERSIBLE,
+        &[
+            ("position_command", Signal::Points(&[(0.1, 0.0), (0.1, 1.5)])),
+            ("tau_load", Signal::Constant(LOAD)),
+            ("supply_pressure", PRESSURE_DROP),
+        ],
+        2.0,
+        TRACES,
+    ),
+    run(
+        "borello_fig9_irreversible_aiding",
+        "borello_figs_6_10",
+        "Fig. 9: irreversible (EtA = -0.2), 4 -> 0 deg at 0.1 s with 74500 N.m aiding, PSR 26 -> 5 -> 26 MPa",
+        &[("eta_aiding", -0.2), ("eta_opposing", 0.75), ("position_start", 4.0), ("position_command", 4.0)],
+        &[
+            ("position_command", Signal::Points(&[(0.1, 4.0), (0.1, 0.0)])),
+            ("tau_load", Signal::Constant(LOAD)),
+            ("supply_pressure", PRESSURE_DROP),
+        ],
+        2.0,
+        TRACES,
+    ),
+    run(
+        "borello_fig10_irreversible_aiding_stall",
+        "borello_figs_6_10",
+        "Fig. 10: irreversible (EtA = -0.4), 4 -> 0 deg at 0.1 s with 74500 N.m aiding, PSR 26 -> 5 -> 26 MPa",
+        &[("eta_aiding", -0.4), ("eta_opposing", 0.75), ("position_start", 4.0), ("position_command", 4.0)],
+        &[
+            ("position_command", Signal::Points(&[(0.1, 4.0), (0.1, 0.0)])),
+            ("tau_load", Signal::Constant(LOAD)),
+            ("supply_pressure", PRESSURE_DROP),
+        ],
+        2.0,
+        TRACES,
+    ),
+    run(
+        "borello_fig11_reversible_load_step",
+        "borello_figs_11_13",
+        "Fig. 11: reversible, 74500 N.m for 0.02-0.2 s, command 0.1 deg then -0.5 deg/s from 0.07 s",
+        &[("position_start", 0.1), ("position_command", 0.1)],
+        &[("position_command", DOWN_RAMP), ("tau_load", LOAD_PULSE), ("supply_pressure", NOMINAL_PRESSURE)],
+        0.4,
+        ERROR_TRACES,
+    ),
+    run(
+        "borello_fig12_irreversible_load_step",
+        "borello_figs_11_13",
+        "Fig. 12: irreversible (EtA = -0.2), 74500 N.m for 0.02-0.2 s, command -0.5 deg/s from 0.07 s",
+        &[("eta_aiding", -0.2), ("eta_opposing", 0.75), ("position_start", 0.1), ("position_command", 0.1)],
+        &[("position_command", DOWN_RAMP), ("tau_load", LOAD_PULSE), ("supply_pressure", NOMINAL_PRESSURE)],
+        0.4,
+        ERROR_TRACES,
+    ),
+    run(
+        "borello_fig13_statically_irreversible",
+        "borello_figs_11_13",
+        "Fig. 13: EtA = 0.3 with FSD = 1.5 (static friction above the load, dynamic below), same run as Fig. 11",
+        &[("eta_aiding", 0.3), ("static_ratio", 1.5), ("position_start", 0.1), ("position_command", 0.1)],
+        &[("position_command", DOWN_RAMP), ("tau_load", LOAD_PULSE), ("supply_pressure", NOMINAL_PRESSURE)],
+        0.4,
+        ERROR_TRACES,
+    ),
+    run(
+        "borello_fig14_reversible_ramps",
+        "borello_figs_14_15",
+        "Fig. 14: reversible, 37243 N.m from 0.1 s, +-0.05 deg steps and +-0.5 deg/s ramps",
+        &[],
+        &[
+            ("position_command", TRIANGLE),
+            ("tau_load", Signal::Points(&[(0.1, 0.0), (0.1, 37243.0)])),
+            ("supply_pressure", NOMINAL_PRESSURE),
+        ],
+        1.7,
+        ERROR_TRACES,
+    ),
+    run(
+        "borello_fig15_irreversible_ramps",
+        "borello_figs_14_15",
+        "Fig. 15: irreversible (EtA = -0.2), 37243 N.m from 0.1 s, +-0.05 deg steps and +-0.5 deg/s ramps",
+        IRREVERSIBLE,
+        &[
+            ("position_command", TRIANGLE),
+            ("tau_load", Signal::Points(&[(0.1, 0.0), (0.1, 37243.0)])),
+            ("supply_pressure", NOMINAL_PRESSURE),
+        ],
+        1.7,
+        ERROR_TRACES,
+    ),
+    run(
+        "borello_fig16_reversible_stick_slip",
+        "borello_figs_16_17",
+        "Fig. 16: reversible, 25000 N.m from 0.1 s, +0.025 deg/s to 2.05 s then -0.025 deg/s (stick-slip)",
+        &[],
+        &[
+            ("position_command", SLOW_TRIANGLE),
+            ("tau_load", Signal::Points(&[(0.1, 0.0), (0.1, 25000.0)])),
+            ("supply_pressure", NOMINAL_PRESSURE),
+        ],
+        4.0,
+        ERROR_TRACES,
+    ),
+    run(
+        "borello_fig17_irreversible_stick_slip",
+        "borello_figs_16_17",
+        "Fig. 17: irreversible (EtA = -0.2), 25000 N.m from 0.1 s, +-0.025 deg/s (stick-slip)",
+        IRREVERSIBLE,
+        &[
+            ("position_command", SLOW_TRIANGLE),
+            ("tau_load", Signal::Points(&[(0.1, 0.0), (0.1, 25000.0)])),
+            ("supply_pressure", NOMINAL_PRESSURE),
+        ],
+        4.0,
+        ERROR_TRACES,
+    ),
+];
+
+/// The FMU: the servo plus the values an engineer sets in the paper's units
+/// (deg, Hz), kept as set so that `fmi2GetReal` returns them exactly; they
+/// reach the servo in radians in `initialize`.
+#[derive(Clone, Serialize, Deserialize)]
+pub struct FlapActuatorServo {
+    /// `Com` (deg).
+    command: f64,
+    load: f64,
+    supply_pressure: f64,
+    position_start: f64,
+    error_at_rated_current: f64,
+    flapper_frequency: f64,
+    stop_angle: f64,
+    internal_step: f64,
+    servo: Servo,
+}
+
+impl Default for FlapActuatorServo {
+    fn default() -> Self {
+        let servo = Servo::reversible();
+        Self {
+            command: 0.0,
+            load: 0.0,
+            supply_pressure: 26e6,
+            position_start: 0.0,
+            error_at_rated_current: servo.error_at_rated_current / DEGREE,
+            flapper_frequency: servo.flapper_natural_frequency / (2.0 * std::f64::consts::PI),
+            stop_angle: servo.mechanics.stop / DEGREE,
+            internal_step: 1e-4,
+            servo,
+        }
+    }
+}
+
+impl Model for FlapActuatorServo {
+    const INFO: ModelInfo = ModelInfo {
+        identifier: "FlapActuatorServo",
+        description: "Electrohydraulic flap actuator servomechanism (Borello & Dalla Vedova Sections 5-6): \
+                      proportional position control, two-stage servovalve (second-order first stage and first-order \
+                      second stage, both with hard stops), pressure gain saturated at the supply-return pressure with \
+                      valve pressure losses and leakage, hydraulic motor Dis on inertia JM with viscous CM, \
+                      load-dependent dry friction and hard stops (Table 1); defaults: the reversible data set \
+                      (eta_aiding = 0.7), irreversible with eta_aiding = -0.2 or -0.4 and eta_opposing = 0.75",
+        default_experiment: Experiment { start_time: 0.0, stop_time: 2.0, step_size: 1e-3 },
+    };
+    const VARIABLES: &'static [Variable<Self>] = &[
+        Variable::<Self>::real_input(
+            "position_command",
+            "Position command Com",
+            Quantity::AngleDegrees,
+            0.0,
+            |m| m.command,
+            |m, x| m.command = x,
+        ),
+        Variable::<Self>::real_input(
+            "tau_load",
+            "Aerodynamic load TLD on the surface; positive pushes towards negative angles",
+            Quantity::Torque,
+            0.0,
+            |m| m.load,
+            |m, x| m.load = x,
+        ),
+        Variable::<Self>::real_input(
+            "supply_pressure",
+            "Differential supply-return pressure PSR (26 MPa nominal), >= 0",
+            Quantity::Pressure,
+            26e6,
+            |m| m.supply_pressure,
+            |m, x| m.supply_pressure = x,
+        )
+        .min(0.0)
+        .display("MPa"),
+        Variable::<Self>::real_output("position", "Surface position XJ, within +-stop_angle", Quantity::AngleDegrees, |m| {
+            m.servo.angle() / DEGREE
+        }),
+        Variable::<Self>::real_output(
+            "rate",
+            "Surface rate DXJ; exactly 0 while stuck or at a stop",
+            Quantity::AngularVelocityDegrees,
+            |m| m.servo.rate() / DEGREE,
+        ),
+        Variable::<Self>::real_output(
+            "position_error",
+            "Position error Err = Com - XJ",
+            Quantity::AngleDegrees,
+            |m| m.command - m.servo.angle() / DEGREE,
+        )
+        .depends_on(&["position_command"]),
+        Variable::<Self>::real_output(
+            "servovalve_current",
+            "Servovalve current Cor of the last internal step, in rated currents",
+            Quantity::Ratio,
+            |m| m.servo.current,
+        ),
+        Variable::<Self>::real_output(
+            "flapper_position",
+            "First-stage flapper position XF, within +-flapper_stop",
+            Quantity::Length,
+            |m| m.servo.flapper,
+        )
+        .display("um"),
+        Variable::<Self>::real_output(
+            "spool_position",
+            "Second-stage spool position XS, within +-spool_stop",
+            Quantity::Length,
+            |m| m.servo.spool,
+        )
+        .display("mm"),
+        Variable::<Self>::real_output(
+            "motor_pressure",
+            "Differential pressure P12 on the motor in the last internal step",
+            Quantity::Pressure,
+            |m| m.servo.pressure,
+        )
+        .display("MPa"),
+        Variable::<Self>::real_output(
+            "motor_torque",
+            "Motor torque TM = Dis*P12 in the last internal step",
+            Quantity::Torque,
+            |m| m.servo.motor_torque(),
+        ),
+        Variable::<Self>::real_output(
+            "tau_friction",
+            "Dry friction torque on the surface in the last internal step (-TFR)",
+            Quantity::Torque,
+            |m| 0.0 - m.servo.mechanics.friction,
+        ),
+        Variable::<Self>::integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward", -1, 1, |m| {
+            Motion::of_rate(m.servo.rate()).as_i32()
+        }),
+        Variable::<Self>::real_parameter(
+            "error_at_rated_current",
+            "Proportional control law: position error at which the servovalve gets its rated current (Cor = Err/this)",
+            Quantity::AngleDegrees,
+            4.0,
+            |m| m.error_at_rated_current,
+            |m, x| m.error_at_rated_current = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "flapper_natural_frequency",
+            "First stage (torque motor and flapper): natural frequency",
+            Quantity::Frequency,
+            200.0,
+            |m| m.flapper_frequency,
+            |m, x| m.flapper_frequency = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "flapper_damping_ratio",
+            "First stage: damping ratio",
+            Quantity::Ratio,
+            0.5,
+            |m| m.servo.flapper_damping_ratio,
+            |m, x| m.servo.flapper_damping_ratio = x,
+        )
+        .min(0.0),
+        Variable::<Self>::real_parameter(
+            "flapper_gain",
+            "First stage: flapper travel per rated current without spool feedback (torque gain GM / armature stiffness)",
+            Quantity::Length,
+            1e-4,
+            |m| m.servo.flapper_gain,
+            |m, x| m.servo.flapper_gain = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "spool_feedback",
+            "Feedback spring: flapper travel cancelled per unit spool travel; rated current puts the spool at \
+             flapper_gain/spool_feedback",
+            Quantity::Ratio,
+            0.2,
+            |m| m.servo.spool_feedback,
+            |m, x| m.servo.spool_feedback = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "flapper_stop",
+            "First stage hard stops at +-XFM (the nozzles)",
+            Quantity::Length,
+            5e-5,
+            |m| m.servo.flapper_stop,
+            |m, x| m.servo.flapper_stop = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "spool_time_constant",
+            "Second stage: time constant of the spool position loop",
+            Quantity::Time,
+            3e-3,
+            |m| m.servo.spool_time_constant,
+            |m, x| m.servo.spool_time_constant = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "spool_stop",
+            "Second stage hard stops at +-XSM",
+            Quantity::Length,
+            5e-4,
+            |m| m.servo.spool_stop,
+            |m, x| m.servo.spool_stop = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "pressure_gain",
+            "Pressure gain GP (saturated at +-supply_pressure)",
+            Quantity::PressureGain,
+            2.6e12,
+            |m| m.servo.pressure_gain,
+            |m, x| m.servo.pressure_gain = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "flow_gain",
+            "Flow gain GQ; the valve loses (GP/GQ) Pa per m3/s of flow through it",
+            Quantity::FlowGain,
+            76.0,
+            |m| m.servo.flow_gain,
+            |m, x| m.servo.flow_gain = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "leakage",
+            "Leakage coefficient CLK across the motor (flow per Pa of P12)",
+            Quantity::LeakageCoefficient,
+            1.7e-12,
+            |m| m.servo.leakage,
+            |m, x| m.servo.leakage = x,
+        )
+        .min(0.0),
+        Variable::<Self>::real_parameter(
+            "displacement",
+            "Motor displacement Dis referred to the surface",
+            Quantity::Displacement,
+            5.5e-3,
+            |m| m.servo.displacement,
+            |m, x| m.servo.displacement = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "J",
+            "Inertia JM of the motor-transmission-surface assembly referred to the surface",
+            Quantity::Inertia,
+            30000.0,
+            |m| m.servo.mechanics.inertia,
+            |m, x| m.servo.mechanics.inertia = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "viscous",
+            "Viscous coefficient CM",
+            Quantity::RotationalDamping,
+            1e4,
+            |m| m.servo.mechanics.viscous,
+            |m, x| m.servo.mechanics.viscous = x,
+        )
+        .min(0.0),
+        Variable::<Self>::real_parameter(
+            "tau_friction0",
+            "Load-independent friction TFR0",
+            Quantity::Torque,
+            2000.0,
+            |m| m.servo.mechanics.base_friction,
+            |m, x| m.servo.mechanics.base_friction = x,
+        )
+        .min(0.0),
+        Variable::<Self>::real_parameter(
+            "eta_opposing",
+            "Efficiency with opposing load EtO, in (0, 1] (reversible 0.8, irreversible 0.75: our choices)",
+            Quantity::Ratio,
+            0.8,
+            |m| m.servo.mechanics.eta_opposing,
+            |m, x| m.servo.mechanics.eta_opposing = x,
+        )
+        .positive()
+        .max(1.0),
+        Variable::<Self>::real_parameter(
+            "eta_aiding",
+            "Efficiency with aiding load EtA, <= 1: 0..1 reversible (0.7), <= 0 irreversible (the paper's -0.2, -0.4)",
+            Quantity::Ratio,
+            0.7,
+            |m| m.servo.mechanics.eta_aiding,
+            |m, x| m.servo.mechanics.eta_aiding = x,
+        )
+        .max(1.0),
+        Variable::<Self>::real_parameter(
+            "static_ratio",
+            "Static to dynamic friction ratio FSD, >= 1",
+            Quantity::Ratio,
+            1.3,
+            |m| m.servo.mechanics.static_ratio,
+            |m, x| m.servo.mechanics.static_ratio = x,
+        )
+        .min(1.0),
+        Variable::<Self>::real_parameter(
+            "stop_angle",
+            "Surface hard stops at +-XJM",
+            Quantity::AngleDegrees,
+            30.0,
+            |m| m.stop_angle,
+            |m, x| m.stop_angle = x,
+        )
+        .positive(),
+        Variable::<Self>::real_parameter(
+            "position_start",
+            "Surface position at the start time (at rest, servovalve centred)",
+            Quantity::AngleDegrees,
+            0.0,
+            |m| m.position_start,
+            |m, x| m.position_start = x,
+        ),
+        // 100 us: wF*h = 0.13 for the 200 Hz first stage (the semi-implicit
+        // Euler step is stable to wF*h = 2; its frequency error is ~0.1 %),
+        // 1/30 of the spool's 3 ms, 1/300 of the surface's J/D_valve = 31 ms.
+        // From 100 us down to 2 us the arrival times of Figs. 6-10 move by
+        // < 3e-4 s, the rest positions by < 2e-4 deg, and the stick-slip
+        // counts of Figs. 16-17 not at all.
+        Variable::<Self>::internal_step(1e-4, |m| m.internal_step, |m, x| m.internal_step = x),
+    ];
+
+    fn max_substep(&self) -> f64 {
+        self.internal_step
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.position_start.abs() > self.stop_angle {
+            return Err(format!(
+                "position_start = {} deg rejected: it lies outside the stops +-stop_angle = +-{} deg",
+                self.position_start, self.stop_angle
+            ));
+        }
+        let h = self.internal_step;
+        let omega = 2.0 * std::f64::consts::PI * self.flapper_frequency;
+        if h * omega > 0.2 {
+            return Err(format!(
+                "internal_step = {h} s rejected: the first stage at flapper_natural_frequency = {} Hz needs \
+                 internal_step <= 0.2/(2*pi*f) = {} s",
+                self.flapper_frequency,
+                0.2 / omega
+            ));
+        }
+        let tau = self.servo.spool_time_constant;
+        if h > 0.2 * tau {
+            return Err(format!(
+                "internal_step = {h} s rejected: the second stage's spool_time_constant = {tau} s needs \
+                 internal_step <= 0.2*spool_time_constant = {} s",
+                0.2 * tau
+            ));
+        }
+        // The valve's pressure losses and CM damp the surface explicitly.
+        let decay = (self.servo.valve_damping() + self.servo.mechanics.viscous) / self.servo.mechanics.inertia;
+        if h * decay > 0.2 {
+            return Err(format!(
+                "internal_step = {h} s rejected: the valve's pressure-loss damping Dis^2*(GP/GQ)/(1 + CLK*GP/GQ) plus \
+                 viscous over J = {decay} 1/s needs internal_step <= {} s",
+                0.2 / decay
+            ));
+        }
+        Ok(())
+    }
+
+    fn initialize(&mut self) {
+        self.servo.error_at_rated_current = self.error_at_rated_current * DEGREE;
+        self.servo.flapper_natural_frequency = 2.0 * std::f64::consts::PI * self.flapper_frequency;
+        self.servo.mechanics.stop = self.stop_angle * DEGREE;
+        self.servo.start_at(self.position_start * DEGREE);
+    }
+
+    #[inline]
+    fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
+        let before = Motion::of_rate(self.servo.rate());
+        self.servo.step(self.command * DEGREE, self.load, self.supply_pressure, dt);
+        if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.servo.rate())) {
+            on_transition(t);
+        }
+    }
+}
