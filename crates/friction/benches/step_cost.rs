@@ -205,6 +205,14 @@ fn plants(c: &mut Criterion) {
         });
     }
 
+    // Borello's flap servo at its default 100 us step, reversible set, a
+    // command swinging +-1 deg under a 25 kN.m load (stick-slip and motion).
+    let mut flap = FlapActuatorServo::reversible();
+    bench(c, "flap_actuator/core", |t| {
+        flap.step((1.0_f64).to_radians() * t, 25_000.0, 26e6, 1e-4);
+        flap.rate()
+    });
+
     let mut gimbal = GimbalRateLoop::new(5.0, 280.0, 1e4, 0.27, 1.48e5, 0.0);
     bench(c, "cmg_gimbal/core", |t| {
         gimbal.step(5e-4 * t, 1e-4);
