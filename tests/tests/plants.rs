@@ -1,16 +1,13 @@
 //! The plants of the papers, through their FMUs.
 
-use fmu_tests::{run_fmi_with, Run};
+use fmu_tests::run_scenario;
 
 /// TwoInertiaClutch, the blog's scenario: drive 20 N.m, damping 10 N.m.s on
 /// inertia 2 inside the plant, capacity 50 N.m for 1 s < t < 2 s (fed by the
 /// master), 3 s.
 #[test]
 fn two_inertia_clutch_blog_scenario() {
-    let run = Run::new("TwoInertiaClutch", 3.0, 1e-3);
-    let t = run_fmi_with(&run, |time, _| {
-        vec![("tau_capacity", if time >= 1.0 - 1e-9 && time < 2.0 - 1e-9 { 50.0 } else { 0.0 })]
-    });
+    let t = run_scenario("clutch_blog");
     insta::assert_snapshot!("two_inertia_clutch_blog", t.snapshot_text(100));
     let (time, w1, w2, locked) = (t.column("time"), t.column("w1"), t.column("w2"), t.column("locked"));
     // Open: w1 = 20 t, w2 = 0.
@@ -47,16 +44,7 @@ fn two_inertia_clutch_blog_scenario() {
 fn coupled_clutches_modelica_configuration() {
     use std::f64::consts::PI;
     let h = 1e-3;
-    let run = Run::new("CoupledClutches", 1.5, h);
-    let t = run_fmi_with(&run, |time, _| {
-        let mid = time + 0.5 * h;
-        vec![
-            ("tau_drive", 10.0 * (2.0 * PI * 5.0 * mid).sin()),
-            ("f_normalized_1", (2.0 * PI * 0.2 * mid + PI / 2.0).sin()),
-            ("f_normalized_2", if time >= 0.4 - 1e-9 { 1.0 } else { 0.0 }),
-            ("f_normalized_3", if time >= 0.9 - 1e-9 { 1.0 } else { 0.0 }),
-        ]
-    });
+    let t = run_scenario("coupled_clutches_modelica");
     insta::assert_snapshot!("coupled_clutches", t.snapshot_text(50));
     let c = |n: &str| t.column(n);
     let (time, w1, w2, w3, w4) = (c("time"), c("w1"), c("w2"), c("w3"), c("w4"));
@@ -83,6 +71,7 @@ fn coupled_clutches_modelica_configuration() {
     // capacity; a free clutch carries nothing; sliding ones at most the sliding capacity.
     let f = [c("time").iter().map(|&t| (2.0 * PI * 0.2 * (t - 0.5 * h) + PI / 2.0).sin()).collect::<Vec<_>>()];
     let mut sequence: Vec<[i32; 3]> = Vec::new();
+    let (mut full_slide, mut partial_slide) = (0, 0);
     for k in 1..time.len() {
         let force = [
             f[0][k].max(0.0),
@@ -102,9 +91,17 @@ fn coupled_clutches_modelica_configuration() {
                     );
                 }
                 2 => assert_eq!(torques[j][k], 0.0),
-                _ => assert!(
-                    torques[j][k].abs() <= 10.0 * force[j] + 1e-6 || torques[j][k].abs() <= 11.0 * force[j] + 1e-6
-                ),
+                _ => {
+                    // Sliding: the sliding capacity over the whole step, or less
+                    // on a step where the slip reverses (Hill's Eq. 6 average).
+                    let (torque, capacity) = (torques[j][k].abs(), 10.0 * force[j]);
+                    assert!(torque <= capacity + 1e-9, "clutch {} at t = {}: {torque} > {capacity}", j + 1, time[k]);
+                    if (torque - capacity).abs() <= 1e-9 {
+                        full_slide += 1;
+                    } else {
+                        partial_slide += 1;
+                    }
+                }
             }
         }
         let now = [modes[0][k] as i32, modes[1][k] as i32, modes[2][k] as i32];
@@ -113,6 +110,8 @@ fn coupled_clutches_modelica_configuration() {
         }
     }
     eprintln!("CoupledClutches mode sequence: {sequence:?}");
+    eprintln!("sliding steps at full capacity: {full_slide}, with a reversal inside: {partial_slide}");
+    assert!(full_slide > 1000 && partial_slide * 50 < full_slide, "{full_slide} / {partial_slide}");
     // Clutch 1 slides; clutch 2 engages at 0.4 s sliding, then locks J2-J3;
     // J1 catches up (all three locked) and breaks loose again with the drive;
     // clutch 3 engages at 0.9 s and J1 locks/slips with the drive's sign

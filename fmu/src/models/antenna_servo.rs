@@ -253,11 +253,12 @@ impl Model for AntennaAzimuthServo {
                 d.static_torque, d.coulomb_torque
             ));
         }
-        let omega = 2.0 * std::f64::consts::PI * d.gear_mode_frequency / (1.0 - d.motor_inertia_fraction).sqrt();
+        // The free motor-gear-antenna mode is the stiffest: with the axis
+        // stuck the motor swings at omega*sqrt(1 - motor_inertia_fraction).
+        let omega = 2.0 * std::f64::consts::PI * d.gear_mode_frequency;
         if self.internal_step * omega > 1.0 {
             return Err(format!(
-                "internal_step = {} s rejected: the gear mode (up to {omega} rad/s with the axis stuck) needs \
-                 internal_step <= 1/omega = {} s",
+                "internal_step = {} s rejected: the gear mode ({omega} rad/s) needs internal_step <= 1/omega = {} s",
                 self.internal_step,
                 1.0 / omega
             ));

@@ -138,17 +138,19 @@ impl Model for CmgGimbalRateLoop {
     /// Symplectic Euler on the gimbal is stable for `h*omega < 2` and keeps
     /// the period within ~0.1% for `h*omega <= 0.1`, with `omega` the
     /// stiffest spring on the gimbal (control `K_I` plus Dahl's presliding
-    /// `gamma*Tf0^2`); the explicit rate feedback `K_p` needs `h*K_p/I`
-    /// small alike.
+    /// spring at its stiffest, `4*gamma*Tf0^2`); the explicit rate feedback
+    /// `K_p` needs `h*K_p/I` small alike.
     fn check(&self) -> Result<(), String> {
         let g = &self.gimbal;
-        let stiffness = g.angle_gain + g.friction.gamma * g.friction.running_torque.powi(2);
+        // Dahl's presliding spring is stiffest just after a reversal, where
+        // dTf/dtheta = gamma*(2*Tf0)^2 (Nurre: it "jumps from zero to 4*gamma*Tf0^2").
+        let stiffness = g.angle_gain + 4.0 * g.friction.gamma * g.friction.running_torque.powi(2);
         let omega = (stiffness / g.inertia).sqrt();
         let damping = g.rate_gain / g.inertia;
         let h = self.internal_step;
         if h * omega > 0.1 {
             return Err(format!(
-                "internal_step = {h} s rejected: the springs on the gimbal (K_I + gamma*Tf0^2 = {stiffness} N.m/rad, \
+                "internal_step = {h} s rejected: the springs on the gimbal (K_I + 4*gamma*Tf0^2 = {stiffness} N.m/rad, \
                  J = {} kg.m2) oscillate at {omega} rad/s; the integration needs internal_step <= 0.1/omega = {} s",
                 g.inertia,
                 0.1 / omega

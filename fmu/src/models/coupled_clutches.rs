@@ -69,9 +69,9 @@ impl Default for CoupledClutches {
 impl Model for CoupledClutches {
     const INFO: ModelInfo = ModelInfo {
         identifier: "CoupledClutches",
-        description: "Four inertias J1..J4 in a chain coupled by three friction clutches (the Modelica CoupledClutches \\
-                      configuration): each fixed step solves which clutches stick over every combination, consistently and \\
-                      exactly (locked groups move as one body, locked torques within static capacity, no velocity band); \\
+        description: "Four inertias J1..J4 in a chain coupled by three friction clutches (the Modelica CoupledClutches \
+                      configuration): each fixed step solves which clutches stick over every combination, consistently and \
+                      exactly (locked groups move as one body, locked torques within static capacity, no velocity band); \
                       clutch k slides with mu*fn_max*f_k, holds up to peak*mu*fn_max*f_k, and is free when f_k <= 0",
         default_experiment: Experiment { start_time: 0.0, stop_time: 1.5, step_size: 0.001 },
     };

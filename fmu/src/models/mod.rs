@@ -154,6 +154,9 @@ mod tests {
             assert_eq!(names.len(), vars.len(), "{} repeats a variable name", m.info.identifier);
             let xml = (m.model_description)();
             assert!(!xml.contains("description=\"\""), "{} has an empty description", m.info.identifier);
+            // A stray `\\` at a line end in a Rust string keeps the break and the indentation.
+            assert!(!xml.contains('\\'), "{}: a backslash in the model description", m.info.identifier);
+            assert!(!m.info.description.contains("  "), "{}: runs of spaces in the description", m.info.identifier);
         }
     }
 }
