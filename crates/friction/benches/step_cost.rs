@@ -175,6 +175,33 @@ fn laws(c: &mut Criterion) {
         element.step(t, 0.5, DT);
         element.rate
     });
+    // Table 1 on plain locals (load 0.5 N.m held, stops far away).
+    let (tfr0, eto, eta, fsd, cm, load, xjm) = (0.3, 0.8, 0.7, 1.2, 0.1, 0.5_f64, 1e9);
+    let (mut w, mut phi) = (0.0_f64, 0.0_f64);
+    bench(c, "load_dependent/floor", |tm| {
+        let act = tm - load - cm * w;
+        let (fdo, fda) = (tfr0 + (1.0 / eto - 1.0) * load.abs(), tfr0 + (1.0 - eta) * load.abs());
+        let fr = if w != 0.0 {
+            sign(w) * if w * load < 0.0 { fda } else { fdo }
+        } else if load < 0.0 {
+            act.clamp(-fsd * fdo, fsd * fda)
+        } else {
+            act.clamp(-fsd * fda, fsd * fdo)
+        };
+        let mut w1 = w + (act - fr) / j * DT;
+        if w * w1 < 0.0 {
+            w1 = 0.0;
+        }
+        phi = (phi + (w + w1) * DT / 2.0).clamp(-xjm, xjm);
+        if phi == -xjm {
+            w1 = w1.max(0.0);
+        }
+        if phi == xjm {
+            w1 = w1.min(0.0);
+        }
+        w = w1;
+        w
+    });
 
     let mut clutch = TwoInertiaClutch::new(1.0, 1.0, 0.0, 0.0);
     bench(c, "clutch/core", |t| {
