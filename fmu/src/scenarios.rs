@@ -242,14 +242,7 @@ impl Scenario {
         };
         let outputs: Vec<_> = variables.iter().filter(|v| v.causality == Causality::Output).collect();
         let guid = CString::new(crate::models::guid(index)).unwrap();
-        let callbacks = CallbackFunctions {
-            // SAFETY: see `quiet`.
-            logger: Some(unsafe { std::mem::transmute::<QuietLogger, Logger>(quiet as QuietLogger) }),
-            allocate_memory: None,
-            free_memory: None,
-            step_finished: None,
-            component_environment: std::ptr::null_mut(),
-        };
+        let callbacks = silent_callbacks();
         let check = |status: Status, what: &str| {
             if status == Status::Ok {
                 Ok(())
@@ -352,6 +345,18 @@ fn left_value(s: &Signal, t: f64) -> f64 {
 /// Largest CSV file the cross-check rules allow.
 const MAX_CSV_BYTES: usize = 1_000_000;
 
+/// Callbacks for an in-process instance whose logger drops every message.
+pub fn silent_callbacks() -> CallbackFunctions {
+    CallbackFunctions {
+        // SAFETY: see `quiet`.
+        logger: Some(unsafe { std::mem::transmute::<QuietLogger, Logger>(quiet as QuietLogger) }),
+        allocate_memory: None,
+        free_memory: None,
+        step_finished: None,
+        component_environment: std::ptr::null_mut(),
+    }
+}
+
 type QuietLogger =
     unsafe extern "C" fn(*mut c_void, *const c_char, Status, *const c_char, *const c_char, *const c_char);
 
@@ -368,7 +373,7 @@ unsafe extern "C" fn quiet(
 ) {
 }
 
-/// Outputs of a run, time first.
+/// Outputs of a run, time first (the in-process runner's and the tests' importers' alike).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
     pub columns: Vec<String>,
@@ -379,6 +384,45 @@ impl Table {
     pub fn column(&self, name: &str) -> Vec<f64> {
         let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
         self.rows.iter().map(|r| r[i]).collect()
+    }
+
+    /// Every `every`-th row (and the last), in a fixed-width text form for
+    /// snapshots: integer-valued columns (e.g. `mode`) as integers, the rest
+    /// in `%+.6e`.
+    pub fn snapshot_text(&self, every: usize) -> String {
+        let integral: Vec<bool> = (0..self.columns.len())
+            .map(|c| self.rows.iter().all(|r| r[c].fract() == 0.0 && r[c].abs() < 1e6))
+            .collect();
+        let mut out = self.columns.iter().map(|c| format!("{c:>14}")).collect::<Vec<_>>().join(" ") + "\n";
+        let last = self.rows.len() - 1;
+        for (i, row) in self.rows.iter().enumerate() {
+            if i % every != 0 && i != last {
+                continue;
+            }
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&integral)
+                .map(|(&x, &int)| if int { format!("{:>14}", x as i64) } else { format!("{x:>+14.6e}") })
+                .collect();
+            out.push_str(&cells.join(" "));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Value of `name` in the last row.
+    pub fn last(&self, name: &str) -> f64 {
+        let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
+        self.rows.last().expect("a row")[i]
+    }
+
+    /// Times at which `name` crosses zero upwards (linear interpolation).
+    pub fn upward_zero_crossings(&self, name: &str) -> Vec<f64> {
+        let (t, x) = (self.column("time"), self.column(name));
+        (1..t.len())
+            .filter(|&i| x[i - 1] < 0.0 && x[i] >= 0.0)
+            .map(|i| t[i - 1] + (t[i] - t[i - 1]) * (-x[i - 1]) / (x[i] - x[i - 1]))
+            .collect()
     }
 }
 

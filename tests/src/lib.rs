@@ -91,43 +91,7 @@ fn is_close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
 }
 
-/// A table of outputs, time first.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Table {
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<f64>>,
-}
-
-impl Table {
-    pub fn column(&self, name: &str) -> Vec<f64> {
-        let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
-        self.rows.iter().map(|r| r[i]).collect()
-    }
-
-    /// Every `every`-th row (and the last), in a fixed-width text form for
-    /// snapshots: integer-valued columns (e.g. `mode`) as integers, the rest
-    /// in `%+.6e`.
-    pub fn snapshot_text(&self, every: usize) -> String {
-        let integral: Vec<bool> = (0..self.columns.len())
-            .map(|c| self.rows.iter().all(|r| r[c].fract() == 0.0 && r[c].abs() < 1e6))
-            .collect();
-        let mut out = self.columns.iter().map(|c| format!("{c:>14}")).collect::<Vec<_>>().join(" ") + "\n";
-        let last = self.rows.len() - 1;
-        for (i, row) in self.rows.iter().enumerate() {
-            if i % every != 0 && i != last {
-                continue;
-            }
-            let cells: Vec<String> = row
-                .iter()
-                .zip(&integral)
-                .map(|(&x, &int)| if int { format!("{:>14}", x as i64) } else { format!("{x:>+14.6e}") })
-                .collect();
-            out.push_str(&cells.join(" "));
-            out.push('\n');
-        }
-        out
-    }
-}
+pub use fmu::scenarios::Table;
 
 /// Simulate through FMPy's `simulate_fmu`.
 pub fn run_fmpy(run: &Run) -> Table {
@@ -315,21 +279,4 @@ pub fn run_scenario(name: &str) -> Table {
         run = run.with(n, v);
     }
     run_fmi_with(&run, |t, _| s.inputs_at(t, s.step_size))
-}
-
-impl Table {
-    /// Value of `name` in the last row.
-    pub fn last(&self, name: &str) -> f64 {
-        let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
-        self.rows.last().expect("a row")[i]
-    }
-
-    /// Times at which `name` crosses zero upwards (linear interpolation).
-    pub fn upward_zero_crossings(&self, name: &str) -> Vec<f64> {
-        let (t, x) = (self.column("time"), self.column(name));
-        (1..t.len())
-            .filter(|&i| x[i - 1] < 0.0 && x[i] >= 0.0)
-            .map(|i| t[i - 1] + (t[i] - t[i - 1]) * (-x[i - 1]) / (x[i] - x[i - 1]))
-            .collect()
-    }
 }
