@@ -63,6 +63,8 @@ pub enum Quantity {
     Time,
     /// Viscous coefficient (N.m.s/rad).
     RotationalDamping,
+    /// Torsional stiffness of a shaft (N.m/rad).
+    RotationalStiffness,
     /// Dahl's gamma (1/(N.m.rad)).
     InverseTorqueAngle,
     /// Dimensionless.
@@ -104,6 +106,7 @@ impl Quantity {
             Quantity::Inertia => "Inertia",
             Quantity::Time => "Time",
             Quantity::RotationalDamping => "RotationalDampingConstant",
+            Quantity::RotationalStiffness => "RotationalSpringConstant",
             Quantity::InverseTorqueAngle => "InverseTorqueAngle",
             Quantity::Ratio => "Ratio",
             Quantity::AngleDegrees => "AngleDegrees",
@@ -140,6 +143,7 @@ impl Quantity {
             Quantity::Inertia => "kg.m2",
             Quantity::Time => "s",
             Quantity::RotationalDamping => "N.m.s/rad",
+            Quantity::RotationalStiffness => "N.m/rad",
             Quantity::InverseTorqueAngle => "1/(N.m.rad)",
             Quantity::Ratio => "1",
             Quantity::AngleDegrees => "deg",
@@ -166,6 +170,7 @@ impl Quantity {
             Quantity::Inertia => BaseUnit { kg: 1, m: 2, ..b },
             Quantity::Time => BaseUnit { s: 1, ..b },
             Quantity::RotationalDamping => BaseUnit { kg: 1, m: 2, s: -1, rad: -1, ..b },
+            Quantity::RotationalStiffness => BaseUnit { kg: 1, m: 2, s: -2, rad: -1, ..b },
             Quantity::InverseTorqueAngle => BaseUnit { kg: -1, m: -2, s: 2, rad: -1, ..b },
             Quantity::Ratio => b,
             Quantity::AngleDegrees => BaseUnit { rad: 1, factor: DEGREE, ..b },

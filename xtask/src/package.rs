@@ -31,6 +31,7 @@ pub fn build_fmus() -> Result<PathBuf> {
     }
     println!("{} FMUs in {}", fmu::models::MODELS.len(), out.display());
     write_cross_check_files(&out)?;
+    crate::ssp::write_systems(&out)?;
     Ok(out)
 }
 

@@ -6,6 +6,7 @@
 mod antenna_servo;
 mod clutch;
 mod cmg_gimbal;
+mod compliant_drive;
 mod coulomb_inertia;
 mod coupled_clutches;
 mod dahl;
@@ -20,6 +21,7 @@ mod two_inertia_clutch;
 pub use antenna_servo::AntennaAzimuthServo;
 pub use clutch::ClutchStickSlip;
 pub use cmg_gimbal::CmgGimbalRateLoop;
+pub use compliant_drive::CompliantDrive;
 pub use coulomb_inertia::CoulombInertia;
 pub use coupled_clutches::CoupledClutches;
 pub use dahl::{DahlElement, DahlInertia};
@@ -87,6 +89,7 @@ pub static MODELS: &[Entry] = &[
     entry::<AntennaAzimuthServo>(),
     entry::<CmgGimbalRateLoop>(),
     entry::<flap_actuator::FlapActuatorServo>(),
+    entry::<CompliantDrive>(),
 ];
 
 /// The papers' experiments, per plant (see [`crate::scenarios`]).

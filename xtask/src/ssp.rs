@@ -1,0 +1,245 @@
+//! `cargo xtask fmu` also writes SSP 1.0 systems (System Structure and
+//! Parameterization): our friction FMUs wired to a plant FMU as a user wires
+//! them to a Modelica plant, for FMPy's `fmpy.ssp` and OMSimulator.
+//!
+//! An `.ssp` is a zip: `SystemStructure.ssd` (components, connectors,
+//! connections), the FMUs under `resources/`, and the parameter set
+//! (`resources/<System>.ssv`) the system binds. Connector kinds and types
+//! come from the models' declarations, so a renamed variable fails here.
+
+use crate::Result;
+use fmu::description::{Causality, VariableInfo};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use zip::write::SimpleFileOptions;
+
+/// One FMU in a system.
+struct Component {
+    /// Name in the system (the prefix of its parameters and connectors).
+    name: &'static str,
+    /// The model identifier: `resources/<model>.fmu`.
+    model: &'static str,
+    /// The variables exposed as connectors (inputs are set by the master,
+    /// outputs read and recorded).
+    connectors: &'static [&'static str],
+}
+
+/// A system of components with its top-level inputs, wiring and parameters.
+struct System {
+    name: &'static str,
+    description: &'static str,
+    /// Inputs of the system, fed by the master (e.g. `fmpy.ssp`'s `input`).
+    inputs: &'static [&'static str],
+    components: &'static [Component],
+    /// `(start element, start connector, end element, end connector)`;
+    /// an empty element is the system itself.
+    connections: &'static [(&'static str, &'static str, &'static str, &'static str)],
+    /// `(component, parameter, value)`: the bound parameter set.
+    parameters: &'static [(&'static str, &'static str, f64)],
+    stop_time: f64,
+}
+
+/// The motor and compliant shaft of `CompliantDrive` turning a load with
+/// Hill's friction: the drive torque ramps through the static level and the
+/// load breaks away there.
+const SHAFT_DRIVE_HILL_FRICTION: System = System {
+    name: "ShaftDriveHillFriction",
+    description: "CompliantDrive (motor, compliant shaft) turning a HillFrictionInertia load: shaft torque to the \
+                  load's tau, the load's phi and w back to the shaft; the motor torque tau_motor is the system input",
+    inputs: &["tau_motor"],
+    components: &[
+        Component {
+            name: "Drive",
+            model: "CompliantDrive",
+            connectors: &["tau_motor", "phi_load", "w_load", "tau_shaft", "phi_motor", "w_motor"],
+        },
+        Component {
+            name: "Load",
+            model: "HillFrictionInertia",
+            connectors: &["tau", "phi", "w", "tau_friction", "mode"],
+        },
+    ],
+    connections: &[
+        ("", "tau_motor", "Drive", "tau_motor"),
+        ("Drive", "tau_shaft", "Load", "tau"),
+        ("Load", "phi", "Drive", "phi_load"),
+        ("Load", "w", "Drive", "w_load"),
+    ],
+    parameters: &[
+        ("Drive", "J_motor", 0.01),
+        ("Drive", "k_shaft", 10.0),
+        ("Drive", "d_shaft", 0.1),
+        ("Drive", "speed_gain", 0.0),
+        ("Load", "J", 1.0),
+        ("Load", "w_start", 0.0),
+        ("Load", "tau_coulomb", 1.0),
+        ("Load", "tau_static", 1.2),
+    ],
+    stop_time: 8.0,
+};
+
+/// Write every system as `<fmu_dir>/<System>.ssp`, from the FMUs already there.
+pub fn write_systems(fmu_dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut written = Vec::new();
+    for system in [&SHAFT_DRIVE_HILL_FRICTION] {
+        let path = fmu_dir.join(format!("{}.ssp", system.name));
+        let ssd = system_structure(system)?;
+        let ssv = parameter_set(system)?;
+        let mut files = vec![
+            ("SystemStructure.ssd".to_string(), ssd.into_bytes()),
+            (format!("resources/{}.ssv", system.name), ssv.into_bytes()),
+        ];
+        for c in system.components {
+            let fmu = fmu_dir.join(format!("{}.fmu", c.model));
+            let bytes = std::fs::read(&fmu).map_err(|e| format!("{}: {e}", fmu.display()))?;
+            files.push((format!("resources/{}.fmu", c.model), bytes));
+        }
+        write_zip(&path, &files).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("built {} ({} components)", path.display(), system.components.len());
+        written.push(path);
+    }
+    Ok(written)
+}
+
+fn variables(model: &str) -> Result<Vec<VariableInfo>> {
+    fmu::models::MODELS
+        .iter()
+        .find(|m| m.info.identifier == model)
+        .map(|m| (m.variables)())
+        .ok_or_else(|| format!("no model {model}"))
+}
+
+fn variable(model: &str, name: &str) -> Result<VariableInfo> {
+    variables(model)?.into_iter().find(|v| v.name == name).ok_or_else(|| format!("{model} has no variable {name}"))
+}
+
+fn component<'a>(system: &'a System, name: &str) -> Result<&'a Component> {
+    system.components.iter().find(|c| c.name == name).ok_or_else(|| format!("{}: no component {name}", system.name))
+}
+
+/// `kind` and type element of a connector, from the model's declaration.
+fn connector_xml(model: &str, name: &str) -> Result<String> {
+    let v = variable(model, name)?;
+    let kind = match v.causality {
+        Causality::Input => "input",
+        Causality::Output => "output",
+        Causality::Parameter => return Err(format!("{model}.{name} is a parameter, not a connector")),
+    };
+    Ok(format!("<ssd:Connector name=\"{name}\" kind=\"{kind}\"><ssc:{}/></ssd:Connector>", v.type_name))
+}
+
+/// `SystemStructure.ssd`. Checks that every connection joins an output (or
+/// a system input) to an input of matching type, and feeds every input once.
+fn system_structure(s: &System) -> Result<String> {
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    x += "<ssd:SystemStructureDescription xmlns:ssd=\"http://ssp-standard.org/SSP1/SystemStructureDescription\" \
+          xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" version=\"1.0\"";
+    x += &format!(" name=\"{}\" generationTool=\"cargo xtask fmu\">\n", s.name);
+    x += &format!(
+        "  <ssd:System name=\"{}\" description=\"{}\">\n    <ssd:Connectors>\n",
+        s.name,
+        escape(s.description)
+    );
+    for input in s.inputs {
+        x += &format!("      <ssd:Connector name=\"{input}\" kind=\"input\"><ssc:Real/></ssd:Connector>\n");
+    }
+    x += "    </ssd:Connectors>\n    <ssd:ParameterBindings>\n";
+    x += &format!("      <ssd:ParameterBinding source=\"resources/{}.ssv\"/>\n", s.name);
+    x += "    </ssd:ParameterBindings>\n    <ssd:Elements>\n";
+    for c in s.components {
+        x += &format!(
+            "      <ssd:Component name=\"{}\" type=\"application/x-fmu-sharedlibrary\" source=\"resources/{}.fmu\">\n        <ssd:Connectors>\n",
+            c.name, c.model
+        );
+        for name in c.connectors {
+            x += &format!("          {}\n", connector_xml(c.model, name)?);
+        }
+        x += "        </ssd:Connectors>\n      </ssd:Component>\n";
+    }
+    x += "    </ssd:Elements>\n    <ssd:Connections>\n";
+    let mut fed: Vec<(&str, &str)> = Vec::new();
+    for &(start_element, start, end_element, end) in s.connections {
+        let end_component = component(s, end_element)?;
+        let target = variable(end_component.model, end)?;
+        if target.causality != Causality::Input || !end_component.connectors.contains(&end) {
+            return Err(format!("{}: {end_element}.{end} is not an input connector", s.name));
+        }
+        let source_type = if start_element.is_empty() {
+            if !s.inputs.contains(&start) {
+                return Err(format!("{}: no system input {start}", s.name));
+            }
+            "Real"
+        } else {
+            let c = component(s, start_element)?;
+            let v = variable(c.model, start)?;
+            if v.causality != Causality::Output || !c.connectors.contains(&start) {
+                return Err(format!("{}: {start_element}.{start} is not an output connector", s.name));
+            }
+            v.type_name
+        };
+        if source_type != target.type_name {
+            return Err(format!("{}: {start_element}.{start} ({source_type}) -> {end_element}.{end}", s.name));
+        }
+        if fed.contains(&(end_element, end)) {
+            return Err(format!("{}: {end_element}.{end} is fed twice", s.name));
+        }
+        fed.push((end_element, end));
+        let start_attribute =
+            if start_element.is_empty() { String::new() } else { format!("startElement=\"{start_element}\" ") };
+        x += &format!(
+            "      <ssd:Connection {start_attribute}startConnector=\"{start}\" endElement=\"{end_element}\" endConnector=\"{end}\"/>\n"
+        );
+    }
+    // fmpy.ssp sets every declared input each step: an unconnected one would silently be 0.
+    for c in s.components {
+        for name in c.connectors {
+            if variable(c.model, name)?.causality == Causality::Input && !fed.contains(&(c.name, *name)) {
+                return Err(format!("{}: input {}.{name} is not connected", s.name, c.name));
+            }
+        }
+    }
+    x += "    </ssd:Connections>\n  </ssd:System>\n";
+    x += &format!("  <ssd:DefaultExperiment startTime=\"0\" stopTime=\"{}\"/>\n", s.stop_time);
+    x += "</ssd:SystemStructureDescription>\n";
+    Ok(x)
+}
+
+/// The parameter set, names relative to the system (`Component.variable`);
+/// each value checked against the variable's declared range.
+fn parameter_set(s: &System) -> Result<String> {
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    x += "<ssv:ParameterSet xmlns:ssv=\"http://ssp-standard.org/SSP1/SystemStructureParameterValues\" \
+          xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" version=\"1.0\"";
+    x += &format!(" name=\"{}\">\n  <ssv:Parameters>\n", s.name);
+    for &(c, name, value) in s.parameters {
+        let v = variable(component(s, c)?.model, name)?;
+        let below = v.min.is_some_and(|m| value < m || (v.exclusive_min && value == m));
+        if v.causality != Causality::Parameter || below || v.max.is_some_and(|m| value > m) {
+            return Err(format!("{}: {c}.{name} = {value} is not a parameter value in range", s.name));
+        }
+        let text = if v.type_name == "Real" { format!("{value:?}") } else { format!("{}", value as i64) };
+        x += &format!(
+            "    <ssv:Parameter name=\"{c}.{name}\"><ssv:{} value=\"{text}\"/></ssv:Parameter>\n",
+            v.type_name
+        );
+    }
+    x += "  </ssv:Parameters>\n</ssv:ParameterSet>\n";
+    Ok(x)
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn write_zip(path: &Path, files: &[(String, Vec<u8>)]) -> zip::result::ZipResult<()> {
+    let mut zip = zip::ZipWriter::new(std::fs::File::create(path)?);
+    let options = SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated)
+        .last_modified_time(zip::DateTime::default());
+    for (name, bytes) in files {
+        zip.start_file(name.as_str(), options)?;
+        zip.write_all(bytes)?;
+    }
+    zip.finish()?;
+    Ok(())
+}
