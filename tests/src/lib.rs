@@ -27,7 +27,7 @@ pub fn identifiers() -> Vec<&'static str> {
     fmu::models::MODELS.iter().map(|m| m.info.identifier).collect()
 }
 
-fn python() -> PathBuf {
+pub fn python() -> PathBuf {
     std::env::var_os("FMPY_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("target/venv/bin/python"))

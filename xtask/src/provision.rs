@@ -10,6 +10,8 @@ use std::process::Command;
 /// Pinned versions: a new release must not change what CI tests.
 const FMPY: &str = "fmpy==0.3.32";
 const LIBCLANG: &str = "libclang==18.1.1";
+/// The examples' pinned packages (dask, distributed, matplotlib, lxml).
+const EXAMPLES_REQUIREMENTS: &str = "examples/requirements.txt";
 
 pub struct TestEnv {
     pub python: PathBuf,
@@ -22,7 +24,9 @@ pub fn provision() -> Result<TestEnv> {
     let venv = root().join("target/venv");
     let python = venv.join("bin/python");
     let marker = venv.join(".provisioned");
-    let wanted = format!("{FMPY} {LIBCLANG}\n");
+    let requirements = root().join(EXAMPLES_REQUIREMENTS);
+    let pins = std::fs::read_to_string(&requirements).map_err(|e| format!("{}: {e}", requirements.display()))?;
+    let wanted = format!("{FMPY} {LIBCLANG}\n{pins}");
     if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
         println!("provisioning {} with {FMPY} {LIBCLANG}", venv.display());
         let system_python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
@@ -36,6 +40,10 @@ pub fn provision() -> Result<TestEnv> {
             FMPY,
             LIBCLANG,
         ]))?;
+        println!("installing the examples' packages from {}", requirements.display());
+        run(Command::new(&python)
+            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+            .arg(&requirements))?;
         std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
     }
     let out = Command::new(&python)

@@ -1,0 +1,262 @@
+//! The coupling cookbook in `examples/`, run at small size with the test
+//! venv's Python (`FMPY_PYTHON`) on the built FMUs and the SSP system
+//! (`FMU_DIR`); each example's physics is checked from the files it writes
+//! into `target/examples/<example>/`.
+
+use fmu_tests::{fmu_path, workspace_root, Table};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = workspace_root().join("target/examples").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Run `examples/<script>` with `args`; (success, stdout, stderr).
+fn example(script: &str, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(fmu_tests::python())
+        .arg(workspace_root().join("examples").join(script))
+        .args(args)
+        .output()
+        .expect("cannot run the examples' Python: run the tests through `cargo xtask test`, which installs it");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn run_ok(script: &str, args: &[&str]) -> String {
+    let (ok, stdout, stderr) = example(script, args);
+    assert!(ok, "{script} failed:\n{stdout}\n{stderr}");
+    eprintln!("{script}:\n{stdout}");
+    stdout
+}
+
+/// A CSV of numbers (`repr` floats) as a table; non-numeric cells are NaN.
+fn read_csv(path: &Path) -> Table {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let columns = lines.next().expect("header").split(',').map(str::to_string).collect();
+    let rows = lines.map(|l| l.split(',').map(|x| x.parse().unwrap_or(f64::NAN)).collect()).collect();
+    Table { columns, rows }
+}
+
+fn ssp_path() -> PathBuf {
+    fmu_path("CompliantDrive").with_file_name("ShaftDriveHillFriction.ssp")
+}
+
+/// The SSP system in fmpy.ssp: the load holds w == 0.0 exactly while the
+/// shaft torque is at or below the static level (1.2 N.m), breaks away in
+/// the first step whose torque is above it, slides at the Coulomb level,
+/// and sticks again exactly after the drive drops to 0.5 N.m.
+#[test]
+fn ssp_system_breaks_away_at_the_static_level() {
+    let out = out_dir("ssp_system");
+    let ssp = ssp_path();
+    let stdout = run_ok(
+        "ssp_system/ssp_system.py",
+        &["--ssp", ssp.to_str().unwrap(), "--out", out.to_str().unwrap(), "--step", "0.01"],
+    );
+    assert!(stdout.contains("valid: SystemStructure.ssd (SystemStructureDescription.xsd)"), "{stdout}");
+    assert!(stdout.contains("valid: resources/ShaftDriveHillFriction.ssv (SystemStructureParameterValues.xsd)"));
+    assert!(out.join("ssp_system.png").exists());
+    let t = read_csv(&out.join("ssp_system.csv"));
+    let (time, applied, w, friction, command) =
+        (t.column("time"), t.column("tau_applied"), t.column("w"), t.column("tau_friction"), t.column("tau_motor"));
+    let (static_level, coulomb, ramp, h) = (1.2, 1.0, 0.5, 0.01);
+    let first = w.iter().position(|&x| x != 0.0).expect("the load never moved");
+    for k in 0..first {
+        assert!(applied[k] <= static_level, "stuck at {} s under {} N.m", time[k], applied[k]);
+        assert!(w[k] == 0.0);
+    }
+    // Breakaway in the step whose torque first exceeds 1.2 N.m, i.e. within
+    // one step's ramp (0.005 N.m) above it, at 1.2/0.5 = 2.4 s plus the
+    // shaft's lag and the master's one-step delays.
+    assert!(applied[first] > static_level && applied[first] < static_level + ramp * h + 2e-3, "{}", applied[first]);
+    assert!(time[first] > 2.4 && time[first] < 2.4 + 4.0 * h, "breakaway at {} s", time[first]);
+    // While stuck, the compliant shaft passes the motor torque on (quasi-statically).
+    for k in (0..first).filter(|&k| time[k] > 0.5) {
+        assert!((applied[k] - command[k]).abs() < 0.02, "{} s: {} vs {}", time[k], applied[k], command[k]);
+    }
+    // Sliding forward: exactly the Coulomb level against the motion.
+    let sliding: Vec<usize> = (first + 1..time.len()).filter(|&k| w[k] > 0.0 && w[k - 1] > 0.0).collect();
+    assert!(sliding.len() > 100);
+    assert!(sliding.iter().all(|&k| friction[k] == -coulomb), "sliding friction is not -F_c");
+    // Stuck again after the drop to 0.5 N.m, exactly, to the end.
+    let again = (first..time.len()).find(|&k| w[k] == 0.0).expect("never stuck again");
+    assert!(time[again] > 4.0);
+    for k in again..time.len() {
+        assert!(w[k] == 0.0 && applied[k].abs() <= static_level, "{} s: w = {}", time[k], w[k]);
+    }
+}
+
+/// FMPy's schemas do reject a broken system: the same archive with the
+/// required `version` attribute removed from SystemStructure.ssd fails.
+#[test]
+fn ssp_validation_rejects_an_invalid_system() {
+    use std::io::{Read, Write};
+    let out = out_dir("ssp_invalid");
+    std::fs::create_dir_all(&out).unwrap();
+    let broken = out.join("broken.ssp");
+    let mut source = zip::ZipArchive::new(std::fs::File::open(ssp_path()).unwrap()).unwrap();
+    let mut writer = zip::ZipWriter::new(std::fs::File::create(&broken).unwrap());
+    for i in 0..source.len() {
+        let mut file = source.by_index(i).unwrap();
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).unwrap();
+        if file.name() == "SystemStructure.ssd" {
+            let text = String::from_utf8(bytes).unwrap();
+            let root = text.find("<ssd:SystemStructureDescription").expect("root element");
+            let (head, tail) = text.split_at(root);
+            assert!(tail.contains(" version=\"1.0\""));
+            bytes = format!("{head}{}", tail.replacen(" version=\"1.0\"", "", 1)).into_bytes();
+        }
+        writer.start_file(file.name(), zip::write::SimpleFileOptions::default()).unwrap();
+        writer.write_all(&bytes).unwrap();
+    }
+    writer.finish().unwrap();
+    let (ok, stdout, stderr) = example(
+        "ssp_system/ssp_system.py",
+        &["--ssp", broken.to_str().unwrap(), "--out", out.to_str().unwrap(), "--stop-time", "0.1"],
+    );
+    assert!(!ok, "a system without its version attribute passed:\n{stdout}");
+    assert!(stderr.contains("is not valid SSP 1.0") && stderr.contains("version"), "{stderr}");
+}
+
+/// The two masters on the stick-slip oscillator: the fine-step reference
+/// sticks for the closed-form 2*(F_s - F_c)/(k*v) = 0.2 s per cycle; at
+/// 20 ms the hold master stretches each stick phase, the iterating master
+/// (state saved and restored, steps repeated until the end-of-step values
+/// agree) less so, and follows the reference more closely.
+#[test]
+fn iterating_master_beats_the_hold_master() {
+    let out = out_dir("iterating_master");
+    let fmu_dir = fmu_path("CompliantDrive").parent().unwrap().to_path_buf();
+    let stdout = run_ok(
+        "iterating_master/iterating_master.py",
+        &[
+            "--fmu-dir",
+            fmu_dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--step",
+            "0.02",
+            "--stop-time",
+            "6",
+            "--refine",
+            "20",
+        ],
+    );
+    assert!(stdout.contains("0 steps not converged"), "{stdout}");
+    assert!(out.join("iterating_master.png").exists());
+    let text = std::fs::read_to_string(out.join("stick_phases.csv")).unwrap();
+    let mut durations = std::collections::BTreeMap::<String, Vec<f64>>::new();
+    for line in text.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        durations.entry(cells[0].to_string()).or_default().push(cells[3].parse().unwrap());
+    }
+    let closed_form = 2.0 * (1.5 - 1.0) / (10.0 * 0.5);
+    let mean = |m: &str| {
+        let d = &durations[m];
+        assert!(d.len() >= 2, "{m}: {d:?}");
+        d.iter().sum::<f64>() / d.len() as f64
+    };
+    let (reference, hold, iterated) = (mean("reference"), mean("hold"), mean("iterated"));
+    eprintln!("stick: closed form {closed_form} s, reference {reference}, hold {hold}, iterated {iterated}");
+    assert!((reference - closed_form).abs() < 0.1 * closed_form, "reference {reference} vs {closed_form}");
+    assert!(hold > iterated && iterated > reference, "hold {hold}, iterated {iterated}, reference {reference}");
+    let t = read_csv(&out.join("traces.csv"));
+    let rms = |c: &str| {
+        let (x, r) = (t.column(c), t.column("w_reference"));
+        (x.iter().zip(&r).map(|(a, b)| (a - b) * (a - b)).sum::<f64>() / x.len() as f64).sqrt()
+    };
+    let (rms_hold, rms_iterated) = (rms("w_hold"), rms("w_iterated"));
+    eprintln!("rms rate difference to the reference: hold {rms_hold}, iterated {rms_iterated}");
+    assert!(rms_iterated < 0.5 * rms_hold);
+}
+
+/// The Dask sweep, 104 runs (13 friction levels x 4 steps x 2 laws) on a
+/// LocalCluster of 2 workers, then serially: identical tables. Physics:
+/// with Hill's algorithm the axis comes exactly to rest, the settle error
+/// grows with friction and hardly depends on the step up to 10 ms; the
+/// conventional model never rests and chatters more at larger steps (Hill,
+/// Figs. 3-4).
+#[test]
+fn dask_sweep_matches_serial_and_hill() {
+    let out = out_dir("dask_sweep");
+    let stdout = run_ok(
+        "dask_sweep/dask_sweep.py",
+        &[
+            "--fmu",
+            fmu_path("AntennaAzimuthServo").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--workers",
+            "2",
+            "--levels",
+            "13",
+            "--steps",
+            "0.002,0.005,0.01,0.02",
+            "--serial",
+        ],
+    );
+    for line in stdout.lines().filter(|l| l.contains("runs/s") || l.contains("speed-up")) {
+        eprintln!("{line}");
+    }
+    assert!(stdout.contains("serial and parallel results identical"), "{stdout}");
+    let parallel = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    assert_eq!(parallel, std::fs::read_to_string(out.join("sweep_serial.csv")).unwrap());
+    assert!(out.join("sweep.png").exists());
+    let t = read_csv(&out.join("sweep.csv"));
+    assert_eq!(t.rows.len(), 104);
+    let col = |n: &str| t.columns.iter().position(|c| c == n).unwrap();
+    let (model, level, step) = (col("friction_model"), col("friction_level"), col("step"));
+    let (error, stuck, chatter, transitions) =
+        (col("settle_error_mdeg"), col("stuck_time_s"), col("chatter_mdeg_s"), col("transitions"));
+    let select = |m: f64, s: f64| -> Vec<&Vec<f64>> {
+        let mut rows: Vec<&Vec<f64>> = t.rows.iter().filter(|r| r[model] == m && r[step] == s).collect();
+        rows.sort_by(|a, b| a[level].total_cmp(&b[level]));
+        rows
+    };
+    for r in &t.rows {
+        if r[model] == 1.0 {
+            assert!(r[stuck] > 0.5 && r[transitions] <= 10.0, "Hill run does not rest: {r:?}");
+        } else {
+            assert!(r[stuck] == 0.0 && r[transitions] > 50.0 && r[chatter] > 0.0, "conventional run rests: {r:?}");
+        }
+    }
+    let hill_1 = select(1.0, 0.002);
+    for w in hill_1.windows(2) {
+        assert!(w[1][error] > w[0][error], "Hill's settle error does not grow with friction");
+    }
+    for s in [0.005, 0.01] {
+        for (a, b) in select(1.0, s).iter().zip(&hill_1) {
+            assert!((a[error] - b[error]).abs() < 0.01, "Hill at {s} s: {} vs {} mdeg", a[error], b[error]);
+        }
+    }
+    for (coarse, fine) in select(0.0, 0.02).iter().zip(select(0.0, 0.002)) {
+        assert!(coarse[chatter] > 2.0 * fine[chatter], "conventional chatter does not grow with the step");
+    }
+}
+
+/// The plant alone through FMPy, its default experiment: 1 N.m against a
+/// still load is a damped oscillator about phi = tau/k (J 0.01 kg.m2,
+/// k 10 N.m/rad, d 0.1 N.m.s/rad: 5.0 Hz, zeta 0.158), solved exactly:
+/// `phi(t) = tau/k (1 - e^(-zeta w t) (cos w_d t + zeta w/w_d sin w_d t))`.
+#[test]
+fn compliant_drive_is_the_damped_oscillator() {
+    let t = fmu_tests::run_fmpy(&fmu_tests::Run::new("CompliantDrive", 2.0, 1e-3));
+    let (j, k, d, tau) = (0.01_f64, 10.0_f64, 0.1_f64, 1.0_f64);
+    let (wn, zeta) = ((k / j).sqrt(), d / (2.0 * (k * j).sqrt()));
+    let wd = wn * (1.0 - zeta * zeta).sqrt();
+    let (time, phi, torque) = (t.column("time"), t.column("phi_motor"), t.column("tau_shaft"));
+    for i in 0..time.len() {
+        let e = (-zeta * wn * time[i]).exp();
+        let exact = tau / k * (1.0 - e * ((wd * time[i]).cos() + zeta * wn / wd * (wd * time[i]).sin()));
+        assert!((phi[i] - exact).abs() < 1e-12, "{} s: {} vs {exact}", time[i], phi[i]);
+    }
+    // The shaft carries the drive torque once the oscillation has died out.
+    assert!((torque[time.len() - 1] - tau).abs() < 1e-3);
+}
