@@ -3,7 +3,8 @@
 //! - `cargo xtask fmu`  — build the FMI binary in release and package one
 //!   `<ModelIdentifier>.fmu` per model into `target/fmu/`, and the
 //!   scenarios' FMI cross-check files (`<Model>_in.csv`, `<Model>_ref.opt`)
-//!   beside them and per scenario in `target/fmu/scenarios/<name>/`.
+//!   beside them and per scenario in `target/fmu/scenarios/<name>/`, and
+//!   the SSP systems of `ssp.rs` (`target/fmu/<System>.ssp`).
 //! - `cargo xtask docs` — regenerate `docs/models.md` from the declarations.
 //! - `cargo xtask test` — provision the importers (FMPy, libclang for the
 //!   `fmi` crate) in `target/venv`, build the FMUs, run every test, the

@@ -243,3 +243,44 @@ fn write_zip(path: &Path, files: &[(String, Vec<u8>)]) -> zip::result::ZipResult
     zip.finish()?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_system_is_consistent() {
+        let ssd = system_structure(&SHAFT_DRIVE_HILL_FRICTION).unwrap();
+        assert_eq!(ssd.matches("<ssd:Connection ").count(), 4);
+        assert!(ssd.contains("<ssd:Connector name=\"mode\" kind=\"output\"><ssc:Integer/></ssd:Connector>"));
+        let ssv = parameter_set(&SHAFT_DRIVE_HILL_FRICTION).unwrap();
+        assert!(ssv.contains("<ssv:Parameter name=\"Load.tau_static\"><ssv:Real value=\"1.2\"/></ssv:Parameter>"));
+    }
+
+    /// Wiring mistakes are refused with what is wrong, not written.
+    #[test]
+    fn miswired_systems_are_refused() {
+        let base = SHAFT_DRIVE_HILL_FRICTION;
+        let cases: &[(System, &str)] = &[
+            (System { connections: &[("Load", "phi", "Drive", "tau_shaft")], ..base }, "not an input connector"),
+            (System { connections: &[("Drive", "phi_load", "Load", "tau")], ..base }, "not an output connector"),
+            (System { connections: &[("Load", "mode", "Drive", "phi_load")], ..base }, "(Integer)"),
+            (System { connections: &base.connections[1..], ..base }, "Drive.tau_motor is not connected"),
+            (
+                System {
+                    connections: &[("", "tau_motor", "Load", "tau"), ("Drive", "tau_shaft", "Load", "tau")],
+                    ..base
+                },
+                "fed twice",
+            ),
+        ];
+        for (system, words) in cases {
+            let error = system_structure(system).unwrap_err();
+            assert!(error.contains(words), "{error}");
+        }
+        let error = parameter_set(&System { parameters: &[("Load", "J", 0.0)], ..base }).unwrap_err();
+        assert!(error.contains("Load.J = 0"), "{error}");
+        let error = parameter_set(&System { parameters: &[("Load", "w", 1.0)], ..base }).unwrap_err();
+        assert!(error.contains("not a parameter"), "{error}");
+    }
+}
