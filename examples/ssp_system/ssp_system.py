@@ -62,6 +62,14 @@ def validate(ssp):
     return checked
 
 
+def default_stop_time(ssp):
+    """stopTime of the .ssd's DefaultExperiment (fmpy.ssp does not read it)."""
+    with zipfile.ZipFile(ssp) as archive:
+        root = etree.fromstring(archive.read("SystemStructure.ssd"))
+    ns = {"ssd": "http://ssp-standard.org/SSP1/SystemStructureDescription"}
+    return float(root.find("ssd:DefaultExperiment", ns).get("stopTime"))
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ssp", default=os.path.join(ROOT, "target", "fmu", "ShaftDriveHillFriction.ssp"))
@@ -75,7 +83,7 @@ def main(argv):
     ssd = read_ssd(args.ssp)  # FMPy validates the .ssd again itself
     parameters = ssd.system.parameterBindings[0].parameterValues[0]
     values = {p.name: float(p.value) for p in parameters.parameters}
-    stop = args.stop_time if args.stop_time is not None else 8.0
+    stop = args.stop_time if args.stop_time is not None else default_stop_time(args.ssp)
     h = args.step
 
     result = simulate_ssp(args.ssp, stop_time=stop, step_size=h, parameter_set=parameters,
