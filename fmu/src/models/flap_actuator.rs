@@ -272,9 +272,10 @@ impl Model for FlapActuatorServo {
     const VARIABLES: &'static [Variable<Self>] = &[
         Variable::<Self>::real_input(
             "position_command",
-            "Position command Com",
+            "Position command Com. Start value 1.5 deg: unconnected, the default experiment is the 1.5 deg command \
+             step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
             Quantity::AngleDegrees,
-            0.0,
+            1.5,
             |m| m.command,
             |m, x| m.command = x,
         ),
