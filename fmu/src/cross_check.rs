@@ -186,6 +186,18 @@ mod tests {
         assert_eq!(fmpy_interval(&e(20.01, 0.01)), 0.04);
     }
 
+    /// FMPy's grid for every default run has fewer than 1000 intervals, so
+    /// the reference holds every communication point (no decimation that
+    /// could cut a first-step peak) within the rules' 1000 rows.
+    #[test]
+    fn every_default_run_fits_1000_rows_undecimated() {
+        for m in MODELS {
+            let e = m.info.default_experiment;
+            let intervals = ((e.stop_time - e.start_time) / fmpy_interval(&e)).round() as usize;
+            assert!(intervals < MAX_ROWS, "{}: {intervals} intervals", m.info.identifier);
+        }
+    }
+
     /// The rules' limits on every set: at most 1000 rows, the header with
     /// every output, times from the start to the stop time.
     #[test]

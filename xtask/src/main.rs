@@ -17,6 +17,7 @@ mod bench;
 mod package;
 mod plots;
 mod provision;
+mod self_describing;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};

@@ -10,6 +10,9 @@ use std::process::Command;
 /// Pinned versions: a new release must not change what CI tests.
 const FMPY: &str = "fmpy==0.3.32";
 const LIBCLANG: &str = "libclang==18.1.1";
+/// `python -m fmpy.cross_check --simulate` scores results with scipy, which
+/// FMPy does not install (without it every FMU scores 0 %).
+const SCIPY: &str = "scipy==1.16.3";
 
 pub struct TestEnv {
     pub python: PathBuf,
@@ -22,9 +25,9 @@ pub fn provision() -> Result<TestEnv> {
     let venv = root().join("target/venv");
     let python = venv.join("bin/python");
     let marker = venv.join(".provisioned");
-    let wanted = format!("{FMPY} {LIBCLANG}\n");
+    let wanted = format!("{FMPY} {LIBCLANG} {SCIPY}\n");
     if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
-        println!("provisioning {} with {FMPY} {LIBCLANG}", venv.display());
+        println!("provisioning {} with {FMPY} {LIBCLANG} {SCIPY}", venv.display());
         let system_python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
         run(Command::new(&system_python).args(["-m", "venv", "--clear"]).arg(&venv))?;
         run(Command::new(&python).args([
@@ -35,6 +38,7 @@ pub fn provision() -> Result<TestEnv> {
             "--disable-pip-version-check",
             FMPY,
             LIBCLANG,
+            SCIPY,
         ]))?;
         std::fs::write(&marker, wanted).map_err(|e| e.to_string())?;
     }

@@ -38,7 +38,7 @@ impl Model for CmgGimbalRateLoop {
                       command filter K_p*theta1'' = K_I*(theta_c' - theta1'), Dahl pivot friction; a frictionless copy of the \
                       loop runs alongside (rate_without_friction); defaults: I = 5, K_I = 1e4, K_p = 280, CMG pivot \
                       Tf0 = 0.27 N.m, gamma = 1.48e5",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 1e-3 },
+        default_experiment: Experiment { start_time: 0.0, stop_time: 0.8, step_size: 1e-3 },
     };
     const VARIABLES: &'static [Variable<Self>] = &[
         Variable::<Self>::real_input(
