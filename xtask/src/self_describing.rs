@@ -175,7 +175,8 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
 
     h.push_str(&format!(
         "<h2>Default experiment</h2>\n<p>{} s to {} s, communication step {} s, with every variable at its start \
-         value (no input connected). Every Real output:</p>\n{}",
+         value (inputs at their start values; a friction element's <code>w_rel</code> follows its built-in test \
+         signal). Every output (and input):</p>\n{}",
         e.start_time,
         e.stop_time,
         e.step_size,

@@ -84,6 +84,7 @@ pub fn start_values<M: Model>() -> M {
             _ => {}
         }
     }
+    m.after_start_values();
     m.initialize();
     m
 }

@@ -194,6 +194,9 @@ const FREE: [(&str, f64); 2] = [("K_p", 0.0), ("K_I", 0.0)];
 /// The loop natural frequency doubled at the same damping: K_I x 4, K_p x 2.
 const DOUBLED: [(&str, f64); 2] = [("K_p", 560.0), ("K_I", 4e4)];
 
+/// The free decays (Figs. 5-6) run without a command (the input's start
+/// value is the default experiment's step).
+const NO_COMMAND: &[(&str, Signal)] = &[("rate_command", Signal::Constant(0.0))];
 const STEP_LARGE: &[(&str, Signal)] = &[("rate_command", Signal::Constant(5e-4))];
 const STEP_SMALL: &[(&str, Signal)] = &[("rate_command", Signal::Constant(5e-5))];
 
@@ -260,7 +263,7 @@ pub const SCENARIOS: &[Scenario] = &[
         figure: "nurre_figs_5_6",
         title: "Fig. 5: free decay, Dahl's bearing (Tf0 = 0.0424 N.m, gamma = 0.85e4), w0 = 0.002 rad/s",
         parameters: &[FREE[0], FREE[1], DAHL_BEARING[0], DAHL_BEARING[1], ("w_start", 0.002)],
-        inputs: &[],
+        inputs: NO_COMMAND,
         stop_time: 20.0,
         step_size: 0.01,
         traces: &[
@@ -274,7 +277,7 @@ pub const SCENARIOS: &[Scenario] = &[
         figure: "nurre_figs_5_6",
         title: "Fig. 6: free decay, CMG pivot (Tf0 = 0.27 N.m, gamma = 1.48e5), w0 = 0.002 rad/s",
         parameters: &[FREE[0], FREE[1], ("w_start", 0.002)],
-        inputs: &[],
+        inputs: NO_COMMAND,
         stop_time: 1.0,
         step_size: 1e-3,
         traces: &[

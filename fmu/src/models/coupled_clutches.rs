@@ -14,7 +14,8 @@ pub const SCENARIOS: &[Scenario] = &[Scenario {
     model: "CoupledClutches",
     figure: "coupled_clutches_modelica",
     title: "Modelica CoupledClutches configuration: J1..J4 = 1, w1(0) = 10 rad/s",
-    parameters: &[],
+    // Open at t = 0 (the inputs' start values engage them for the default run).
+    parameters: &[("f_normalized_1", 0.0), ("f_normalized_2", 0.0), ("f_normalized_3", 0.0)],
     inputs: &[
         ("tau_drive", Signal::Sine { offset: 0.0, amplitude: 10.0, frequency: 5.0, phase: 0.0 }),
         (

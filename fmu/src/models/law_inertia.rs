@@ -98,17 +98,14 @@ pub struct LawElement<L> {
     pub test_frequency: f64,
     /// Time since the start (s), for the test signal.
     pub elapsed: f64,
-    /// `w_rel` was set after initialization: the environment drives it and
-    /// the test signal is off from then on.
+    /// The environment set `w_rel` (before or after initialization): it
+    /// drives it, and the test signal is off until a reset.
     pub driven: bool,
 }
 
 impl<L: ElementLaw> LawElement<L> {
     pub fn initialize_element(&mut self) {
-        // A value set before initialization is a start value; only sets
-        // after it (a connected input) switch the test signal off.
         self.elapsed = 0.0;
-        self.driven = false;
         self.law.prepare(0.0);
         self.friction_torque = self.law.output(self.relative_speed, self.law.initial_friction(0.0));
     }
@@ -247,8 +244,8 @@ macro_rules! element_model {
                 &[
                     Variable::<Self>::real_input(
                         "w_rel",
-                        "Relative speed of the sliding surfaces. Until the environment sets it after initialization (a \
-                         connected input), the built-in test signal test_amplitude*sin(2*pi*test_frequency*t) drives it",
+                        "Relative speed of the sliding surfaces. Until the environment sets it (a connected input or a \
+                         start value), the built-in test signal test_amplitude*sin(2*pi*test_frequency*t) drives it",
                         Quantity::AngularVelocity,
                         0.0,
                         |m| m.relative_speed,
@@ -269,7 +266,7 @@ macro_rules! element_model {
                     $($extra,)*
                     Variable::<Self>::real_parameter(
                         "test_amplitude",
-                        "Amplitude of the built-in test signal on w_rel, used while w_rel is not set after initialization; 0 = off",
+                        "Amplitude of the built-in test signal on w_rel, used while the environment has not set w_rel; 0 = off",
                         Quantity::AngularVelocity,
                         0.05,
                         |m| m.test_amplitude,
@@ -291,6 +288,9 @@ macro_rules! element_model {
             }
             fn check(&self) -> Result<(), String> {
                 $crate::models::law_inertia::LawHooks::check(&self.law)
+            }
+            fn after_start_values(&mut self) {
+                self.driven = false; // the declared start value is not the environment's
             }
             fn initialize(&mut self) {
                 self.initialize_element();
