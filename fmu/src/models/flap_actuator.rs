@@ -13,10 +13,10 @@ use serde::{Deserialize, Serialize};
 const LOAD: f64 = 74500.0;
 /// Irreversible data set: the paper's `EtA` = -0.2 (Figs. 8, 9, 12, 15, 17)
 /// and our `EtO` = 0.75 (see `FlapActuatorServo::irreversible`).
-const IRREVERSIBLE: &[(&str, f64)] = &[("eta_aiding", -0.2), ("eta_opposing", 0.75)];
 /// Runs whose command starts at 0 deg say so (the input's start value is
 /// the default experiment's 1.5 deg step), so that t = 0 is the paper's.
 const FROM_ZERO: &[(&str, f64)] = &[("position_command", 0.0)];
+/// The irreversible set (EtA = -0.2, EtO = 0.75), command from 0 deg.
 const IRREVERSIBLE_FROM_ZERO: &[(&str, f64)] =
     &[("eta_aiding", -0.2), ("eta_opposing", 0.75), ("position_command", 0.0)];
 
