@@ -233,6 +233,9 @@ pub enum Value<M> {
         start: i32,
         min: Option<i32>,
         max: Option<i32>,
+        /// Named values (an FMI 2.0 Enumeration type); `min`/`max` are
+        /// then its first and last item.
+        choices: Option<&'static Enumeration>,
         get: fn(&M) -> i32,
         set: Option<fn(&mut M, i32)>,
     },
@@ -241,6 +244,39 @@ pub enum Value<M> {
         get: fn(&M) -> bool,
         set: Option<fn(&mut M, bool)>,
     },
+}
+
+/// One named value of an [`Enumeration`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// Short identifier an importer shows, e.g. `hill`.
+    pub name: &'static str,
+    pub value: i32,
+    pub description: &'static str,
+}
+
+/// A choice between laws or equations, declared once: it becomes an FMI 2.0
+/// `Enumeration` SimpleType (importers show the item names), the range check
+/// on set, and the list in the generated docs. Items are in increasing,
+/// contiguous value order (a unit test checks), so the range check is a
+/// `[first, last]` bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Enumeration {
+    /// SimpleType name, e.g. `FrictionModel`.
+    pub name: &'static str,
+    pub description: &'static str,
+    pub items: &'static [Item],
+}
+
+impl Enumeration {
+    /// `2 = static_band, 3 = rational, ...` for messages and docs.
+    pub fn listing(&self) -> String {
+        self.items.iter().map(|i| format!("{} = {}", i.value, i.name)).collect::<Vec<_>>().join(", ")
+    }
+
+    pub fn item(&self, value: i32) -> Option<&'static Item> {
+        self.items.iter().find(|i| i.value == value)
+    }
 }
 
 /// One scalar variable. Its value reference is its index in the model's list.
@@ -353,7 +389,36 @@ impl<M> Variable<M> {
             description,
             causality: Causality::Parameter,
             variability: Variability::Fixed,
-            value: Value::Integer { start, min: Some(min), max: Some(max), get, set: Some(set) },
+            value: Value::Integer { start, min: Some(min), max: Some(max), choices: None, get, set: Some(set) },
+            depends_on: &[],
+        }
+    }
+
+    /// A fixed parameter choosing between named alternatives (a law, an
+    /// equation): an FMI 2.0 Enumeration, accessed as an Integer, whose
+    /// value must be one of the items (contiguous values, see [`Enumeration`]).
+    pub const fn choice_parameter(
+        name: &'static str,
+        description: &'static str,
+        choices: &'static Enumeration,
+        start: i32,
+        get: fn(&M) -> i32,
+        set: fn(&mut M, i32),
+    ) -> Self {
+        let items = choices.items;
+        Variable {
+            name,
+            description,
+            causality: Causality::Parameter,
+            variability: Variability::Fixed,
+            value: Value::Integer {
+                start,
+                min: Some(items[0].value),
+                max: Some(items[items.len() - 1].value),
+                choices: Some(choices),
+                get,
+                set: Some(set),
+            },
             depends_on: &[],
         }
     }
@@ -385,7 +450,7 @@ impl<M> Variable<M> {
             description,
             causality: Causality::Output,
             variability: Variability::Discrete,
-            value: Value::Integer { start: 0, min: Some(min), max: Some(max), get, set: None },
+            value: Value::Integer { start: 0, min: Some(min), max: Some(max), choices: None, get, set: None },
             depends_on: &[],
         }
     }
@@ -447,7 +512,16 @@ impl<M> Variable<M> {
         self
     }
 
-    /// FMI type element name.
+    /// The Enumeration type of a choice parameter.
+    pub fn choices(&self) -> Option<&'static Enumeration> {
+        match self.value {
+            Value::Integer { choices, .. } => choices,
+            _ => None,
+        }
+    }
+
+    /// FMI access type: "Real", "Integer" (also for Enumerations, which are
+    /// set and read with fmi2SetInteger/fmi2GetInteger) or "Boolean".
     pub fn type_name(&self) -> &'static str {
         match self.value {
             Value::Real { .. } => "Real",
@@ -521,6 +595,9 @@ pub struct VariableInfo {
     pub min: Option<f64>,
     pub exclusive_min: bool,
     pub max: Option<f64>,
+    /// The named values of a choice parameter.
+    pub choices: Option<&'static Enumeration>,
+    pub description: &'static str,
 }
 
 impl<M> Variable<M> {
@@ -540,6 +617,8 @@ impl<M> Variable<M> {
             min,
             exclusive_min,
             max,
+            choices: self.choices(),
+            description: self.description,
         }
     }
 }

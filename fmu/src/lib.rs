@@ -9,6 +9,7 @@
 //!
 //! Adding a model touches only `models/`: a new file and one registry line.
 
+pub mod cross_check;
 pub mod description;
 pub mod fmi2;
 pub mod model;

@@ -38,6 +38,11 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
         Ok(())
     }
 
+    /// Called when the declared start values have just been applied (at
+    /// instantiation and reset), before `initialize`: lets a model tell its
+    /// own start values from values the environment sets later.
+    fn after_start_values(&mut self) {}
+
     /// Derive the hidden state and the outputs from parameters and start
     /// values. Called whenever a parameter changed before the first step.
     fn initialize(&mut self);

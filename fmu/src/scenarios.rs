@@ -228,6 +228,18 @@ impl Scenario {
     /// the step that starts at the row's time. Used by `cargo xtask plots`; the tests run the
     /// same scenarios through FMPy and the `fmi` crate.
     pub fn simulate(&self) -> Result<Table, String> {
+        self.run(Signal::hold_value)
+    }
+
+    /// As [`Scenario::simulate`], but each step holds the inputs at their
+    /// value at the start of the step, as FMPy's master applies an
+    /// `_in.csv` (interpolated at the communication point): the reference
+    /// a cross-check replay of [`Scenario::input_csv`] must reproduce.
+    pub fn simulate_like_fmpy(&self) -> Result<Table, String> {
+        self.run(|s, t, _| s.value(t))
+    }
+
+    fn run(&self, hold: fn(&Signal, f64, f64) -> f64) -> Result<Table, String> {
         let index = MODELS
             .iter()
             .position(|m| m.info.identifier == self.model)
@@ -311,7 +323,7 @@ impl Scenario {
                 let mut rows = vec![sample(0.0)?];
                 for w in points.windows(2) {
                     let (t, h) = (w[0], w[1] - w[0]);
-                    let values: Vec<f64> = self.inputs.iter().map(|(_, s)| s.hold_value(t, h)).collect();
+                    let values: Vec<f64> = self.inputs.iter().map(|(_, s)| hold(s, t, h)).collect();
                     check(fmi2SetReal(c, inputs.as_ptr(), inputs.len(), values.as_ptr()), "setting the inputs")?;
                     rows.last_mut().unwrap().extend(&values);
                     check(fmi2DoStep(c, t, h, 1), &format!("fmi2DoStep at t = {t}"))?;

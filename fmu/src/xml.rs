@@ -4,13 +4,32 @@
 //! (fmi2ModelDescription.xsd): UnitDefinitions, TypeDefinitions,
 //! LogCategories, DefaultExperiment, ModelVariables, ModelStructure.
 
-use crate::description::{Causality, Quantity, Value, Variability, Variable, LOG_CATEGORIES};
+use crate::description::{Causality, Enumeration, Quantity, Value, Variability, Variable, LOG_CATEGORIES};
 use crate::model::Model;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, Event};
 use quick_xml::Writer;
 
 /// Name written into `generationTool`.
 pub const GENERATION_TOOL: &str = concat!("friction-fmu ", env!("CARGO_PKG_VERSION"));
+
+/// `author`, `copyright` and `license` of every FMU (the workspace's
+/// `MIT OR Apache-2.0`; both texts ship in `documentation/licenses/`).
+pub const AUTHOR: &str = "The friction-fmu authors";
+pub const COPYRIGHT: &str = "Copyright (c) 2026 The friction-fmu authors";
+pub const LICENSE: &str = "MIT OR Apache-2.0 (SPDX); see documentation/licenses/ in the FMU";
+
+/// `DefaultExperiment tolerance`: the steppers are fixed-step and do not
+/// use it; it matches the `RelTol` of the cross-check `_ref.opt` files.
+pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+
+/// `xml` with `generationDateAndTime` (ISO 8601, e.g.
+/// `2026-11-23T14:00:00Z`) added to its root element. Kept out of the
+/// GUID: the GUID names the declarations, not the build.
+pub fn with_generation_date(xml: &str, date_and_time: &str) -> String {
+    let anchor = " variableNamingConvention=";
+    assert!(xml.contains(anchor), "not a model description of this writer");
+    xml.replacen(anchor, &format!(" generationDateAndTime=\"{date_and_time}\"{anchor}"), 1)
+}
 
 /// The model description of `M`, with its GUID filled in.
 pub fn model_description<M: Model>() -> String {
@@ -88,6 +107,17 @@ fn quantities_used<M>(variables: &[Variable<M>]) -> Vec<Quantity> {
     used
 }
 
+/// The Enumeration types of the choice parameters, once each, in order of use.
+fn enumerations_used<M>(variables: &[Variable<M>]) -> Vec<&'static Enumeration> {
+    let mut used: Vec<&'static Enumeration> = Vec::new();
+    for e in variables.iter().filter_map(Variable::choices) {
+        if !used.iter().any(|u| u.name == e.name) {
+            used.push(e);
+        }
+    }
+    used
+}
+
 fn write_description<M: Model>(guid: &str) -> String {
     let info = M::INFO;
     let variables = M::VARIABLES;
@@ -101,6 +131,10 @@ fn write_description<M: Model>(guid: &str) -> String {
             ("modelName", info.identifier),
             ("guid", guid),
             ("description", info.description),
+            ("author", AUTHOR),
+            ("version", env!("CARGO_PKG_VERSION")),
+            ("copyright", COPYRIGHT),
+            ("license", LICENSE),
             ("generationTool", GENERATION_TOOL),
             ("variableNamingConvention", "flat"),
             ("numberOfEventIndicators", n_event_indicators),
@@ -154,6 +188,16 @@ fn write_description<M: Model>(guid: &str) -> String {
         x.empty("Real", &[("quantity", q.quantity_name()), ("unit", q.unit())]);
         x.close("SimpleType");
     }
+    for e in enumerations_used(variables) {
+        x.open("SimpleType", &[("name", e.name), ("description", e.description)]);
+        x.open("Enumeration", &[]);
+        for item in e.items {
+            let value = item.value.to_string();
+            x.empty("Item", &[("name", item.name), ("value", &value), ("description", item.description)]);
+        }
+        x.close("Enumeration");
+        x.close("SimpleType");
+    }
     x.close("TypeDefinitions");
 
     x.open("LogCategories", &[]);
@@ -164,7 +208,11 @@ fn write_description<M: Model>(guid: &str) -> String {
 
     let e = info.default_experiment;
     let (start, stop, step) = (real(e.start_time), real(e.stop_time), real(e.step_size));
-    x.empty("DefaultExperiment", &[("startTime", &start), ("stopTime", &stop), ("stepSize", &step)]);
+    let tolerance = real(DEFAULT_TOLERANCE);
+    x.empty(
+        "DefaultExperiment",
+        &[("startTime", &start), ("stopTime", &stop), ("tolerance", &tolerance), ("stepSize", &step)],
+    );
 
     x.open("ModelVariables", &[]);
     for (vr, v) in variables.iter().enumerate() {
@@ -256,6 +304,14 @@ fn write_variable<M>(x: &mut Xml, vr: usize, v: &Variable<M>) {
             }
             x.empty("Real", &a);
         }
+        Value::Integer { start, choices: Some(e), .. } => {
+            let start = start.to_string();
+            let mut a = vec![("declaredType", e.name)];
+            if has_start {
+                a.push(("start", &start));
+            }
+            x.empty("Enumeration", &a);
+        }
         Value::Integer { start, min, max, .. } => {
             let (start, min, max) = (start.to_string(), min.map(|m| m.to_string()), max.map(|m| m.to_string()));
             let mut a = Vec::new();
@@ -301,6 +357,7 @@ pub fn variables_table<M: Model>() -> String {
                 let range = [lo, hi].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
                 (quantity.unit().to_string(), real(start), range)
             }
+            Value::Integer { start, choices: Some(e), .. } => (String::new(), start.to_string(), e.listing()),
             Value::Integer { start, min, max, .. } => {
                 let range = match (min, max) {
                     (Some(a), Some(b)) => format!("{a}..={b}"),
@@ -314,7 +371,7 @@ pub fn variables_table<M: Model>() -> String {
         out.push_str(&format!(
             "| {vr} | `{}` | {causality} | {} | {unit} | {start} | {range} | {} |\n",
             v.name,
-            v.type_name(),
+            v.choices().map_or(v.type_name(), |e| e.name),
             v.description
         ));
     }

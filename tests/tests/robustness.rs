@@ -334,3 +334,54 @@ fn a_null_component_is_refused_by_every_function() {
         assert!(fmu.take_messages().is_empty(), "no instance, hence no logger to call");
     }
 }
+
+/// FMI 2.0 conformance found by a call-sequence harness, on every model: a
+/// blank instance name, a step past a defined stopTime and an unusable
+/// defined tolerance are refused with a message; the instance stays usable.
+#[test]
+fn blank_names_steps_past_stop_time_and_bad_tolerances_are_refused() {
+    for (id, _) in models() {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            for name in [c"", c" ", c" \t\n "] {
+                let c = fmu.lib.fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), fmu.callbacks(), 0, 0);
+                assert!(c.is_null(), "{id}: instanceName {name:?} accepted");
+                let text = fmu.last_error();
+                assert!(text.contains("instanceName") && text.contains("must not be empty or blank"), "{id}: {text}");
+            }
+
+            let c = fmu.instantiate("tolerance");
+            for bad in [-1e-6, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+                assert_eq!(fmu.lib.fmi2SetupExperiment(c, 1, bad, 0.0, 0, 0.0), ERROR, "{id}: tolerance {bad}");
+                let text = fmu.last_error();
+                assert!(text.contains("tolerance = ") && text.contains("must be finite and >= 0"), "{id}: {text}");
+            }
+            // Undefined tolerances are ignored whatever their value; 0 and 1e-6 are fine.
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, f64::NAN, 0.0, 0, 0.0), OK, "{id}");
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 1, 0.0, 0.0, 0, 0.0), OK, "{id}");
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 1, 1e-6, 0.0, 1, 0.3), OK, "{id}");
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK, "{id}");
+            // 0.1 + 0.1 + 0.1 = 0.30000000000000004: round-off at the last step is accepted.
+            let mut t = 0.0;
+            for _ in 0..3 {
+                assert_eq!(fmu.lib.fmi2DoStep(c, t, 0.1, 1), OK, "{id}: doStep({t}, 0.1) up to stopTime 0.3");
+                t += 0.1;
+            }
+            assert_eq!(fmu.lib.fmi2DoStep(c, t, 0.01, 1), ERROR, "{id}: a step past stopTime");
+            let text = fmu.last_error();
+            assert!(text.contains("stopTime = 0.3 s") && text.contains(&format!("{} s", t + 0.01)), "{id}: {text}");
+            let mut now = f64::NAN;
+            assert_eq!(fmu.lib.fmi2GetRealStatus(c, 2, &mut now), OK);
+            assert_eq!(now, t, "{id}: time unchanged by the refused step");
+            // Reset forgets the stop time.
+            assert_eq!(fmu.lib.fmi2Reset(c), OK);
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 1.0, 1), OK, "{id}: no stopTime after reset");
+            fmu.take_messages();
+            fmu.lib.fmi2FreeInstance(c);
+        }
+    }
+}

@@ -18,6 +18,7 @@ mod bench;
 mod package;
 mod plots;
 mod provision;
+mod self_describing;
 mod ssp;
 
 use std::path::{Path, PathBuf};

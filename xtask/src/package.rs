@@ -1,6 +1,6 @@
 //! `cargo xtask fmu`: one FMU archive per model.
 
-use crate::{cargo, root, run, Result};
+use crate::{cargo, root, run, self_describing, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use zip::write::SimpleFileOptions;
@@ -20,8 +20,9 @@ pub fn build_fmus() -> Result<PathBuf> {
     for m in fmu::models::MODELS {
         let id = m.info.identifier;
         let path = out.join(format!("{id}.fmu"));
-        let xml = (m.model_description)();
-        write_fmu(&path, id, &xml, &so).map_err(|e| format!("{}: {e}", path.display()))?;
+        let xml = fmu::xml::with_generation_date(&(m.model_description)(), &self_describing::generation_date());
+        let extra = self_describing::entries(m)?;
+        write_fmu(&path, id, &xml, &so, &extra).map_err(|e| format!("{}: {e}", path.display()))?;
         println!(
             "built {} ({} bytes, GUID {})",
             path.display(),
@@ -31,26 +32,19 @@ pub fn build_fmus() -> Result<PathBuf> {
     }
     println!("{} FMUs in {}", fmu::models::MODELS.len(), out.display());
     write_cross_check_files(&out)?;
+    self_describing::write_cross_check_sets(&out)?;
     crate::ssp::write_systems(&out)?;
     Ok(out)
 }
 
 /// The scenarios' input signals in the FMI cross-check format, so that any
-/// importer can replay them: beside each FMU its first scenario's
-/// `<Model>_in.csv` (models with inputs) and `<Model>_ref.opt`; and every
-/// scenario in `scenarios/<name>/` with those two files and the
-/// `start_values.csv` of the parameters it sets.
+/// importer can replay them: every scenario in `scenarios/<name>/` with
+/// `<Model>_in.csv`, `<Model>_ref.opt` and the `start_values.csv` of the
+/// parameters it sets. (Beside each FMU: its default run's complete set,
+/// see `self_describing::write_cross_check_sets`.)
 fn write_cross_check_files(out: &std::path::Path) -> Result<()> {
     let write = |path: PathBuf, text: &str| std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()));
     let scenarios = fmu::scenarios::all();
-    for m in fmu::models::MODELS {
-        let id = m.info.identifier;
-        let Some(first) = scenarios.iter().find(|s| s.model == id) else { continue };
-        if let Some(csv) = first.input_csv() {
-            write(out.join(format!("{id}_in.csv")), &csv)?;
-        }
-        write(out.join(format!("{id}_ref.opt")), &first.ref_opt())?;
-    }
     for s in &scenarios {
         let dir = out.join("scenarios").join(s.name);
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -64,7 +58,13 @@ fn write_cross_check_files(out: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-fn write_fmu(path: &std::path::Path, id: &str, xml: &str, so: &[u8]) -> zip::result::ZipResult<()> {
+fn write_fmu(
+    path: &std::path::Path,
+    id: &str,
+    xml: &str,
+    so: &[u8],
+    extra: &[(String, Vec<u8>)],
+) -> zip::result::ZipResult<()> {
     let mut zip = zip::ZipWriter::new(std::fs::File::create(path)?);
     // A fixed timestamp keeps the archive byte-identical between builds.
     let options = SimpleFileOptions::default()
@@ -74,6 +74,10 @@ fn write_fmu(path: &std::path::Path, id: &str, xml: &str, so: &[u8]) -> zip::res
     zip.write_all(xml.as_bytes())?;
     zip.start_file(format!("binaries/linux64/{id}.so"), options.unix_permissions(0o755))?;
     zip.write_all(so)?;
+    for (name, bytes) in extra {
+        zip.start_file(name.as_str(), options)?;
+        zip.write_all(bytes)?;
+    }
     zip.finish()?;
     Ok(())
 }

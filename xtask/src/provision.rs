@@ -12,6 +12,9 @@ const FMPY: &str = "fmpy==0.3.32";
 const LIBCLANG: &str = "libclang==18.1.1";
 /// The examples' pinned packages (dask, distributed, matplotlib, lxml).
 const EXAMPLES_REQUIREMENTS: &str = "examples/requirements.txt";
+/// `python -m fmpy.cross_check --simulate` scores results with scipy, which
+/// FMPy does not install (without it every FMU scores 0 %).
+const SCIPY: &str = "scipy==1.16.3";
 
 pub struct TestEnv {
     pub python: PathBuf,
@@ -26,9 +29,9 @@ pub fn provision() -> Result<TestEnv> {
     let marker = venv.join(".provisioned");
     let requirements = root().join(EXAMPLES_REQUIREMENTS);
     let pins = std::fs::read_to_string(&requirements).map_err(|e| format!("{}: {e}", requirements.display()))?;
-    let wanted = format!("{FMPY} {LIBCLANG}\n{pins}");
+    let wanted = format!("{FMPY} {LIBCLANG} {SCIPY}\n{pins}");
     if std::fs::read_to_string(&marker).ok().as_deref() != Some(wanted.as_str()) {
-        println!("provisioning {} with {FMPY} {LIBCLANG}", venv.display());
+        println!("provisioning {} with {FMPY} {LIBCLANG} {SCIPY}", venv.display());
         let system_python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
         run(Command::new(&system_python).args(["-m", "venv", "--clear"]).arg(&venv))?;
         run(Command::new(&python).args([
@@ -39,6 +42,7 @@ pub fn provision() -> Result<TestEnv> {
             "--disable-pip-version-check",
             FMPY,
             LIBCLANG,
+            SCIPY,
         ]))?;
         println!("installing the examples' packages from {}", requirements.display());
         run(Command::new(&python)

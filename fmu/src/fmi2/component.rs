@@ -109,6 +109,8 @@ pub struct Component {
     pub phase: Phase,
     guid: &'static str,
     start_time: f64,
+    /// `stopTime` of fmi2SetupExperiment when defined: no step may pass it.
+    stop_time: Option<f64>,
     time: f64,
     /// Internal substeps taken since the start (part of the FMU state).
     substeps: u64,
@@ -129,6 +131,7 @@ impl Component {
             phase: Phase::Instantiated,
             guid,
             start_time: 0.0,
+            stop_time: None,
             time: 0.0,
             substeps: 0,
             stale: false,
@@ -188,7 +191,16 @@ impl Component {
         Ok(())
     }
 
-    pub fn setup_experiment(&mut self, start_time: f64, stop_time: Option<f64>) -> Outcome {
+    pub fn setup_experiment(&mut self, tolerance: Option<f64>, start_time: f64, stop_time: Option<f64>) -> Outcome {
+        if let Some(tolerance) = tolerance {
+            // Our steppers are fixed-step and do not use it, but a defined
+            // tolerance must still be a tolerance (FMI 2.0, 4.2.1).
+            if !tolerance.is_finite() || tolerance < 0.0 {
+                return Err(format!(
+                    "tolerance = {tolerance} rejected (toleranceDefined = true): must be finite and >= 0"
+                ));
+            }
+        }
         if !start_time.is_finite() {
             return Err(format!("startTime = {start_time} rejected: must be finite"));
         }
@@ -198,6 +210,7 @@ impl Component {
             }
         }
         self.start_time = start_time;
+        self.stop_time = stop_time;
         self.time = start_time;
         Ok(Status::Ok)
     }
@@ -225,6 +238,7 @@ impl Component {
         self.model.reset_to_start();
         self.phase = Phase::Instantiated;
         self.start_time = 0.0;
+        self.stop_time = None;
         self.time = 0.0;
         self.substeps = 0;
         self.stale = false;
@@ -289,6 +303,18 @@ impl Component {
                  (a step must start where the last one ended, within {tolerance:e} s)",
                 self.time
             ));
+        }
+        if let Some(stop) = self.stop_time {
+            // FMI 2.0, 4.2.1: with stopTimeDefined, computing past stopTime
+            // is an error. The same relative round-off as above lets the
+            // last step of a grid summed in floating point land on it.
+            if t + h > stop + 1e-9 * stop.abs().max(1.0) {
+                return Err(format!(
+                    "step from t = {t} s to {} s rejected: it passes stopTime = {stop} s set by fmi2SetupExperiment \
+                     (stopTimeDefined = true)",
+                    t + h
+                ));
+            }
         }
         let max_substep = self.model.max_substep();
         let substeps = substep_count(h, max_substep);

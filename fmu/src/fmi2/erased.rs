@@ -84,6 +84,7 @@ pub fn start_values<M: Model>() -> M {
             _ => {}
         }
     }
+    m.after_start_values();
     m.initialize();
     m
 }
@@ -187,6 +188,11 @@ macro_rules! get_values {
 }
 
 fn check_integer<M>(v: &Variable<M>, x: i32) -> Result<(), String> {
+    if let Value::Integer { choices: Some(e), .. } = v.value {
+        if e.item(x).is_none() {
+            return Err(format!("{} = {x} rejected: must be one of {} ({})", v.name, e.listing(), e.name));
+        }
+    }
     if let Value::Integer { min, max, .. } = v.value {
         if min.is_some_and(|m| x < m) || max.is_some_and(|m| x > m) {
             return Err(format!("{} = {x} rejected: must be within [{min:?}, {max:?}]", v.name));

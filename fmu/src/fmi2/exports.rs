@@ -169,6 +169,8 @@ unsafe fn instantiate(
     };
     let name_ok = !instance_name.is_null();
     let name = if name_ok { CStr::from_ptr(instance_name).to_owned() } else { CString::from(c"(null)") };
+    let blank = name.as_bytes().iter().all(u8::is_ascii_whitespace);
+    let shown = name.to_string_lossy().into_owned();
     let log = Log::new(logger, functions.component_environment, name, logging_on != FMI2_FALSE);
     let refuse = |message: String| {
         log.emit(Status::Error, log::ERROR, &format!("fmi2Instantiate: {message}"));
@@ -176,6 +178,10 @@ unsafe fn instantiate(
     };
     if !name_ok {
         return refuse("instanceName is NULL".into());
+    }
+    if blank {
+        // FMI 2.0, 2.1.5: instanceName is a non-empty string.
+        return refuse(format!("instanceName \"{}\" rejected: must not be empty or blank", shown.escape_default()));
     }
     if fmu_type != FMI2_CO_SIMULATION {
         let kind = if fmu_type == FMI2_MODEL_EXCHANGE { "fmi2ModelExchange" } else { "an unknown fmuType" };
@@ -212,14 +218,18 @@ pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SetupExperiment(
     c: Fmi2Component,
-    _tolerance_defined: Fmi2Boolean,
-    _tolerance: Fmi2Real,
+    tolerance_defined: Fmi2Boolean,
+    tolerance: Fmi2Real,
     start_time: Fmi2Real,
     stop_time_defined: Fmi2Boolean,
     stop_time: Fmi2Real,
 ) -> Status {
     with(c, "fmi2SetupExperiment", allowed::INSTANTIATED, |comp| {
-        comp.setup_experiment(start_time, (stop_time_defined != FMI2_FALSE).then_some(stop_time))
+        comp.setup_experiment(
+            (tolerance_defined != FMI2_FALSE).then_some(tolerance),
+            start_time,
+            (stop_time_defined != FMI2_FALSE).then_some(stop_time),
+        )
     })
 }
 

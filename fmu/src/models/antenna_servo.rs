@@ -2,7 +2,7 @@
 //! Section IV (see `friction::antenna` for the structure and the design
 //! values), and Hill's Figs. 3-4 as scenarios.
 
-use crate::description::{Experiment, ModelInfo, Quantity, Variable, DEGREE};
+use crate::description::{Enumeration, Experiment, Item, ModelInfo, Quantity, Variable, DEGREE};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion};
@@ -30,6 +30,24 @@ impl Default for AntennaAzimuthServo {
     }
 }
 
+/// The axis friction algorithm (`friction_model`).
+pub const FRICTION_MODEL: Enumeration = Enumeration {
+    name: "FrictionModel",
+    description: "Axis friction algorithm of the antenna servo",
+    items: &[
+        Item {
+            name: "conventional",
+            value: 0,
+            description: "Sign-function Coulomb model (Hill Fig. 1): chatters at fixed steps",
+        },
+        Item {
+            name: "hill",
+            value: 1,
+            description: "Hill's predictive static/Coulomb algorithm (Eqs. 1-6): exact stiction",
+        },
+    ],
+};
+
 fn friction_code(f: AxisFriction) -> i32 {
     match f {
         AxisFriction::Conventional => 0,
@@ -56,9 +74,10 @@ impl Model for AntennaAzimuthServo {
     const VARIABLES: &'static [Variable<Self>] = &[
         Variable::<Self>::real_input(
             "position_command",
-            "Azimuth position command",
+            "Azimuth position command. Start value 1 mdeg: unconnected, the default experiment is Hill's 1 mdeg step \
+             (Figs. 3-4); a connected input replaces it",
             Quantity::AngleDegrees,
-            0.0,
+            1e-3,
             |m| m.command / DEGREE,
             |m, x| m.command = x * DEGREE,
         ),
@@ -98,12 +117,11 @@ impl Model for AntennaAzimuthServo {
         Variable::<Self>::integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward", -1, 1, |m| {
             Motion::of_rate(m.servo.antenna_rate).as_i32()
         }),
-        Variable::<Self>::integer_parameter(
+        Variable::<Self>::choice_parameter(
             "friction_model",
-            "Axis friction algorithm: 0 = conventional sign-function Coulomb model (Hill Fig. 1), 1 = Hill's predictive \
+            "Axis friction algorithm: the conventional sign-function Coulomb model (Hill Fig. 1) or Hill's predictive \
              static/Coulomb algorithm (Eqs. 1-6)",
-            1,
-            0,
+            &FRICTION_MODEL,
             1,
             |m| friction_code(m.servo.design.friction),
             |m, x| m.design().friction = if x == 0 { AxisFriction::Conventional } else { AxisFriction::Hill },

@@ -38,14 +38,15 @@ impl Model for CmgGimbalRateLoop {
                       command filter K_p*theta1'' = K_I*(theta_c' - theta1'), Dahl pivot friction; a frictionless copy of the \
                       loop runs alongside (rate_without_friction); defaults: I = 5, K_I = 1e4, K_p = 280, CMG pivot \
                       Tf0 = 0.27 N.m, gamma = 1.48e5",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 0.5, step_size: 1e-3 },
+        default_experiment: Experiment { start_time: 0.0, stop_time: 0.8, step_size: 1e-3 },
     };
     const VARIABLES: &'static [Variable<Self>] = &[
         Variable::<Self>::real_input(
             "rate_command",
-            "Commanded gimbal rate theta_c' (Nurre Eq. 11)",
+            "Commanded gimbal rate theta_c' (Nurre Eq. 11). Start value 5e-4 rad/s: unconnected, the default experiment \
+             is Nurre's Fig. 8 rate step; a connected input replaces it",
             Quantity::AngularVelocity,
-            0.0,
+            5e-4,
             |m| m.rate_command,
             |m, x| m.rate_command = x,
         ),
@@ -193,6 +194,9 @@ const FREE: [(&str, f64); 2] = [("K_p", 0.0), ("K_I", 0.0)];
 /// The loop natural frequency doubled at the same damping: K_I x 4, K_p x 2.
 const DOUBLED: [(&str, f64); 2] = [("K_p", 560.0), ("K_I", 4e4)];
 
+/// The free decays (Figs. 5-6) run without a command (the input's start
+/// value is the default experiment's step).
+const NO_COMMAND: &[(&str, Signal)] = &[("rate_command", Signal::Constant(0.0))];
 const STEP_LARGE: &[(&str, Signal)] = &[("rate_command", Signal::Constant(5e-4))];
 const STEP_SMALL: &[(&str, Signal)] = &[("rate_command", Signal::Constant(5e-5))];
 
@@ -259,7 +263,7 @@ pub const SCENARIOS: &[Scenario] = &[
         figure: "nurre_figs_5_6",
         title: "Fig. 5: free decay, Dahl's bearing (Tf0 = 0.0424 N.m, gamma = 0.85e4), w0 = 0.002 rad/s",
         parameters: &[FREE[0], FREE[1], DAHL_BEARING[0], DAHL_BEARING[1], ("w_start", 0.002)],
-        inputs: &[],
+        inputs: NO_COMMAND,
         stop_time: 20.0,
         step_size: 0.01,
         traces: &[
@@ -273,7 +277,7 @@ pub const SCENARIOS: &[Scenario] = &[
         figure: "nurre_figs_5_6",
         title: "Fig. 6: free decay, CMG pivot (Tf0 = 0.27 N.m, gamma = 1.48e5), w0 = 0.002 rad/s",
         parameters: &[FREE[0], FREE[1], ("w_start", 0.002)],
-        inputs: &[],
+        inputs: NO_COMMAND,
         stop_time: 1.0,
         step_size: 1e-3,
         traces: &[

@@ -14,7 +14,8 @@ pub const SCENARIOS: &[Scenario] = &[Scenario {
     model: "CoupledClutches",
     figure: "coupled_clutches_modelica",
     title: "Modelica CoupledClutches configuration: J1..J4 = 1, w1(0) = 10 rad/s",
-    parameters: &[],
+    // Open at t = 0 (the inputs' start values engage them for the default run).
+    parameters: &[("f_normalized_1", 0.0), ("f_normalized_2", 0.0), ("f_normalized_3", 0.0)],
     inputs: &[
         ("tau_drive", Signal::Sine { offset: 0.0, amplitude: 10.0, frequency: 5.0, phase: 0.0 }),
         (
@@ -86,25 +87,28 @@ impl Model for CoupledClutches {
         ),
         Variable::<Self>::real_input(
             "f_normalized_1",
-            "Normalized normal force of clutch 1 (J1-J2), 1 = fn_max",
+            "Normalized normal force of clutch 1 (J1-J2), 1 = fn_max. Start value 1 (engaged): unconnected, the \
+             default experiment shows the clutches locking one after another",
             Quantity::Ratio,
-            0.0,
+            1.0,
             |m| m.normal_force[0],
             |m, x| m.normal_force[0] = x,
         ),
         Variable::<Self>::real_input(
             "f_normalized_2",
-            "Normalized normal force of clutch 2 (J2-J3), 1 = fn_max",
+            "Normalized normal force of clutch 2 (J2-J3), 1 = fn_max. Start value 1 (engaged): unconnected, the \
+             default experiment shows the clutches locking one after another",
             Quantity::Ratio,
-            0.0,
+            1.0,
             |m| m.normal_force[1],
             |m, x| m.normal_force[1] = x,
         ),
         Variable::<Self>::real_input(
             "f_normalized_3",
-            "Normalized normal force of clutch 3 (J3-J4), 1 = fn_max",
+            "Normalized normal force of clutch 3 (J3-J4), 1 = fn_max. Start value 1 (engaged): unconnected, the \
+             default experiment shows the clutches locking one after another",
             Quantity::Ratio,
-            0.0,
+            1.0,
             |m| m.normal_force[2],
             |m, x| m.normal_force[2] = x,
         ),

@@ -48,7 +48,7 @@ crate::law_models!(
         identifier: "DahlInertia",
         description: "Inertia with Dahl friction dTf/dtheta = gamma*(Tf*sign(w) - Tf0)^2 (Nurre Eqs. 2-4), integrated exactly in \
                       the angle so that |Tf| <= Tf0; default: Nurre Fig. 5 free decay (I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4)",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 20.0, step_size: 0.01 },
+        default_experiment: Experiment { start_time: 0.0, stop_time: 20.0, step_size: 0.025 },
     },
     element: ModelInfo {
         identifier: "DahlElement",

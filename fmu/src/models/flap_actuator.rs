@@ -13,7 +13,12 @@ use serde::{Deserialize, Serialize};
 const LOAD: f64 = 74500.0;
 /// Irreversible data set: the paper's `EtA` = -0.2 (Figs. 8, 9, 12, 15, 17)
 /// and our `EtO` = 0.75 (see `FlapActuatorServo::irreversible`).
-const IRREVERSIBLE: &[(&str, f64)] = &[("eta_aiding", -0.2), ("eta_opposing", 0.75)];
+/// Runs whose command starts at 0 deg say so (the input's start value is
+/// the default experiment's 1.5 deg step), so that t = 0 is the paper's.
+const FROM_ZERO: &[(&str, f64)] = &[("position_command", 0.0)];
+/// The irreversible set (EtA = -0.2, EtO = 0.75), command from 0 deg.
+const IRREVERSIBLE_FROM_ZERO: &[(&str, f64)] =
+    &[("eta_aiding", -0.2), ("eta_opposing", 0.75), ("position_command", 0.0)];
 
 /// Section 6: 26 MPa, falling linearly to 5 MPa over 0.3-0.4 s, 5 MPa to
 /// 0.6 s, back to 26 MPa by 0.8 s.
@@ -82,7 +87,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig6_reversible_opposing",
         "borello_figs_6_10",
         "Fig. 6: reversible, 0 -> 1.5 deg at 0.1 s against 74500 N.m, PSR 26 -> 5 -> 26 MPa",
-        &[],
+        FROM_ZERO,
         &[
             ("position_command", Signal::Points(&[(0.1, 0.0), (0.1, 1.5)])),
             ("tau_load", Signal::Constant(LOAD)),
@@ -108,7 +113,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig8_irreversible_opposing",
         "borello_figs_6_10",
         "Fig. 8: irreversible (EtA = -0.2), 0 -> 1.5 deg at 0.1 s against 74500 N.m, PSR 26 -> 5 -> 26 MPa",
-        IRREVERSIBLE,
+        IRREVERSIBLE_FROM_ZERO,
         &[
             ("position_command", Signal::Points(&[(0.1, 0.0), (0.1, 1.5)])),
             ("tau_load", Signal::Constant(LOAD)),
@@ -174,7 +179,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig14_reversible_ramps",
         "borello_figs_14_15",
         "Fig. 14: reversible, 37243 N.m from 0.1 s, +-0.05 deg steps and +-0.5 deg/s ramps",
-        &[],
+        FROM_ZERO,
         &[
             ("position_command", TRIANGLE),
             ("tau_load", Signal::Points(&[(0.1, 0.0), (0.1, 37243.0)])),
@@ -187,7 +192,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig15_irreversible_ramps",
         "borello_figs_14_15",
         "Fig. 15: irreversible (EtA = -0.2), 37243 N.m from 0.1 s, +-0.05 deg steps and +-0.5 deg/s ramps",
-        IRREVERSIBLE,
+        IRREVERSIBLE_FROM_ZERO,
         &[
             ("position_command", TRIANGLE),
             ("tau_load", Signal::Points(&[(0.1, 0.0), (0.1, 37243.0)])),
@@ -200,7 +205,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig16_reversible_stick_slip",
         "borello_figs_16_17",
         "Fig. 16: reversible, 25000 N.m from 0.1 s, +0.025 deg/s to 2.05 s then -0.025 deg/s (stick-slip)",
-        &[],
+        FROM_ZERO,
         &[
             ("position_command", SLOW_TRIANGLE),
             ("tau_load", Signal::Points(&[(0.1, 0.0), (0.1, 25000.0)])),
@@ -213,7 +218,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig17_irreversible_stick_slip",
         "borello_figs_16_17",
         "Fig. 17: irreversible (EtA = -0.2), 25000 N.m from 0.1 s, +-0.025 deg/s (stick-slip)",
-        IRREVERSIBLE,
+        IRREVERSIBLE_FROM_ZERO,
         &[
             ("position_command", SLOW_TRIANGLE),
             ("tau_load", Signal::Points(&[(0.1, 0.0), (0.1, 25000.0)])),
@@ -267,14 +272,18 @@ impl Model for FlapActuatorServo {
                       valve pressure losses and leakage, hydraulic motor Dis on inertia JM with viscous CM, \
                       load-dependent dry friction and hard stops (Table 1); defaults: the reversible data set \
                       (eta_aiding = 0.7), irreversible with eta_aiding = -0.2 or -0.4 and eta_opposing = 0.75",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 2.0, step_size: 1e-3 },
+        // 999 steps of 2 ms: FMPy's cross-check resamples the reference on
+        // 1000 points, which then fall on the communication points, so the
+        // flapper's one-step peak at the command step is compared as is.
+        default_experiment: Experiment { start_time: 0.0, stop_time: 1.998, step_size: 2e-3 },
     };
     const VARIABLES: &'static [Variable<Self>] = &[
         Variable::<Self>::real_input(
             "position_command",
-            "Position command Com",
+            "Position command Com. Start value 1.5 deg: unconnected, the default experiment is the 1.5 deg command \
+             step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
             Quantity::AngleDegrees,
-            0.0,
+            1.5,
             |m| m.command,
             |m, x| m.command = x,
         ),

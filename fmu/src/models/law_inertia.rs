@@ -92,16 +92,31 @@ pub struct LawElement<L> {
     pub friction_torque: f64,
     pub internal_step: f64,
     pub law: L,
+    /// Built-in test signal `w_rel = amplitude*sin(2*pi*frequency*t)` (t from
+    /// the start), so that the element shows its loop with start values only.
+    pub test_amplitude: f64,
+    pub test_frequency: f64,
+    /// Time since the start (s), for the test signal.
+    pub elapsed: f64,
+    /// The environment set `w_rel` (before or after initialization): it
+    /// drives it, and the test signal is off until a reset.
+    pub driven: bool,
 }
 
 impl<L: ElementLaw> LawElement<L> {
     pub fn initialize_element(&mut self) {
+        self.elapsed = 0.0;
         self.law.prepare(0.0);
         self.friction_torque = self.law.output(self.relative_speed, self.law.initial_friction(0.0));
     }
 
     #[inline]
     pub fn step_element(&mut self, dt: f64) {
+        if !self.driven && self.test_amplitude != 0.0 {
+            let t = self.elapsed + 0.5 * dt;
+            self.relative_speed = self.test_amplitude * (2.0 * std::f64::consts::PI * self.test_frequency * t).sin();
+        }
+        self.elapsed += dt;
         self.friction_torque = self.law.element_step(self.relative_speed, dt);
     }
 }
@@ -227,7 +242,18 @@ macro_rules! element_model {
             const VARIABLES: &'static [$crate::description::Variable<Self>] = {
                 use $crate::description::{Quantity, Variable};
                 &[
-                    Variable::<Self>::real_input("w_rel", "Relative speed of the sliding surfaces", Quantity::AngularVelocity, 0.0, |m| m.relative_speed, |m, x| m.relative_speed = x),
+                    Variable::<Self>::real_input(
+                        "w_rel",
+                        "Relative speed of the sliding surfaces. Until the environment sets it (a connected input or a \
+                         start value), the built-in test signal test_amplitude*sin(2*pi*test_frequency*t) drives it",
+                        Quantity::AngularVelocity,
+                        0.0,
+                        |m| m.relative_speed,
+                        |m, x| {
+                            m.relative_speed = x;
+                            m.driven = true;
+                        },
+                    ),
                     Variable::<Self>::real_output(
                         "tau_friction",
                         "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once for memoryless laws, \
@@ -237,7 +263,24 @@ macro_rules! element_model {
                     )
                     .depends_on(if <$law as $crate::models::law_inertia::ElementLaw>::FEEDTHROUGH { &["w_rel"] } else { &[] }),
                     Variable::<Self>::internal_step($step, |m| m.internal_step, |m, x| m.internal_step = x),
-                    $($extra),*
+                    $($extra,)*
+                    Variable::<Self>::real_parameter(
+                        "test_amplitude",
+                        "Amplitude of the built-in test signal on w_rel, used while the environment has not set w_rel; 0 = off",
+                        Quantity::AngularVelocity,
+                        0.05,
+                        |m| m.test_amplitude,
+                        |m, x| m.test_amplitude = x,
+                    ),
+                    Variable::<Self>::real_parameter(
+                        "test_frequency",
+                        "Frequency of the built-in test signal on w_rel",
+                        Quantity::Frequency,
+                        1.0,
+                        |m| m.test_frequency,
+                        |m, x| m.test_frequency = x,
+                    )
+                    .min(0.0)
                 ]
             };
             fn max_substep(&self) -> f64 {
@@ -245,6 +288,9 @@ macro_rules! element_model {
             }
             fn check(&self) -> Result<(), String> {
                 $crate::models::law_inertia::LawHooks::check(&self.law)
+            }
+            fn after_start_values(&mut self) {
+                self.driven = false; // the declared start value is not the environment's
             }
             fn initialize(&mut self) {
                 self.initialize_element();

@@ -2,7 +2,7 @@
 //! stiction (Majd & Simaan Eq. 6).
 
 use super::law_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
-use crate::description::{Experiment, ModelInfo};
+use crate::description::{Enumeration, Experiment, Item, ModelInfo};
 use friction::{MajdSimaan, SigmaMethod};
 
 impl LawHooks for MajdSimaan {
@@ -19,6 +19,21 @@ impl LawHooks for MajdSimaan {
 }
 
 crate::map_element_law!(MajdSimaan);
+
+/// How sigma follows from f_s (`sigma_method`).
+pub const SIGMA_METHOD: Enumeration = Enumeration {
+    name: "SigmaMethod",
+    description: "How Majd & Simaan's sigma follows from the static friction f_s",
+    items: &[
+        Item {
+            name: "eq7_with_viscous",
+            value: 0,
+            description: "Eq. (7) maximum with the viscous term f_w (the paper's 0.6858)",
+        },
+        Item { name: "eq13", value: 1, description: "Eq. (13), without the viscous term" },
+        Item { name: "eq19_approximate", value: 2, description: "Eq. (19) closed-form approximation" },
+    ],
+};
 
 fn method_code(m: SigmaMethod) -> i32 {
     match m {
@@ -61,12 +76,11 @@ crate::law_models!(
         Variable::<Self>::real_parameter("tau_static", "Static friction torque f_s (>= tau_coulomb): the peak of F(w)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
         Variable::<Self>::real_parameter("sharpness", "Sharpness index n (> 1): slope at zero speed grows with n", Quantity::Ratio, 10.0, |m| m.law().sharpness, |m, x| m.law_mut().sharpness = x).above(1.0),
         Variable::<Self>::real_parameter("w_critical", "Critical angular velocity w_c", Quantity::AngularVelocity, 0.019, |m| m.law().critical_velocity, |m, x| m.law_mut().critical_velocity = x).positive(),
-        Variable::<Self>::integer_parameter(
+        Variable::<Self>::choice_parameter(
             "sigma_method",
-            "How sigma follows from f_s: 0 = Eq. (7) maximum with f_w (the paper's 0.6858), 1 = Eq. (13), 2 = Eq. (19) approximation",
+            "How sigma follows from f_s: Eq. (7) with f_w (the paper's 0.6858), Eq. (13), or the Eq. (19) approximation",
+            &SIGMA_METHOD,
             0,
-            0,
-            2,
             |m| method_code(m.law().sigma_method),
             |m, x| m.law_mut().sigma_method = method_of(x),
         ),

@@ -147,6 +147,33 @@ mod tests {
         }
     }
 
+    /// Every choice parameter's Enumeration: contiguous increasing values
+    /// (the range check is `[first, last]`), unique named items, a start
+    /// value among them, and one declaration per type name.
+    #[test]
+    fn choices_are_well_formed_enumerations() {
+        let mut seen: Vec<&crate::description::Enumeration> = Vec::new();
+        for m in MODELS {
+            for v in (m.variables)() {
+                let Some(e) = v.choices else { continue };
+                assert!(e.items.windows(2).all(|w| w[1].value == w[0].value + 1), "{}: values", e.name);
+                let mut names: Vec<&str> = e.items.iter().map(|i| i.name).collect();
+                names.sort_unstable();
+                names.dedup();
+                assert_eq!(names.len(), e.items.len(), "{}: repeated item name", e.name);
+                assert!(e.item(v.start as i32).is_some(), "{}.{}: start not an item", m.info.identifier, v.name);
+                assert_eq!((v.min, v.max), (Some(e.items[0].value as f64), Some(e.items.last().unwrap().value as f64)));
+                match seen.iter().find(|s| s.name == e.name) {
+                    Some(s) => assert_eq!(*s, e, "{}: two declarations", e.name),
+                    None => seen.push(e),
+                }
+                let xml = (m.model_description)();
+                assert!(xml.contains(&format!("<Enumeration declaredType=\"{}\"", e.name)));
+            }
+        }
+        assert_eq!(seen.len(), 3, "SigmaMethod, StribeckEquation, FrictionModel");
+    }
+
     #[test]
     fn variable_names_are_unique_and_described() {
         for m in MODELS {

@@ -2,7 +2,7 @@
 //! viscous / Stribeck maps (Majd & Simaan Eqs. 2, 3, 4).
 
 use super::law_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
-use crate::description::{Experiment, ModelInfo};
+use crate::description::{Enumeration, Experiment, Item, ModelInfo};
 use friction::{ClassicalFriction, ClassicalShape};
 
 impl LawHooks for ClassicalFriction {
@@ -17,6 +17,21 @@ impl LawHooks for ClassicalFriction {
 }
 
 crate::map_element_law!(ClassicalFriction);
+
+/// Which classical map (`equation`), valued by Majd & Simaan's equation number.
+pub const STRIBECK_EQUATION: Enumeration = Enumeration {
+    name: "StribeckEquation",
+    description: "Classical friction map, valued by its equation number in Majd & Simaan",
+    items: &[
+        Item {
+            name: "static_band",
+            value: 2,
+            description: "Eq. (2): static level f_s inside |w| < epsilon, Coulomb + viscous outside",
+        },
+        Item { name: "rational", value: 3, description: "Eq. (3): rational Stribeck curve" },
+        Item { name: "exponential", value: 4, description: "Eq. (4): exponential Stribeck curve" },
+    ],
+};
 
 fn equation_of(shape: ClassicalShape) -> i32 {
     match shape {
@@ -55,11 +70,10 @@ crate::law_models!(
     j_start: 1.0,
     w_start: 0.05,
     [
-        Variable::<Self>::integer_parameter(
+        Variable::<Self>::choice_parameter(
             "equation",
-            "Which map: 2 = static level f_s inside |w| < epsilon (Eq. 2), 3 = rational Stribeck (Eq. 3), 4 = exponential Stribeck (Eq. 4)",
-            4,
-            2,
+            "Which map, by its equation number: static band (Eq. 2), rational (Eq. 3) or exponential Stribeck (Eq. 4)",
+            &STRIBECK_EQUATION,
             4,
             |m| equation_of(m.law().shape),
             |m, x| m.law_mut().shape = shape_of(x),

@@ -1,0 +1,417 @@
+//! What makes an FMU explain itself, beside the model description: the
+//! files `write_fmu` adds to every archive ([`entries`]) and the
+//! reproducible `generationDateAndTime` ([`generation_date`]), plus each
+//! FMU's cross-check set in the fmi-cross-check layout
+//! ([`write_cross_check_sets`]). Everything is derived from the model's
+//! declarations (`fmu::models::MODELS`, `fmu::scenarios`,
+//! `fmu::cross_check`); nothing here is written per model.
+//!
+//! Inside each FMU:
+//! - `documentation/index.html`: the model, its named choices, every
+//!   variable, the step-size rules, its default run drawn as inline SVG,
+//!   the papers' scenarios with their figures and how to replay them; no
+//!   script, no network (FMI 2.0, 2.1 and 4.4);
+//! - `documentation/figures/<figure>.png`: the scenario figures of
+//!   `cargo xtask plots` (docs/figures/);
+//! - `documentation/licenses/LICENSE-MIT.txt`, `LICENSE-APACHE.txt`;
+//! - `model.png`: the icon, the model's characteristic curve from its
+//!   default run, drawn the same way for every model.
+
+use crate::{root, Result};
+use fmu::description::{Causality, Variability, VariableInfo};
+use fmu::models::Entry;
+use fmu::scenarios::{Scenario, Table};
+use std::path::Path;
+
+/// `generationDateAndTime`, reproducible: `SOURCE_DATE_EPOCH` if set, else
+/// the time of the checked-out commit, else the Unix epoch; so two builds
+/// of one commit write the same bytes.
+pub fn generation_date() -> String {
+    let from_env = std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse::<i64>().ok());
+    let from_git = || {
+        std::process::Command::new("git")
+            .args(["log", "-1", "--format=%ct"])
+            .current_dir(root())
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse::<i64>().ok())
+    };
+    iso8601(from_env.or_else(from_git).unwrap_or(0))
+}
+
+/// Seconds since the Unix epoch as `YYYY-MM-DDThh:mm:ssZ` (proleptic
+/// Gregorian calendar, days-to-civil conversion).
+pub fn iso8601(seconds: i64) -> String {
+    let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // Shift the epoch to 0000-03-01 so that leap days end each 400-year era.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rest / 3600, rest % 3600 / 60, rest % 60)
+}
+
+/// The extra archive entries of `m`: (path in the zip, bytes).
+pub fn entries(m: &Entry) -> Result<Vec<(String, Vec<u8>)>> {
+    let id = m.info.identifier;
+    let read = |path: &Path| std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    let scenarios: Vec<&Scenario> = fmu::scenarios::all().into_iter().filter(|s| s.model == id).collect();
+    let mut figures: Vec<&str> = Vec::new();
+    for s in &scenarios {
+        if !figures.contains(&s.figure) {
+            figures.push(s.figure);
+        }
+    }
+    let default_run = fmu::cross_check::default_run_of(id);
+    let table = default_run.simulate()?;
+    out.push(("documentation/index.html".to_string(), index_html(m, &scenarios, &figures, &table).into_bytes()));
+    for f in &figures {
+        let bytes = read(&root().join(format!("docs/figures/{f}.png")))?;
+        out.push((format!("documentation/figures/{f}.png"), bytes));
+    }
+    for (name, file) in [("LICENSE-MIT.txt", "LICENSE-MIT"), ("LICENSE-APACHE.txt", "LICENSE-APACHE")] {
+        out.push((format!("documentation/licenses/{name}"), read(&root().join(file))?));
+    }
+    out.push(("model.png".to_string(), model_png(m, &table)?));
+    Ok(out)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn number(x: f64) -> String {
+    format!("{x:?}")
+}
+
+fn causality(v: &VariableInfo) -> &'static str {
+    match v.causality {
+        Causality::Parameter => "parameter",
+        Causality::Input => "input",
+        Causality::Output => "output",
+    }
+}
+
+fn unit_of(m: &Entry, name: &str) -> String {
+    // The unit is in the model description; read it from there (one source).
+    let xml = (m.model_description)();
+    let Some(at) = xml.find(&format!("name=\"{name}\"")) else { return String::new() };
+    let rest = &xml[at..];
+    let end = rest.find("</ScalarVariable>").unwrap_or(rest.len());
+    let element = &rest[..end];
+    element.find(" unit=\"").map(|u| element[u + 7..].split('"').next().unwrap_or("").to_string()).unwrap_or_default()
+}
+
+fn range(v: &VariableInfo) -> String {
+    if let Some(e) = v.choices {
+        return e.items.iter().map(|i| format!("{} = {}", i.value, i.name)).collect::<Vec<_>>().join(", ");
+    }
+    let lo = match v.min {
+        Some(m) if v.exclusive_min => format!("&gt; {}", number(m)),
+        Some(m) => format!("&ge; {}", number(m)),
+        None => String::new(),
+    };
+    let hi = v.max.map(|m| format!("&le; {}", number(m))).unwrap_or_default();
+    [lo, hi].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ")
+}
+
+const STYLE: &str = "body{font-family:sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#222;line-height:1.4}\
+h1{border-bottom:2px solid #1f77b4}h2{color:#1f77b4;margin-top:1.6em}\
+table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:.25em .5em;vertical-align:top}\
+th{background:#eef4fa;text-align:left}code{background:#f4f4f4;padding:0 .2em}pre{background:#f4f4f4;padding:.6em;overflow-x:auto}\
+img.figure{max-width:100%;border:1px solid #ddd}svg{border:1px solid #ddd;background:#fff}.meta td{border:none;padding:.1em .6em .1em 0}";
+
+fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Table) -> String {
+    let id = m.info.identifier;
+    let e = m.info.default_experiment;
+    let variables = (m.variables)();
+    let mut h = String::new();
+    h.push_str(&format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{id}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
+         <h1>{id}</h1>\n<p>{}</p>\n",
+        escape(m.info.description)
+    ));
+    h.push_str(&format!(
+        "<table class=\"meta\"><tr><td>FMI</td><td>2.0 Co-Simulation, linux64</td></tr>\
+         <tr><td>version</td><td>{}</td></tr><tr><td>generated by</td><td>{}</td></tr>\
+         <tr><td>author</td><td>{}</td></tr><tr><td>license</td><td>MIT OR Apache-2.0: \
+         <a href=\"licenses/LICENSE-MIT.txt\">MIT</a>, <a href=\"licenses/LICENSE-APACHE.txt\">Apache-2.0</a></td></tr></table>\n",
+        env!("CARGO_PKG_VERSION"),
+        escape(fmu::xml::GENERATION_TOOL),
+        escape(fmu::xml::AUTHOR)
+    ));
+
+    let choices: Vec<&VariableInfo> = variables.iter().filter(|v| v.choices.is_some()).collect();
+    if !choices.is_empty() {
+        h.push_str("<h2>Choices</h2>\n");
+        for v in choices {
+            let en = v.choices.unwrap();
+            h.push_str(&format!(
+                "<p><code>{}</code> ({}, Enumeration <code>{}</code>, default {}): {}</p>\n<table><tr><th>value</th><th>name</th><th>meaning</th></tr>\n",
+                v.name,
+                escape(en.description),
+                en.name,
+                v.start,
+                escape(v.description)
+            ));
+            for i in en.items {
+                h.push_str(&format!(
+                    "<tr><td>{}</td><td><code>{}</code></td><td>{}</td></tr>\n",
+                    i.value,
+                    i.name,
+                    escape(i.description)
+                ));
+            }
+            h.push_str("</table>\n");
+        }
+    }
+
+    h.push_str(&format!(
+        "<h2>Default experiment</h2>\n<p>{} s to {} s, communication step {} s, with every variable at its start \
+         value (inputs at their start values; a friction element's <code>w_rel</code> follows its built-in test \
+         signal). Every output (and input):</p>\n{}",
+        e.start_time,
+        e.stop_time,
+        e.step_size,
+        svg_plots(table)
+    ));
+
+    h.push_str(
+        "<h2>Variables</h2>\n<table><tr><th>vr</th><th>name</th><th>causality</th><th>variability</th><th>type</th>\
+         <th>unit</th><th>start</th><th>range</th><th>description</th></tr>\n",
+    );
+    for v in &variables {
+        let variability = match v.variability {
+            Variability::Fixed => "fixed",
+            Variability::Discrete => "discrete",
+            Variability::Continuous => "continuous",
+        };
+        let start = if v.causality == Causality::Output { String::new() } else { number(v.start) };
+        h.push_str(&format!(
+            "<tr id=\"{name}\"><td>{}</td><td><code>{name}</code></td><td>{}</td><td>{variability}</td><td>{}</td>\
+             <td>{}</td><td>{start}</td><td>{}</td><td>{}</td></tr>\n",
+            v.value_reference,
+            causality(v),
+            v.choices.map_or(v.type_name, |e| e.name),
+            escape(&unit_of(m, v.name)),
+            range(v),
+            escape(v.description),
+            name = v.name,
+        ));
+    }
+    h.push_str("</table>\n");
+
+    let step = variables.iter().find(|v| v.name == "internal_step").map(|v| v.start).unwrap_or(f64::NAN);
+    h.push_str(&format!(
+        "<h2>Step size</h2>\n<ul>\n<li>The communication step is free (<code>canHandleVariableCommunicationStepSize</code>): \
+         <code>fmi2DoStep</code> splits it into equal substeps no longer than <code>internal_step</code> (default {step} s) \
+         and lands exactly on <code>t + h</code>; inputs are held constant over a step.</li>\n\
+         <li>A step must start where the last one ended (relative tolerance 1e-9), be finite and &gt; 0, take at most 1e8 \
+         substeps, and not pass a <code>stopTime</code> given to <code>fmi2SetupExperiment</code>.</li>\n\
+         <li>Stability bounds of the law or plant (e.g. Dahl's presliding spring, a servo's fastest mode) are checked in \
+         <code>fmi2ExitInitializationMode</code>, which refuses a too large <code>internal_step</code> and logs the bound.</li>\n\
+         <li>Every refused call returns <code>fmi2Error</code> and logs the value and the rule; the instance stays usable.</li>\n</ul>\n"
+    ));
+
+    if !scenarios.is_empty() {
+        h.push_str("<h2>The papers' experiments</h2>\n");
+        for f in figures {
+            h.push_str(&format!(
+                "<p><img class=\"figure\" src=\"figures/{f}.png\" alt=\"figure {f}\"></p>\n<table><tr><th>scenario</th><th>what it shows</th>\
+                 <th>parameters</th><th>inputs</th><th>run</th></tr>\n"
+            ));
+            for s in scenarios.iter().filter(|s| s.figure == *f) {
+                let parameters: Vec<String> = s.parameters.iter().map(|(n, v)| format!("{n} = {v:?}")).collect();
+                let inputs: Vec<String> =
+                    s.inputs.iter().map(|(n, sig)| format!("{n}: {}", signal_text(sig))).collect();
+                h.push_str(&format!(
+                    "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{} s, step {} s</td></tr>\n",
+                    s.name,
+                    escape(s.title),
+                    escape(&parameters.join(", ")),
+                    escape(&inputs.join("; ")),
+                    s.stop_time,
+                    s.step_size
+                ));
+            }
+            h.push_str("</table>\n");
+        }
+    }
+
+    h.push_str(&format!(
+        "<h2>Replay</h2>\n<p>The default experiment in FMPy (0.3.x), from the folder holding the FMU:</p>\n\
+         <pre>python -c \"import fmpy; r = fmpy.simulate_fmu('{id}.fmu'); print(r[-1])\"</pre>\n"
+    ));
+    if !scenarios.is_empty() {
+        h.push_str(&format!(
+            "<p>A paper's scenario: <code>cargo xtask fmu</code> writes its cross-check files to \
+             <code>target/fmu/scenarios/&lt;scenario&gt;/</code>; then</p>\n<pre>cd target/fmu/scenarios/{name}\n\
+             python -c \"import fmpy, csv, fmpy.util as u; o = u.read_ref_opt_file('{id}_ref.opt'); \
+             sv = {{n: float(v) for n, v in csv.reader(open('start_values.csv')) if n != 'name'}}; \
+             r = fmpy.simulate_fmu('../../{id}.fmu', stop_time=o['StopTime'], output_interval=o['StepSize'], \
+             start_values=sv, input=u.read_csv('{id}_in.csv')); print(r[-1])\"</pre>\n",
+            name = scenarios[0].name
+        ));
+    }
+    h.push_str("</body>\n</html>\n");
+    h
+}
+
+fn signal_text(s: &fmu::scenarios::Signal) -> String {
+    use fmu::scenarios::Signal;
+    match s {
+        Signal::Constant(x) => format!("{x:?}"),
+        Signal::Sine { offset, amplitude, frequency, phase } => {
+            format!("{offset:?} + {amplitude:?}*sin(2*pi*{frequency:?}*t + {phase:?})")
+        }
+        Signal::Points(p) => {
+            let points: Vec<String> = p.iter().map(|(t, x)| format!("({t:?}, {x:?})")).collect();
+            format!("piecewise linear through {}", points.join(" "))
+        }
+    }
+}
+
+/// One small inline SVG per Real output of the default run (no script, no
+/// font files: the browser sets the text).
+fn svg_plots(table: &Table) -> String {
+    let (w, hgt, pad) = (420.0, 150.0, 34.0);
+    let time = table.column("time");
+    let t_end = *time.last().unwrap_or(&1.0);
+    let mut out = String::new();
+    for name in table.columns.iter().skip(1) {
+        let y = table.column(name);
+        let (lo, hi) = y.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 1.0, hi + 1.0) };
+        let px = |t: f64| pad + (w - 2.0 * pad) * t / t_end;
+        let py = |v: f64| hgt - pad + (2.0 * pad - hgt) * (v - lo) / (hi - lo);
+        let stride = (time.len() / 600).max(1);
+        let points: Vec<String> = time
+            .iter()
+            .zip(&y)
+            .enumerate()
+            .filter(|(i, _)| i % stride == 0 || *i == time.len() - 1)
+            .map(|(_, (&t, &v))| format!("{:.1},{:.1}", px(t), py(v)))
+            .collect();
+        out.push_str(&format!(
+            "<svg width=\"{w}\" height=\"{hgt}\" viewBox=\"0 0 {w} {hgt}\" role=\"img\" aria-label=\"{name}\">\
+             <text x=\"{pad}\" y=\"14\" font-size=\"12\">{name}</text>\
+             <text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{t_end} s</text>\
+             <text x=\"2\" y=\"{}\" font-size=\"10\">{hi:.4}</text><text x=\"2\" y=\"{}\" font-size=\"10\">{lo:.4}</text>\
+             <rect x=\"{pad}\" y=\"{pad}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#bbb\"/>\
+             <polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"{}\"/></svg>\n",
+            w - pad,
+            hgt - 4.0,
+            pad - 4.0,
+            hgt - pad + 12.0,
+            w - 2.0 * pad,
+            hgt - 2.0 * pad,
+            points.join(" ")
+        ));
+    }
+    out
+}
+
+/// `model.png`: 128x128, the model's characteristic curve from its default
+/// run in the same frame and colour for every model: friction against
+/// relative speed for an element (the law's curve, Dahl's loop), else the
+/// first output against time.
+fn model_png(m: &Entry, table: &Table) -> Result<Vec<u8>> {
+    use plotters::prelude::*;
+    let id = m.info.identifier;
+    let (x, y) = if table.columns.iter().any(|c| c == "w_rel") {
+        (table.column("w_rel"), table.column("tau_friction"))
+    } else {
+        (table.column("time"), table.column(&table.columns[1]))
+    };
+    let bounds = |v: &[f64]| {
+        let (lo, hi) = v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+        let margin = if hi > lo { 0.08 * (hi - lo) } else { 1.0 };
+        (lo - margin)..(hi + margin)
+    };
+    let dir = root().join("target/model-png");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("{id}.png"));
+    {
+        let area = BitMapBackend::new(&path, (128, 128)).into_drawing_area();
+        let draw = |r: std::result::Result<(), DrawingAreaErrorKind<_>>| r.map_err(|e| format!("{id} model.png: {e}"));
+        draw(area.fill(&RGBColor(250, 252, 255)))?;
+        let mut chart = ChartBuilder::on(&area)
+            .margin(10)
+            .build_cartesian_2d(bounds(&x), bounds(&y))
+            .map_err(|e| format!("{id} model.png: {e}"))?;
+        let frame = chart.plotting_area().get_pixel_range();
+        let (x0, x1, y0, y1) = (frame.0.start, frame.0.end, frame.1.start, frame.1.end);
+        draw(area.draw(&Rectangle::new([(x0, y0), (x1, y1)], RGBColor(31, 119, 180).stroke_width(2))).map(|_| ()))?;
+        // Zero lines, where inside.
+        let grey = RGBColor(190, 190, 190);
+        if bounds(&y).contains(&0.0) {
+            draw(
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(bounds(&x).start, 0.0), (bounds(&x).end, 0.0)],
+                        grey,
+                    )))
+                    .map(|_| ()),
+            )?;
+        }
+        if bounds(&x).contains(&0.0) && table.columns.iter().any(|c| c == "w_rel") {
+            draw(
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(0.0, bounds(&y).start), (0.0, bounds(&y).end)],
+                        grey,
+                    )))
+                    .map(|_| ()),
+            )?;
+        }
+        let points: Vec<(f64, f64)> = x.iter().copied().zip(y.iter().copied()).collect();
+        draw(chart.draw_series(LineSeries::new(points, RGBColor(214, 39, 40).stroke_width(3))).map(|_| ()))?;
+        draw(area.present())?;
+    }
+    std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Every FMU's cross-check set in the fmi-cross-check layout,
+/// `<out>/cross-check/fmus/2.0/cs/linux64/friction-fmu/<version>/<Model>/`
+/// (the FMU, `_in.csv`, `_ref.opt`, `_ref.csv`, `ReadMe.md`), and the same
+/// files beside each FMU in `out`.
+pub fn write_cross_check_sets(out: &Path) -> Result<()> {
+    let tree = out.join(format!("cross-check/fmus/2.0/cs/linux64/friction-fmu/{}", env!("CARGO_PKG_VERSION")));
+    for m in fmu::models::MODELS {
+        let id = m.info.identifier;
+        let dir = tree.join(id);
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let fmu = out.join(format!("{id}.fmu"));
+        std::fs::copy(&fmu, dir.join(format!("{id}.fmu"))).map_err(|e| format!("{}: {e}", fmu.display()))?;
+        for (name, text) in fmu::cross_check::files(id)? {
+            for target in [dir.join(&name), out.join(&name)] {
+                if name == "ReadMe.md" && target.parent() == Some(out) {
+                    continue; // one ReadMe per model folder only
+                }
+                std::fs::write(&target, &text).map_err(|e| format!("{}: {e}", target.display()))?;
+            }
+        }
+    }
+    println!("cross-check sets in {}", tree.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn iso8601_matches_known_dates() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso8601(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(iso8601(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(iso8601(-1), "1969-12-31T23:59:59Z");
+    }
+}
