@@ -326,6 +326,20 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
                     }
                 }
             }
+            // The frictionless plant against a held load under 1 N.m: the damped
+            // oscillator J*phi'' + d*phi' + k*phi = tau (J = 0.01, k = 10, d = 0.1).
+            "CompliantDrive" => {
+                let (phi, torque) = (r.col("phi_motor"), r.col("tau_shaft"));
+                let (j, k, d, tau) = (0.01_f64, 10.0_f64, 0.1_f64, 1.0_f64);
+                let (wn, zeta) = ((k / j).sqrt(), d / (2.0 * (k * j).sqrt()));
+                let wd = wn * (1.0 - zeta * zeta).sqrt();
+                for (i, &ti) in t.iter().enumerate() {
+                    let e = (-zeta * wn * ti).exp();
+                    let exact = tau / k * (1.0 - e * ((wd * ti).cos() + zeta * wn / wd * (wd * ti).sin()));
+                    assert!((phi[i] - exact).abs() < 1e-12, "{id}: phi_motor({ti}) = {} vs {exact}", phi[i]);
+                }
+                assert!(close(*torque.last().unwrap(), tau, 1e-3), "{id}: the shaft does not carry the drive torque");
+            }
             other => panic!("{other}: add the physics its reference must show"),
         }
     }
