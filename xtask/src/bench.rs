@@ -31,6 +31,20 @@ pub fn bench() -> Result<()> {
         overhead.env("BINDGEN_EXTRA_CLANG_ARGS", args);
     }
     run(&mut overhead)?;
+    // The co-simulation accuracy study drives the built FMU; its markdown goes at the end of the page.
+    let mut cosim = cargo();
+    cosim
+        .current_dir(root())
+        .args(["bench", "--locked", "-p", "fmu-tests", "--bench", "cosim_accuracy"])
+        .env("FMU_DIR", &fmus)
+        .env("LIBCLANG_PATH", &env.libclang_dir);
+    if let Some(args) = &env.bindgen_args {
+        cosim.env("BINDGEN_EXTRA_CLANG_ARGS", args);
+    }
+    let cosim = cosim.output().map_err(|e| e.to_string())?;
+    if !cosim.status.success() {
+        return Err(format!("co-simulation study failed: {}", String::from_utf8_lossy(&cosim.stderr)));
+    }
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root())
         .args(["bench", "--locked", "-p", "friction", "--bench", "accuracy_and_scaling"])
@@ -40,7 +54,11 @@ pub fn bench() -> Result<()> {
         return Err(format!("accuracy bench failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     let study = String::from_utf8_lossy(&out.stdout).into_owned();
-    write_doc(&study)
+    write_doc(&study)?;
+    let mut doc = std::fs::read_to_string(root().join("docs/performance.md")).map_err(|e| e.to_string())?;
+    doc.push('\n');
+    doc.push_str(&String::from_utf8_lossy(&cosim.stdout));
+    std::fs::write(root().join("docs/performance.md"), doc).map_err(|e| e.to_string())
 }
 
 /// docs/performance.md from the criterion estimates and the study's output.

@@ -11,13 +11,15 @@ use serde::{Deserialize, Serialize};
 /// `T_s = (T1*J2 - T2*J1) / (J1 + J2)`, and stays locked while `|T_s| <= capacity`.
 /// Slipping, it carries `capacity*sign(w1 - w2)`. Like Hill's algorithm for
 /// one body, each step predicts the zero crossing of the relative speed
-/// `t_c = -v / a_rel` inside the step instead of using a velocity band:
-/// - a crossing with `|T_s| <= capacity` locks at the end of the step, both
-///   bodies taking the speed that conserves the total angular momentum
-///   `(J1*w1 + J2*w2 + dt*(T1 + T2)) / (J1 + J2)`: exact, whatever the
-///   clutch did inside the step, and bit-identical for both;
-/// - a crossing with `|T_s| > capacity` reverses the slip; the clutch torque
-///   averaged over the step is `capacity*sign(v)*(2*t_c/dt - 1)` (Hill Eq. 6).
+/// `t_c = -v / a_rel` inside the step instead of using a velocity band, and
+/// integrates both bodies exactly (rates and angles) up to it:
+/// - a crossing with `|T_s| <= capacity` locks at `t_c`; at the end of the
+///   step both bodies take the speed that conserves the total angular
+///   momentum `(J1*w1 + J2*w2 + dt*(T1 + T2)) / (J1 + J2)`: exact, whatever
+///   the clutch did inside the step, and bit-identical for both;
+/// - a crossing with `|T_s| > capacity` reverses the slip at `t_c`; the
+///   clutch torque averaged over the step is then `capacity*sign(v)*(2*t_c/dt - 1)`
+///   (Hill Eq. 6).
 ///
 /// Torques are held over the step (zero-order hold).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -45,53 +47,84 @@ impl TwoInertiaClutch {
         (t1 * self.inertia2 - t2 * self.inertia1) / (self.inertia1 + self.inertia2)
     }
 
-    fn lock(&mut self, t1: f64, t2: f64, dt: f64) -> f64 {
-        let (j1, j2) = (self.inertia1, self.inertia2);
-        let w = (j1 * self.rate1 + j2 * self.rate2 + dt * (t1 + t2)) / (j1 + j2);
-        self.locked = true;
-        // Effective clutch torque from body 1's momentum balance.
-        t1 - j1 * (w - self.rate1) / dt
-    }
-
     /// Advance by `dt` under external torques `t1`, `t2` and clutch capacity
-    /// `capacity` (>= 0), all held over the step.
+    /// `capacity` (>= 0), all held over the step, event by event: the lock
+    /// (or reversal) instant `u = -v/a_rel` is found inside the step, both
+    /// bodies are integrated exactly (rate and angle) to it, and the rest of
+    /// the step runs locked (or slipping the other way).
     pub fn step(&mut self, t1: f64, t2: f64, capacity: f64, dt: f64) {
         let (j1, j2) = (self.inertia1, self.inertia2);
-        let (w1, w2) = (self.rate1, self.rate2);
-        let v = w1 - w2;
+        let (w1_start, w2_start) = (self.rate1, self.rate2);
+        let (mut w1, mut w2) = (w1_start, w2_start);
         let sticking = self.sticking_torque(t1, t2);
-        let torque = if v == 0.0 {
-            if sticking.abs() <= capacity {
-                self.lock(t1, t2, dt)
-            } else {
-                self.locked = false;
-                capacity * sign(sticking)
+        let holds = sticking.abs() <= capacity;
+        let mut elapsed = 0.0;
+        let mut locked = false;
+        // The sliding torque, while no event has happened in the step.
+        let mut whole_step_slip = None;
+        // Inputs are constant over the step: at most a crossing, then a lock
+        // or a reversal that cannot cross again.
+        for _ in 0..4 {
+            let remaining = dt - elapsed;
+            if remaining <= 0.0 {
+                break;
             }
-        } else {
-            self.locked = false;
-            let slip = capacity * sign(v);
-            let relative_acceleration = (t1 - slip) / j1 - (t2 + slip) / j2;
-            let crosses = v * relative_acceleration < 0.0 && v.abs() <= relative_acceleration.abs() * dt;
-            if !crosses {
-                slip
-            } else if sticking.abs() <= capacity {
-                self.lock(t1, t2, dt)
-            } else {
-                let fraction = -v / (relative_acceleration * dt);
-                slip * (2.0 * fraction - 1.0)
+            let v = w1 - w2;
+            if v == 0.0 && holds {
+                locked = true;
+                let a = (t1 + t2) / (j1 + j2);
+                let travel = w1 * remaining + 0.5 * a * remaining * remaining;
+                self.angle1 += travel;
+                self.angle2 += travel;
+                break;
             }
+            let slip = capacity * if v == 0.0 { sign(sticking) } else { sign(v) };
+            let (a1, a2) = ((t1 - slip) / j1, (t2 + slip) / j2);
+            let a_rel = a1 - a2;
+            let crossing = if v != 0.0 && v * a_rel < 0.0 {
+                let u = -v / a_rel;
+                // A crossing a rounding error past the end is a lock at the end.
+                (u <= remaining * (1.0 + 1e-12)).then_some(u.min(remaining))
+            } else {
+                None
+            };
+            let u = crossing.unwrap_or(remaining);
+            if elapsed == 0.0 && crossing.is_none() {
+                whole_step_slip = Some(slip);
+            }
+            self.angle1 += w1 * u + 0.5 * a1 * u * u;
+            self.angle2 += w2 * u + 0.5 * a2 * u * u;
+            let (e1, e2) = (w1 + a1 * u, w2 + a2 * u);
+            elapsed += u;
+            if crossing.is_some() {
+                // Equal speeds: the momentum-weighted one, bit-identical.
+                let w = (j1 * e1 + j2 * e2) / (j1 + j2);
+                (w1, w2) = (w, w);
+            } else {
+                (w1, w2) = (e1, e2);
+                // A rounding residue of the other sign is a crossing at the end.
+                if (w1 - w2) * v < 0.0 {
+                    let w = (j1 * w1 + j2 * w2) / (j1 + j2);
+                    (w1, w2) = (w, w);
+                }
+            }
+        }
+        if locked {
+            // Locked at the end: the total angular momentum changes only by
+            // the external impulse, whatever the clutch did inside the step.
+            let w = (j1 * w1_start + j2 * w2_start + dt * (t1 + t2)) / (j1 + j2);
+            (w1, w2) = (w, w);
+        }
+        self.locked = locked;
+        // Effective clutch torque from body 1's momentum balance.
+        // Effective clutch torque from body 1's momentum balance, or the
+        // sliding torque itself when it slid all along.
+        self.clutch_torque = match whole_step_slip {
+            Some(slip) if !locked => slip,
+            _ => t1 - j1 * (w1 - w1_start) / dt,
         };
-        let (n1, n2) = if self.locked {
-            let w = (j1 * w1 + j2 * w2 + dt * (t1 + t2)) / (j1 + j2);
-            (w, w)
-        } else {
-            (w1 + dt * (t1 - torque) / j1, w2 + dt * (t2 + torque) / j2)
-        };
-        self.angle1 += 0.5 * dt * (w1 + n1);
-        self.angle2 += 0.5 * dt * (w2 + n2);
-        self.rate1 = n1;
-        self.rate2 = n2;
-        self.clutch_torque = torque;
+        self.rate1 = w1;
+        self.rate2 = w2;
     }
 }
 
@@ -151,5 +184,26 @@ mod tests {
         let tc = 0.01 / 12.0;
         let v_exact = -8.0 * (dt - tc);
         assert!((c.rate1 - c.rate2 - v_exact).abs() < 1e-12, "{}", c.rate1 - c.rate2);
+    }
+
+    #[test]
+    fn slip_angle_is_exact_when_the_lock_falls_inside_a_step() {
+        // w1 = 10, w2 = 0, capacity 5, J1 = J2 = 1: a_rel = -10, lock at
+        // t = 1 s after a slip angle v0^2/(2*10) = 5 rad; then both at 5 rad/s.
+        for dt in [1e-3, 0.01, 0.3, 0.7, 1.0, 2.3] {
+            let mut c = TwoInertiaClutch::new(1.0, 1.0, 10.0, 0.0);
+            for _ in 0..((3.0 / dt) as usize) {
+                c.step(0.0, 0.0, 5.0, dt);
+            }
+            assert!(c.locked && c.rate1 == c.rate2 && (c.rate1 - 5.0).abs() <= 1e-12, "dt = {dt}: {}", c.rate1);
+            // Rounding of the angle sums accumulates over the steps
+            // (~1e-15 each): 1e-12 at the 0.3 and 0.7 s steps.
+            let tolerance = 1e-12 + 3.0 / dt * 1e-15;
+            let slip = c.angle1 - c.angle2;
+            assert!((slip - 5.0).abs() <= tolerance, "dt = {dt}: slip angle {slip}");
+            // Body 2 from rest at 5 rad/s^2 for 1 s, then 5 rad/s.
+            let t = (3.0 / dt) as usize as f64 * dt;
+            assert!((c.angle2 - (2.5 + 5.0 * (t - 1.0))).abs() <= tolerance, "dt = {dt}: {}", c.angle2);
+        }
     }
 }
