@@ -180,9 +180,40 @@ fn models_declare_interpolation_and_output_derivatives_only_where_they_use_them(
     for entry in fmu::models::MODELS {
         let xml = (entry.model_description)();
         let id = entry.info.identifier;
-        let exact = id == HILL;
-        assert_eq!(xml.contains("canInterpolateInputs=\"true\""), exact, "{id}");
-        assert_eq!(xml.contains("maxOutputDerivativeOrder=\"1\""), exact, "{id}");
+        assert_eq!(xml.contains("canInterpolateInputs=\"true\""), id == HILL, "{id}");
+        let derivatives = id == HILL || id == "ClutchStickSlip";
+        assert_eq!(xml.contains("maxOutputDerivativeOrder=\"1\""), derivatives, "{id}");
+    }
+}
+
+#[test]
+fn clutch_output_derivatives_follow_the_exact_solution() {
+    // Defaults: J1 = J2 = 1, w1 = 10, w2 = 0, capacity 10 N.m, no torques:
+    // slipping at -10/+10 rad/s^2 until the lock at t = 0.5 s, then 0.
+    let fmu = RawFmu::load("ClutchStickSlip");
+    let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == "ClutchStickSlip").unwrap();
+    let vars = (e.variables)();
+    let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
+    let c = fmu.instantiate("clutch");
+    unsafe {
+        let l = &fmu.lib;
+        assert_eq!(l.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(l.fmi2SetReal(c, &vr("internal_step"), 1, &0.3), OK);
+        assert_eq!(l.fmi2EnterInitializationMode(c), OK);
+        assert_eq!(l.fmi2ExitInitializationMode(c), OK);
+        let derivatives = || {
+            let vrs = [vr("phi1"), vr("w1"), vr("phi2"), vr("w2")];
+            let mut out = [f64::NAN; 4];
+            assert_eq!(l.fmi2GetRealOutputDerivatives(c, vrs.as_ptr(), 4, [1; 4].as_ptr(), out.as_mut_ptr()), OK);
+            out
+        };
+        assert_eq!(derivatives(), [10.0, -10.0, 0.0, 10.0]);
+        assert_eq!(l.fmi2DoStep(c, 0.0, 0.3, 1), OK);
+        let d = derivatives();
+        assert!((d[0] - 7.0).abs() < 1e-14 && (d[2] - 3.0).abs() < 1e-14 && d[1] == -10.0 && d[3] == 10.0, "{d:?}");
+        assert_eq!(l.fmi2DoStep(c, 0.3, 0.3, 1), OK);
+        assert_eq!(derivatives(), [5.0, 0.0, 5.0, 0.0], "locked at 5 rad/s, no torque");
+        l.fmi2FreeInstance(c);
     }
 }
 

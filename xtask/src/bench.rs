@@ -21,27 +21,22 @@ pub fn bench() -> Result<()> {
     let env = provision::provision()?;
     let fmus = package::build_fmus()?;
     run(cargo().current_dir(root()).args(["bench", "--locked", "-p", "friction", "--bench", "step_cost"]))?;
-    let mut overhead = cargo();
-    overhead
-        .current_dir(root())
-        .args(["bench", "--locked", "-p", "fmu-tests", "--bench", "fmi_overhead"])
-        .env("FMU_DIR", &fmus)
-        .env("LIBCLANG_PATH", &env.libclang_dir);
-    if let Some(args) = &env.bindgen_args {
-        overhead.env("BINDGEN_EXTRA_CLANG_ARGS", args);
-    }
-    run(&mut overhead)?;
-    // The co-simulation accuracy study drives the built FMU; its markdown goes at the end of the page.
-    let mut cosim = cargo();
-    cosim
-        .current_dir(root())
-        .args(["bench", "--locked", "-p", "fmu-tests", "--bench", "cosim_accuracy"])
-        .env("FMU_DIR", &fmus)
-        .env("LIBCLANG_PATH", &env.libclang_dir);
-    if let Some(args) = &env.bindgen_args {
-        cosim.env("BINDGEN_EXTRA_CLANG_ARGS", args);
-    }
-    let cosim = cosim.output().map_err(|e| e.to_string())?;
+    // An fmu-tests bench that loads the built FMUs through the fmi crate.
+    let fmu_bench = |name: &str| {
+        let mut bench = cargo();
+        bench
+            .current_dir(root())
+            .args(["bench", "--locked", "-p", "fmu-tests", "--bench", name])
+            .env("FMU_DIR", &fmus)
+            .env("LIBCLANG_PATH", &env.libclang_dir);
+        if let Some(args) = &env.bindgen_args {
+            bench.env("BINDGEN_EXTRA_CLANG_ARGS", args);
+        }
+        bench
+    };
+    run(&mut fmu_bench("fmi_overhead"))?;
+    // The co-simulation accuracy study; its markdown goes at the end of the page.
+    let cosim = fmu_bench("cosim_accuracy").output().map_err(|e| e.to_string())?;
     if !cosim.status.success() {
         return Err(format!("co-simulation study failed: {}", String::from_utf8_lossy(&cosim.stderr)));
     }

@@ -35,6 +35,10 @@ pub struct TwoInertiaClutch {
     pub clutch_torque: f64,
     /// Locked at the end of the last step (then `rate1 == rate2` exactly).
     pub locked: bool,
+    /// Accelerations at the end of the last step under its torques (rad/s^2),
+    /// see [`TwoInertiaClutch::accelerations`].
+    pub acceleration1: f64,
+    pub acceleration2: f64,
 }
 
 impl TwoInertiaClutch {
@@ -45,6 +49,22 @@ impl TwoInertiaClutch {
     /// The clutch torque that keeps the bodies together (blog).
     pub fn sticking_torque(&self, t1: f64, t2: f64) -> f64 {
         (t1 * self.inertia2 - t2 * self.inertia1) / (self.inertia1 + self.inertia2)
+    }
+
+    /// Accelerations of both bodies now, under `t1`, `t2` and `capacity`:
+    /// the common one while the clutch holds at equal speeds, else each
+    /// body's under the sliding torque (in the sense of the slip, or of the
+    /// sticking torque at equal speeds).
+    pub fn accelerations(&self, t1: f64, t2: f64, capacity: f64) -> (f64, f64) {
+        let (j1, j2) = (self.inertia1, self.inertia2);
+        let v = self.rate1 - self.rate2;
+        let sticking = self.sticking_torque(t1, t2);
+        if v == 0.0 && sticking.abs() <= capacity {
+            let a = (t1 + t2) / (j1 + j2);
+            return (a, a);
+        }
+        let slip = capacity * if v == 0.0 { sign(sticking) } else { sign(v) };
+        ((t1 - slip) / j1, (t2 + slip) / j2)
     }
 
     /// Advance by `dt` under external torques `t1`, `t2` and clutch capacity
@@ -125,6 +145,7 @@ impl TwoInertiaClutch {
         };
         self.rate1 = w1;
         self.rate2 = w2;
+        (self.acceleration1, self.acceleration2) = self.accelerations(t1, t2, capacity);
     }
 }
 

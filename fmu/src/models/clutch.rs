@@ -2,7 +2,7 @@
 //! exact lock-up (the 1-D blog's model, predictive instead of banded).
 
 use crate::description::{Experiment, ModelInfo, Quantity, Variable};
-use crate::model::{Model, Transition};
+use crate::model::{Model, OutputDerivative, Transition};
 use friction::TwoInertiaClutch;
 use serde::{Deserialize, Serialize};
 
@@ -107,6 +107,15 @@ impl Model for ClutchStickSlip {
         Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
     ];
 
+    // Rates, and the accelerations of the exact solution at the end of the
+    // step (equal while locked).
+    const OUTPUT_DERIVATIVES: &'static [OutputDerivative<Self>] = &[
+        OutputDerivative { output: "phi1", get: |m| m.clutch.rate1 },
+        OutputDerivative { output: "w1", get: |m| m.clutch.acceleration1 },
+        OutputDerivative { output: "phi2", get: |m| m.clutch.rate2 },
+        OutputDerivative { output: "w2", get: |m| m.clutch.acceleration2 },
+    ];
+
     fn max_substep(&self) -> f64 {
         self.internal_step
     }
@@ -114,6 +123,8 @@ impl Model for ClutchStickSlip {
     fn initialize(&mut self) {
         let (j1, j2) = (self.clutch.inertia1, self.clutch.inertia2);
         self.clutch = TwoInertiaClutch::new(j1, j2, self.rate1_start, self.rate2_start);
+        (self.clutch.acceleration1, self.clutch.acceleration2) =
+            self.clutch.accelerations(self.torque1, self.torque2, self.capacity);
     }
 
     #[inline]
