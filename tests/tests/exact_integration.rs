@@ -180,9 +180,37 @@ fn models_declare_interpolation_and_output_derivatives_only_where_they_use_them(
     for entry in fmu::models::MODELS {
         let xml = (entry.model_description)();
         let id = entry.info.identifier;
-        assert_eq!(xml.contains("canInterpolateInputs=\"true\""), id == HILL, "{id}");
+        // Every 1-DOF FMU (input tau) interpolates; the others hold.
+        let one_dof = (entry.variables)().first().is_some_and(|v| v.name == "tau");
+        assert_eq!(xml.contains("canInterpolateInputs=\"true\""), one_dof, "{id}");
         let derivatives = id == HILL || id == "ClutchStickSlip";
         assert_eq!(xml.contains("maxOutputDerivativeOrder=\"1\""), derivatives, "{id}");
+    }
+}
+
+#[test]
+fn laws_without_a_closed_form_apply_the_mean_of_the_torque_ramp_over_each_internal_step() {
+    // CoulombInertia (explicit Euler, Hill Fig. 1), J = 1, F_c = 1, w0 = 1:
+    // tau = 0 + 1*t over one 0.2 s step in two 0.1 s substeps with means
+    // 0.05 and 0.15: w = 1 + 0.1*(0.05 - 1) + 0.1*(0.15 - 1) = 0.82.
+    let fmu = RawFmu::load("CoulombInertia");
+    let c = fmu.instantiate("coulomb-ramp");
+    unsafe {
+        let l = &fmu.lib;
+        assert_eq!(l.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(l.fmi2SetReal(c, &8, 1, &0.1), OK); // internal_step
+        assert_eq!(l.fmi2EnterInitializationMode(c), OK);
+        assert_eq!(l.fmi2ExitInitializationMode(c), OK);
+        assert_eq!(l.fmi2SetReal(c, &TAU, 1, &0.0), OK);
+        assert_eq!(l.fmi2SetRealInputDerivatives(c, &TAU, 1, &1, &1.0), OK);
+        assert_eq!(l.fmi2DoStep(c, 0.0, 0.2, 1), OK);
+        let mut w = 0.0;
+        assert_eq!(l.fmi2GetReal(c, &W, 1, &mut w), OK);
+        assert!((w - 0.82).abs() <= 1e-15, "{w}");
+        // No output derivatives: the Euler rate has no derivative to report.
+        let mut x = 0.0;
+        assert_eq!(l.fmi2GetRealOutputDerivatives(c, &W, 1, &1, &mut x), ERROR);
+        l.fmi2FreeInstance(c);
     }
 }
 

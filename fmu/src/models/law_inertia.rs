@@ -22,8 +22,9 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
     fn initial_friction(&self, rate_start: f64) -> f64;
     /// The law integrates exactly under an applied torque linear in time
     /// (see `friction::RigidBodyFriction::advance_interval`): its 1-DOF FMU
-    /// then interpolates `tau` with the input derivative
-    /// (canInterpolateInputs) and gives the derivatives of `phi` and `w`.
+    /// then gives the derivatives of `phi` and `w`. (Every 1-DOF FMU takes
+    /// the derivative of `tau`: exact laws integrate the ramp, the others
+    /// apply its mean over each internal step.)
     const EXACT: bool = false;
     /// Acceleration of the body at the start (the derivative of `w` before
     /// the first step); only used by exact laws.
@@ -213,12 +214,10 @@ macro_rules! inertia_model {
                     $($extra),*
                 ]
             };
+            // Exact laws integrate the ramp exactly; the others apply its mean
+            // over each internal step (the exact impulse).
             const INPUT_DERIVATIVES: &'static [$crate::model::InputDerivative<Self>] =
-                if <$law as $crate::models::law_inertia::LawHooks>::EXACT {
-                    &[$crate::model::InputDerivative { input: "tau", get: |m| m.applied_slope, set: |m, x| m.applied_slope = x }]
-                } else {
-                    &[]
-                };
+                &[$crate::model::InputDerivative { input: "tau", get: |m| m.applied_slope, set: |m, x| m.applied_slope = x }];
             // d(phi)/dt = w; d(w)/dt at the end of the step from the exact solution (0 while stuck).
             const OUTPUT_DERIVATIVES: &'static [$crate::model::OutputDerivative<Self>] =
                 if <$law as $crate::models::law_inertia::LawHooks>::EXACT {
