@@ -180,9 +180,11 @@ fn models_declare_interpolation_and_output_derivatives_only_where_they_use_them(
     for entry in fmu::models::MODELS {
         let xml = (entry.model_description)();
         let id = entry.info.identifier;
-        // Every 1-DOF FMU (input tau) interpolates; the others hold.
+        // Every 1-DOF FMU (input tau) and the two-inertia clutches
+        // interpolate their torques; the others hold.
         let one_dof = (entry.variables)().first().is_some_and(|v| v.name == "tau");
-        assert_eq!(xml.contains("canInterpolateInputs=\"true\""), one_dof, "{id}");
+        let interpolates = one_dof || id == "ClutchStickSlip" || id == "TwoInertiaClutch";
+        assert_eq!(xml.contains("canInterpolateInputs=\"true\""), interpolates, "{id}");
         let derivatives = id == HILL || id == "ClutchStickSlip";
         assert_eq!(xml.contains("maxOutputDerivativeOrder=\"1\""), derivatives, "{id}");
     }
@@ -229,18 +231,37 @@ fn clutch_output_derivatives_follow_the_exact_solution() {
         assert_eq!(l.fmi2SetReal(c, &vr("internal_step"), 1, &0.3), OK);
         assert_eq!(l.fmi2EnterInitializationMode(c), OK);
         assert_eq!(l.fmi2ExitInitializationMode(c), OK);
-        let derivatives = || {
+        let derivatives_of = |c| {
             let vrs = [vr("phi1"), vr("w1"), vr("phi2"), vr("w2")];
             let mut out = [f64::NAN; 4];
             assert_eq!(l.fmi2GetRealOutputDerivatives(c, vrs.as_ptr(), 4, [1; 4].as_ptr(), out.as_mut_ptr()), OK);
             out
         };
+        let derivatives = || derivatives_of(c);
         assert_eq!(derivatives(), [10.0, -10.0, 0.0, 10.0]);
         assert_eq!(l.fmi2DoStep(c, 0.0, 0.3, 1), OK);
         let d = derivatives();
         assert!((d[0] - 7.0).abs() < 1e-14 && (d[2] - 3.0).abs() < 1e-14 && d[1] == -10.0 && d[3] == 10.0, "{d:?}");
         assert_eq!(l.fmi2DoStep(c, 0.3, 0.3, 1), OK);
         assert_eq!(derivatives(), [5.0, 0.0, 5.0, 0.0], "locked at 5 rad/s, no torque");
+        l.fmi2FreeInstance(c);
+
+        // Torque ramp: locked at rest, capacity 5, tau1 = 20*t over one 1 s
+        // step (four internal steps): T_s = 10*t breaks the lock at t = 0.5
+        // (w = 5*t^2 = 1.25), then w1' = 20*t - 5, w2' = 5: w1 = 6.25, w2 = 3.75.
+        let c = fmu.instantiate("clutch-ramp");
+        assert_eq!(l.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+        for (name, x) in [("internal_step", 0.25), ("w1_start", 0.0), ("tau_capacity", 5.0)] {
+            assert_eq!(l.fmi2SetReal(c, &vr(name), 1, &x), OK);
+        }
+        assert_eq!(l.fmi2EnterInitializationMode(c), OK);
+        assert_eq!(l.fmi2ExitInitializationMode(c), OK);
+        assert_eq!(l.fmi2SetRealInputDerivatives(c, &vr("tau1"), 1, &1, &20.0), OK);
+        assert_eq!(l.fmi2DoStep(c, 0.0, 1.0, 1), OK);
+        let mut w = [0.0; 2];
+        assert_eq!(l.fmi2GetReal(c, [vr("w1"), vr("w2")].as_ptr(), 2, w.as_mut_ptr()), OK);
+        assert!((w[0] - 6.25).abs() < 1e-13 && (w[1] - 3.75).abs() < 1e-13, "{w:?}");
+        assert_eq!(derivatives_of(c)[1], 15.0, "(tau1(1) - 5)/J1");
         l.fmi2FreeInstance(c);
     }
 }

@@ -73,48 +73,79 @@ impl TwoInertiaClutch {
     /// bodies are integrated exactly (rate and angle) to it, and the rest of
     /// the step runs locked (or slipping the other way).
     pub fn step(&mut self, t1: f64, t2: f64, capacity: f64, dt: f64) {
+        self.step_ramp(t1, t2, 0.0, 0.0, capacity, dt);
+    }
+
+    /// [`Self::step`] with the external torques linear in time over the step,
+    /// `t1 + slope1*s` and `t2 + slope2*s` (input interpolation); the
+    /// capacity is held. The events stay closed-form: a lock breaks where
+    /// the (linear) sticking torque passes the capacity, a slip ends at the
+    /// first root of the (quadratic) relative speed.
+    pub fn step_ramp(&mut self, t1: f64, t2: f64, slope1: f64, slope2: f64, capacity: f64, dt: f64) {
         let (j1, j2) = (self.inertia1, self.inertia2);
         let (w1_start, w2_start) = (self.rate1, self.rate2);
         let (mut w1, mut w2) = (w1_start, w2_start);
-        let sticking = self.sticking_torque(t1, t2);
-        let holds = sticking.abs() <= capacity;
+        let sticking_slope = (slope1 * j2 - slope2 * j1) / (j1 + j2);
+        let (b1, b2) = (slope1 / j1, slope2 / j2);
         let mut elapsed = 0.0;
         let mut locked = false;
         // The sliding torque, while no event has happened in the step.
         let mut whole_step_slip = None;
-        // Inputs are constant over the step: at most a crossing, then a lock
-        // or a reversal that cannot cross again.
-        for _ in 0..4 {
+        // Sense of the slip right after a lock broke (|T_s| = capacity there).
+        let mut forced = 0.0;
+        // A handful of events at most: crossing, lock, break, crossing, ...
+        for _ in 0..8 {
             let remaining = dt - elapsed;
             if remaining <= 0.0 {
                 break;
             }
+            let (a, b) = (t1 + slope1 * elapsed, t2 + slope2 * elapsed);
+            let sticking = self.sticking_torque(a, b);
             let v = w1 - w2;
-            if v == 0.0 && holds {
-                locked = true;
-                let a = (t1 + t2) / (j1 + j2);
-                let travel = w1 * remaining + 0.5 * a * remaining * remaining;
+            if v == 0.0 && forced == 0.0 && sticking.abs() <= capacity {
+                // Locked until |T_s| passes the capacity on the way out.
+                let until = if sticking_slope > 0.0 {
+                    (capacity - sticking) / sticking_slope
+                } else if sticking_slope < 0.0 {
+                    (-capacity - sticking) / sticking_slope
+                } else {
+                    f64::INFINITY
+                };
+                let u = until.min(remaining);
+                let (a0, beta) = ((a + b) / (j1 + j2), (slope1 + slope2) / (j1 + j2));
+                let travel = w1 * u + a0 * u * u / 2.0 + beta * u * u * u / 6.0;
                 self.angle1 += travel;
                 self.angle2 += travel;
-                break;
+                let w = w1 + a0 * u + beta * u * u / 2.0;
+                (w1, w2) = (w, w);
+                elapsed += u;
+                if until >= remaining {
+                    locked = true;
+                    break;
+                }
+                forced = sign(sticking_slope);
+                continue;
             }
-            let slip = capacity * if v == 0.0 { sign(sticking) } else { sign(v) };
-            let (a1, a2) = ((t1 - slip) / j1, (t2 + slip) / j2);
-            let a_rel = a1 - a2;
-            let crossing = if v != 0.0 && v * a_rel < 0.0 {
-                let u = -v / a_rel;
-                // A crossing a rounding error past the end is a lock at the end.
-                (u <= remaining * (1.0 + 1e-12)).then_some(u.min(remaining))
+            let direction = if v != 0.0 {
+                sign(v)
+            } else if forced != 0.0 {
+                forced
             } else {
-                None
+                sign(sticking)
             };
+            forced = 0.0;
+            let slip = capacity * direction;
+            let (a1, a2) = ((a - slip) / j1, (b + slip) / j2);
+            // v(u) = v + (a1 - a2)*u + (b1 - b2)*u^2/2; a crossing a rounding
+            // error past the end is a lock at the end.
+            let crossing = crate::exact::first_positive_root(0.5 * (b1 - b2), a1 - a2, v, remaining);
             let u = crossing.unwrap_or(remaining);
             if elapsed == 0.0 && crossing.is_none() {
                 whole_step_slip = Some(slip);
             }
-            self.angle1 += w1 * u + 0.5 * a1 * u * u;
-            self.angle2 += w2 * u + 0.5 * a2 * u * u;
-            let (e1, e2) = (w1 + a1 * u, w2 + a2 * u);
+            self.angle1 += w1 * u + a1 * u * u / 2.0 + b1 * u * u * u / 6.0;
+            self.angle2 += w2 * u + a2 * u * u / 2.0 + b2 * u * u * u / 6.0;
+            let (e1, e2) = (w1 + a1 * u + b1 * u * u / 2.0, w2 + a2 * u + b2 * u * u / 2.0);
             elapsed += u;
             if crossing.is_some() {
                 // Equal speeds: the momentum-weighted one, bit-identical.
@@ -123,29 +154,29 @@ impl TwoInertiaClutch {
             } else {
                 (w1, w2) = (e1, e2);
                 // A rounding residue of the other sign is a crossing at the end.
-                if (w1 - w2) * v < 0.0 {
+                if v != 0.0 && (w1 - w2) * v < 0.0 {
                     let w = (j1 * w1 + j2 * w2) / (j1 + j2);
                     (w1, w2) = (w, w);
                 }
             }
         }
+        let impulse = dt * (t1 + t2) + 0.5 * dt * dt * (slope1 + slope2);
         if locked {
             // Locked at the end: the total angular momentum changes only by
             // the external impulse, whatever the clutch did inside the step.
-            let w = (j1 * w1_start + j2 * w2_start + dt * (t1 + t2)) / (j1 + j2);
+            let w = (j1 * w1_start + j2 * w2_start + impulse) / (j1 + j2);
             (w1, w2) = (w, w);
         }
         self.locked = locked;
-        // Effective clutch torque from body 1's momentum balance.
         // Effective clutch torque from body 1's momentum balance, or the
         // sliding torque itself when it slid all along.
         self.clutch_torque = match whole_step_slip {
             Some(slip) if !locked => slip,
-            _ => t1 - j1 * (w1 - w1_start) / dt,
+            _ => t1 + 0.5 * slope1 * dt - j1 * (w1 - w1_start) / dt,
         };
         self.rate1 = w1;
         self.rate2 = w2;
-        (self.acceleration1, self.acceleration2) = self.accelerations(t1, t2, capacity);
+        (self.acceleration1, self.acceleration2) = self.accelerations(t1 + slope1 * dt, t2 + slope2 * dt, capacity);
     }
 }
 
@@ -226,5 +257,20 @@ mod tests {
             let t = (3.0 / dt) as usize as f64 * dt;
             assert!((c.angle2 - (2.5 + 5.0 * (t - 1.0))).abs() <= tolerance, "dt = {dt}: {}", c.angle2);
         }
+    }
+
+    #[test]
+    fn a_torque_ramp_breaks_the_lock_where_the_sticking_torque_reaches_the_capacity() {
+        // Locked at rest, J1 = J2 = 1, capacity 5, T1 = 20*t: T_s = 10*t
+        // reaches 5 at t = 0.5 (w = 5*t^2 = 1.25, phi = 5*t^3/3); then
+        // w1' = 20*t - 5, w2' = 5 up to t = 1.
+        let mut c = TwoInertiaClutch::new(1.0, 1.0, 0.0, 0.0);
+        c.step_ramp(0.0, 0.0, 20.0, 0.0, 5.0, 1.0);
+        assert!(!c.locked);
+        assert!((c.rate1 - 6.25).abs() < 1e-14 && (c.rate2 - 3.75).abs() < 1e-14, "{c:?}");
+        let locked_travel = 5.0 / 3.0 * 0.125;
+        assert!((c.angle1 - (locked_travel + 0.625 + 0.625 + 10.0 * 0.125 / 3.0)).abs() < 1e-14, "{c:?}");
+        assert!((c.angle2 - (locked_travel + 0.625 + 0.625)).abs() < 1e-14, "{c:?}");
+        assert_eq!((c.acceleration1, c.acceleration2), (15.0, 5.0));
     }
 }

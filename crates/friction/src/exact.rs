@@ -33,7 +33,7 @@ pub struct ExactStaticCoulomb {
 const END_TOLERANCE: f64 = 1e-12;
 
 /// Smallest root in `(0, limit]` of `c + b*u + a*u^2`, if any.
-fn first_positive_root(a: f64, b: f64, c: f64, limit: f64) -> Option<f64> {
+pub(crate) fn first_positive_root(a: f64, b: f64, c: f64, limit: f64) -> Option<f64> {
     let within = |u: f64| (u > 0.0 && u <= limit * (1.0 + END_TOLERANCE)).then_some(u.min(limit));
     if a == 0.0 {
         return if b == 0.0 { None } else { within(-c / b) };
