@@ -104,13 +104,7 @@ impl TwoInertiaClutch {
             let v = w1 - w2;
             if v == 0.0 && forced == 0.0 && sticking.abs() <= capacity {
                 // Locked until |T_s| passes the capacity on the way out.
-                let until = if sticking_slope > 0.0 {
-                    (capacity - sticking) / sticking_slope
-                } else if sticking_slope < 0.0 {
-                    (-capacity - sticking) / sticking_slope
-                } else {
-                    f64::INFINITY
-                };
+                let until = crate::exact::time_to_reach(capacity, sticking, sticking_slope);
                 let u = until.min(remaining);
                 let (a0, beta) = ((a + b) / (j1 + j2), (slope1 + slope2) / (j1 + j2));
                 let travel = w1 * u + a0 * u * u / 2.0 + beta * u * u * u / 6.0;

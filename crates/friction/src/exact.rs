@@ -52,6 +52,16 @@ pub(crate) fn first_positive_root(a: f64, b: f64, c: f64, limit: f64) -> Option<
     }
 }
 
+/// Time until `|value + slope*s|` reaches `level` (>= |value|) on the way
+/// out; infinite for a constant value.
+pub(crate) fn time_to_reach(level: f64, value: f64, slope: f64) -> f64 {
+    if slope == 0.0 {
+        f64::INFINITY
+    } else {
+        (level * sign(slope) - value) / slope
+    }
+}
+
 impl ExactStaticCoulomb {
     /// Acceleration (rad/s^2) of a body at `rate` under `applied`: zero
     /// while it sticks (`rate == 0`, `|applied| <= F_s`).
@@ -87,13 +97,7 @@ impl ExactStaticCoulomb {
                     continue;
                 }
                 // Stuck until |tau| reaches F_s on the way out.
-                let until = if slope > 0.0 {
-                    (fs - tau) / slope
-                } else if slope < 0.0 {
-                    (-fs - tau) / slope
-                } else {
-                    f64::INFINITY
-                };
+                let until = time_to_reach(fs, tau, slope);
                 if until >= remaining {
                     break;
                 }
