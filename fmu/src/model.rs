@@ -25,6 +25,14 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     const INFO: ModelInfo;
     /// The variables; a variable's value reference is its index here.
     const VARIABLES: &'static [Variable<Self>];
+    /// Inputs whose first time derivative (`fmi2SetRealInputDerivatives`)
+    /// the model uses over the next step; non-empty means
+    /// `canInterpolateInputs="true"`. Empty: inputs are held over a step.
+    const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] = &[];
+    /// Outputs whose first time derivative the model gives
+    /// (`fmi2GetRealOutputDerivatives`); non-empty means
+    /// `maxOutputDerivativeOrder="1"`.
+    const OUTPUT_DERIVATIVES: &'static [OutputDerivative<Self>] = &[];
 
     /// Longest internal integration step (s); `doStep` splits a
     /// communication step into equal substeps no longer than this, landing
@@ -50,6 +58,26 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     /// Advance by `dt` seconds (`0 < dt <= max_substep()`), inputs held
     /// constant; report each discrete transition to `on_transition`.
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition));
+}
+
+/// An input the model interpolates linearly over a step: during `doStep`
+/// from `t0` the FMI layer sets the input to `u(t0) + slope*(t - t0)` at the
+/// start of each substep and the model reads `slope` to integrate within
+/// it; after the step the input is back at `u(t0)` and the slope at 0
+/// (FMI 2.0, 4.2.1: derivatives hold for the next step only).
+pub struct InputDerivative<M> {
+    /// The input's name in `VARIABLES`.
+    pub input: &'static str,
+    pub get: fn(&M) -> f64,
+    pub set: fn(&mut M, f64),
+}
+
+/// An output's first time derivative at the current time (the end of the
+/// last step), consistent with the model's solution.
+pub struct OutputDerivative<M> {
+    /// The output's name in `VARIABLES`.
+    pub output: &'static str,
+    pub get: fn(&M) -> f64,
 }
 
 impl Transition {

@@ -9,6 +9,12 @@
                                      signals of IN_CSV ("-" for none), start,
                                      stop time and step of REF_OPT; CSV as
                                      for simulate
+  derivatives FMU                   HillFrictionInertia through FMPy's low-level
+                                     FMU2Slave: one 1 s step of tau = 0.2 + t
+                                     (fmi2SetRealInputDerivatives), then
+                                     key=value lines: w, phi, dphi, dw
+                                     (fmi2GetRealOutputDerivatives) and
+                                     order2_refused
 """
 import sys
 
@@ -71,12 +77,49 @@ def replay(path, in_csv, ref_opt, assignments):
     return 0
 
 
+def derivatives(path):
+    from fmpy import extract, read_model_description
+    from fmpy.fmi2 import FMU2Slave
+
+    md = read_model_description(path)
+    vr = {v.name: v.valueReference for v in md.modelVariables}
+    fmu = FMU2Slave(
+        guid=md.guid,
+        unzipDirectory=extract(path),
+        modelIdentifier=md.coSimulation.modelIdentifier,
+        instanceName="derivatives",
+    )
+    fmu.instantiate()
+    fmu.setupExperiment(startTime=0.0)
+    names = ["J", "tau_static", "tau_coulomb", "w_start", "internal_step"]
+    fmu.setReal([vr[n] for n in names], [2.0, 0.6, 0.5, 0.0, 0.25])
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    fmu.setReal([vr["tau"]], [0.2])
+    fmu.setRealInputDerivatives([vr["tau"]], [1], [1.0])
+    fmu.doStep(0.0, 1.0)
+    w, phi = fmu.getReal([vr["w"], vr["phi"]])
+    dphi, dw = fmu.getRealOutputDerivatives([vr["phi"], vr["w"]], [1, 1])
+    try:
+        fmu.setRealInputDerivatives([vr["tau"]], [2], [1.0])
+        refused = 0
+    except Exception:
+        refused = 1
+    fmu.terminate()
+    fmu.freeInstance()
+    for key, value in [("w", w), ("phi", phi), ("dphi", dphi), ("dw", dw), ("order2_refused", refused)]:
+        print(f"{key}={float(value)!r}")
+    return 0
+
+
 def main(argv):
     command = argv[1]
     if command == "validate":
         return validate(argv[2])
     if command == "simulate":
         return simulate(argv[2], argv[3], argv[4], argv[5:])
+    if command == "derivatives":
+        return derivatives(argv[2])
     if command == "replay":
         return replay(argv[2], argv[3], argv[4], argv[5:])
     print(__doc__, file=sys.stderr)

@@ -4,6 +4,7 @@
 //! The FMUs are built by `cargo xtask fmu` (the README's test command does
 //! it first) into `target/fmu/`, or the folder named by `FMU_DIR`.
 
+pub mod cosim;
 pub mod raw;
 
 use fmi::fmi2::import::Fmi2Import;

@@ -21,16 +21,25 @@ pub fn bench() -> Result<()> {
     let env = provision::provision()?;
     let fmus = package::build_fmus()?;
     run(cargo().current_dir(root()).args(["bench", "--locked", "-p", "friction", "--bench", "step_cost"]))?;
-    let mut overhead = cargo();
-    overhead
-        .current_dir(root())
-        .args(["bench", "--locked", "-p", "fmu-tests", "--bench", "fmi_overhead"])
-        .env("FMU_DIR", &fmus)
-        .env("LIBCLANG_PATH", &env.libclang_dir);
-    if let Some(args) = &env.bindgen_args {
-        overhead.env("BINDGEN_EXTRA_CLANG_ARGS", args);
+    // An fmu-tests bench that loads the built FMUs through the fmi crate.
+    let fmu_bench = |name: &str| {
+        let mut bench = cargo();
+        bench
+            .current_dir(root())
+            .args(["bench", "--locked", "-p", "fmu-tests", "--bench", name])
+            .env("FMU_DIR", &fmus)
+            .env("LIBCLANG_PATH", &env.libclang_dir);
+        if let Some(args) = &env.bindgen_args {
+            bench.env("BINDGEN_EXTRA_CLANG_ARGS", args);
+        }
+        bench
+    };
+    run(&mut fmu_bench("fmi_overhead"))?;
+    // The co-simulation accuracy study; its markdown goes at the end of the page.
+    let cosim = fmu_bench("cosim_accuracy").output().map_err(|e| e.to_string())?;
+    if !cosim.status.success() {
+        return Err(format!("co-simulation study failed: {}", String::from_utf8_lossy(&cosim.stderr)));
     }
-    run(&mut overhead)?;
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(root())
         .args(["bench", "--locked", "-p", "friction", "--bench", "accuracy_and_scaling"])
@@ -40,7 +49,11 @@ pub fn bench() -> Result<()> {
         return Err(format!("accuracy bench failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     let study = String::from_utf8_lossy(&out.stdout).into_owned();
-    write_doc(&study)
+    write_doc(&study)?;
+    let mut doc = std::fs::read_to_string(root().join("docs/performance.md")).map_err(|e| e.to_string())?;
+    doc.push('\n');
+    doc.push_str(&String::from_utf8_lossy(&cosim.stdout));
+    std::fs::write(root().join("docs/performance.md"), doc).map_err(|e| e.to_string())
 }
 
 /// docs/performance.md from the criterion estimates and the study's output.

@@ -11,13 +11,15 @@ use serde::{Deserialize, Serialize};
 /// `T_s = (T1*J2 - T2*J1) / (J1 + J2)`, and stays locked while `|T_s| <= capacity`.
 /// Slipping, it carries `capacity*sign(w1 - w2)`. Like Hill's algorithm for
 /// one body, each step predicts the zero crossing of the relative speed
-/// `t_c = -v / a_rel` inside the step instead of using a velocity band:
-/// - a crossing with `|T_s| <= capacity` locks at the end of the step, both
-///   bodies taking the speed that conserves the total angular momentum
-///   `(J1*w1 + J2*w2 + dt*(T1 + T2)) / (J1 + J2)`: exact, whatever the
-///   clutch did inside the step, and bit-identical for both;
-/// - a crossing with `|T_s| > capacity` reverses the slip; the clutch torque
-///   averaged over the step is `capacity*sign(v)*(2*t_c/dt - 1)` (Hill Eq. 6).
+/// `t_c = -v / a_rel` inside the step instead of using a velocity band, and
+/// integrates both bodies exactly (rates and angles) up to it:
+/// - a crossing with `|T_s| <= capacity` locks at `t_c`; at the end of the
+///   step both bodies take the speed that conserves the total angular
+///   momentum `(J1*w1 + J2*w2 + dt*(T1 + T2)) / (J1 + J2)`: exact, whatever
+///   the clutch did inside the step, and bit-identical for both;
+/// - a crossing with `|T_s| > capacity` reverses the slip at `t_c`; the
+///   clutch torque averaged over the step is then `capacity*sign(v)*(2*t_c/dt - 1)`
+///   (Hill Eq. 6).
 ///
 /// Torques are held over the step (zero-order hold).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -33,6 +35,10 @@ pub struct TwoInertiaClutch {
     pub clutch_torque: f64,
     /// Locked at the end of the last step (then `rate1 == rate2` exactly).
     pub locked: bool,
+    /// Accelerations at the end of the last step under its torques (rad/s^2),
+    /// see [`TwoInertiaClutch::accelerations`].
+    pub acceleration1: f64,
+    pub acceleration2: f64,
 }
 
 impl TwoInertiaClutch {
@@ -45,53 +51,126 @@ impl TwoInertiaClutch {
         (t1 * self.inertia2 - t2 * self.inertia1) / (self.inertia1 + self.inertia2)
     }
 
-    fn lock(&mut self, t1: f64, t2: f64, dt: f64) -> f64 {
+    /// Accelerations of both bodies now, under `t1`, `t2` and `capacity`:
+    /// the common one while the clutch holds at equal speeds, else each
+    /// body's under the sliding torque (in the sense of the slip, or of the
+    /// sticking torque at equal speeds).
+    pub fn accelerations(&self, t1: f64, t2: f64, capacity: f64) -> (f64, f64) {
         let (j1, j2) = (self.inertia1, self.inertia2);
-        let w = (j1 * self.rate1 + j2 * self.rate2 + dt * (t1 + t2)) / (j1 + j2);
-        self.locked = true;
-        // Effective clutch torque from body 1's momentum balance.
-        t1 - j1 * (w - self.rate1) / dt
+        let v = self.rate1 - self.rate2;
+        let sticking = self.sticking_torque(t1, t2);
+        if v == 0.0 && sticking.abs() <= capacity {
+            let a = (t1 + t2) / (j1 + j2);
+            return (a, a);
+        }
+        let slip = capacity * if v == 0.0 { sign(sticking) } else { sign(v) };
+        ((t1 - slip) / j1, (t2 + slip) / j2)
     }
 
     /// Advance by `dt` under external torques `t1`, `t2` and clutch capacity
-    /// `capacity` (>= 0), all held over the step.
+    /// `capacity` (>= 0), all held over the step, event by event: the lock
+    /// (or reversal) instant `u = -v/a_rel` is found inside the step, both
+    /// bodies are integrated exactly (rate and angle) to it, and the rest of
+    /// the step runs locked (or slipping the other way).
     pub fn step(&mut self, t1: f64, t2: f64, capacity: f64, dt: f64) {
+        self.step_ramp(t1, t2, 0.0, 0.0, capacity, dt);
+    }
+
+    /// [`Self::step`] with the external torques linear in time over the step,
+    /// `t1 + slope1*s` and `t2 + slope2*s` (input interpolation); the
+    /// capacity is held. The events stay closed-form: a lock breaks where
+    /// the (linear) sticking torque passes the capacity, a slip ends at the
+    /// first root of the (quadratic) relative speed.
+    pub fn step_ramp(&mut self, t1: f64, t2: f64, slope1: f64, slope2: f64, capacity: f64, dt: f64) {
         let (j1, j2) = (self.inertia1, self.inertia2);
-        let (w1, w2) = (self.rate1, self.rate2);
-        let v = w1 - w2;
-        let sticking = self.sticking_torque(t1, t2);
-        let torque = if v == 0.0 {
-            if sticking.abs() <= capacity {
-                self.lock(t1, t2, dt)
-            } else {
-                self.locked = false;
-                capacity * sign(sticking)
+        let (w1_start, w2_start) = (self.rate1, self.rate2);
+        let (mut w1, mut w2) = (w1_start, w2_start);
+        let sticking_slope = (slope1 * j2 - slope2 * j1) / (j1 + j2);
+        let (b1, b2) = (slope1 / j1, slope2 / j2);
+        let mut elapsed = 0.0;
+        let mut locked = false;
+        // The sliding torque, while no event has happened in the step.
+        let mut whole_step_slip = None;
+        // Sense of the slip right after a lock broke (|T_s| = capacity there).
+        let mut forced = 0.0;
+        // A handful of events at most: crossing, lock, break, crossing, ...
+        for _ in 0..8 {
+            let remaining = dt - elapsed;
+            if remaining <= 0.0 {
+                break;
             }
-        } else {
-            self.locked = false;
-            let slip = capacity * sign(v);
-            let relative_acceleration = (t1 - slip) / j1 - (t2 + slip) / j2;
-            let crosses = v * relative_acceleration < 0.0 && v.abs() <= relative_acceleration.abs() * dt;
-            if !crosses {
-                slip
-            } else if sticking.abs() <= capacity {
-                self.lock(t1, t2, dt)
-            } else {
-                let fraction = -v / (relative_acceleration * dt);
-                slip * (2.0 * fraction - 1.0)
+            let (a, b) = (t1 + slope1 * elapsed, t2 + slope2 * elapsed);
+            let sticking = self.sticking_torque(a, b);
+            let v = w1 - w2;
+            if v == 0.0 && forced == 0.0 && sticking.abs() <= capacity {
+                // Locked until |T_s| passes the capacity on the way out.
+                let until = crate::exact::time_to_reach(capacity, sticking, sticking_slope);
+                let u = until.min(remaining);
+                let (a0, beta) = ((a + b) / (j1 + j2), (slope1 + slope2) / (j1 + j2));
+                let travel = w1 * u + a0 * u * u / 2.0 + beta * u * u * u / 6.0;
+                self.angle1 += travel;
+                self.angle2 += travel;
+                let w = w1 + a0 * u + beta * u * u / 2.0;
+                (w1, w2) = (w, w);
+                elapsed += u;
+                if until >= remaining {
+                    locked = true;
+                    break;
+                }
+                forced = sign(sticking_slope);
+                continue;
             }
+            let direction = if v != 0.0 {
+                sign(v)
+            } else if forced != 0.0 {
+                forced
+            } else {
+                sign(sticking)
+            };
+            forced = 0.0;
+            let slip = capacity * direction;
+            let (a1, a2) = ((a - slip) / j1, (b + slip) / j2);
+            // v(u) = v + (a1 - a2)*u + (b1 - b2)*u^2/2; a crossing a rounding
+            // error past the end is a lock at the end.
+            let crossing = crate::exact::first_positive_root(0.5 * (b1 - b2), a1 - a2, v, remaining);
+            let u = crossing.unwrap_or(remaining);
+            if elapsed == 0.0 && crossing.is_none() {
+                whole_step_slip = Some(slip);
+            }
+            self.angle1 += w1 * u + a1 * u * u / 2.0 + b1 * u * u * u / 6.0;
+            self.angle2 += w2 * u + a2 * u * u / 2.0 + b2 * u * u * u / 6.0;
+            let (e1, e2) = (w1 + a1 * u + b1 * u * u / 2.0, w2 + a2 * u + b2 * u * u / 2.0);
+            elapsed += u;
+            if crossing.is_some() {
+                // Equal speeds: the momentum-weighted one, bit-identical.
+                let w = (j1 * e1 + j2 * e2) / (j1 + j2);
+                (w1, w2) = (w, w);
+            } else {
+                (w1, w2) = (e1, e2);
+                // A rounding residue of the other sign is a crossing at the end.
+                if v != 0.0 && (w1 - w2) * v < 0.0 {
+                    let w = (j1 * w1 + j2 * w2) / (j1 + j2);
+                    (w1, w2) = (w, w);
+                }
+            }
+        }
+        let impulse = dt * (t1 + t2) + 0.5 * dt * dt * (slope1 + slope2);
+        if locked {
+            // Locked at the end: the total angular momentum changes only by
+            // the external impulse, whatever the clutch did inside the step.
+            let w = (j1 * w1_start + j2 * w2_start + impulse) / (j1 + j2);
+            (w1, w2) = (w, w);
+        }
+        self.locked = locked;
+        // Effective clutch torque from body 1's momentum balance, or the
+        // sliding torque itself when it slid all along.
+        self.clutch_torque = match whole_step_slip {
+            Some(slip) if !locked => slip,
+            _ => t1 + 0.5 * slope1 * dt - j1 * (w1 - w1_start) / dt,
         };
-        let (n1, n2) = if self.locked {
-            let w = (j1 * w1 + j2 * w2 + dt * (t1 + t2)) / (j1 + j2);
-            (w, w)
-        } else {
-            (w1 + dt * (t1 - torque) / j1, w2 + dt * (t2 + torque) / j2)
-        };
-        self.angle1 += 0.5 * dt * (w1 + n1);
-        self.angle2 += 0.5 * dt * (w2 + n2);
-        self.rate1 = n1;
-        self.rate2 = n2;
-        self.clutch_torque = torque;
+        self.rate1 = w1;
+        self.rate2 = w2;
+        (self.acceleration1, self.acceleration2) = self.accelerations(t1 + slope1 * dt, t2 + slope2 * dt, capacity);
     }
 }
 
@@ -151,5 +230,41 @@ mod tests {
         let tc = 0.01 / 12.0;
         let v_exact = -8.0 * (dt - tc);
         assert!((c.rate1 - c.rate2 - v_exact).abs() < 1e-12, "{}", c.rate1 - c.rate2);
+    }
+
+    #[test]
+    fn slip_angle_is_exact_when_the_lock_falls_inside_a_step() {
+        // w1 = 10, w2 = 0, capacity 5, J1 = J2 = 1: a_rel = -10, lock at
+        // t = 1 s after a slip angle v0^2/(2*10) = 5 rad; then both at 5 rad/s.
+        for dt in [1e-3, 0.01, 0.3, 0.7, 1.0, 2.3] {
+            let mut c = TwoInertiaClutch::new(1.0, 1.0, 10.0, 0.0);
+            for _ in 0..((3.0 / dt) as usize) {
+                c.step(0.0, 0.0, 5.0, dt);
+            }
+            assert!(c.locked && c.rate1 == c.rate2 && (c.rate1 - 5.0).abs() <= 1e-12, "dt = {dt}: {}", c.rate1);
+            // Rounding of the angle sums accumulates over the steps
+            // (~1e-15 each): 1e-12 at the 0.3 and 0.7 s steps.
+            let tolerance = 1e-12 + 3.0 / dt * 1e-15;
+            let slip = c.angle1 - c.angle2;
+            assert!((slip - 5.0).abs() <= tolerance, "dt = {dt}: slip angle {slip}");
+            // Body 2 from rest at 5 rad/s^2 for 1 s, then 5 rad/s.
+            let t = (3.0 / dt) as usize as f64 * dt;
+            assert!((c.angle2 - (2.5 + 5.0 * (t - 1.0))).abs() <= tolerance, "dt = {dt}: {}", c.angle2);
+        }
+    }
+
+    #[test]
+    fn a_torque_ramp_breaks_the_lock_where_the_sticking_torque_reaches_the_capacity() {
+        // Locked at rest, J1 = J2 = 1, capacity 5, T1 = 20*t: T_s = 10*t
+        // reaches 5 at t = 0.5 (w = 5*t^2 = 1.25, phi = 5*t^3/3); then
+        // w1' = 20*t - 5, w2' = 5 up to t = 1.
+        let mut c = TwoInertiaClutch::new(1.0, 1.0, 0.0, 0.0);
+        c.step_ramp(0.0, 0.0, 20.0, 0.0, 5.0, 1.0);
+        assert!(!c.locked);
+        assert!((c.rate1 - 6.25).abs() < 1e-14 && (c.rate2 - 3.75).abs() < 1e-14, "{c:?}");
+        let locked_travel = 5.0 / 3.0 * 0.125;
+        assert!((c.angle1 - (locked_travel + 0.625 + 0.625 + 10.0 * 0.125 / 3.0)).abs() < 1e-14, "{c:?}");
+        assert!((c.angle2 - (locked_travel + 0.625 + 0.625)).abs() < 1e-14, "{c:?}");
+        assert_eq!((c.acceleration1, c.acceleration2), (15.0, 5.0));
     }
 }

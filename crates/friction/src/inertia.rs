@@ -35,8 +35,9 @@ impl Motion {
 
 /// `J * dw/dt = tau + tau_f(w, tau)` for one body, with the friction law `F`.
 ///
-/// The angle is integrated with the trapezoid rule over each interval, which
-/// is exact for the constant net torque a law applies over the interval.
+/// The angle comes from the law ([`RigidBodyFriction::advance_interval`]):
+/// exact for exact laws, otherwise the trapezoid rule over each interval,
+/// which is exact for the constant net torque a law applies over it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct FrictionInertia<F> {
     /// Moment of inertia `J` (kg.m2), > 0.
@@ -47,6 +48,8 @@ pub struct FrictionInertia<F> {
     pub rate: f64,
     /// Effective friction torque over the last interval (N.m).
     pub friction_torque: f64,
+    /// Acceleration at the end of the last interval (rad/s^2), see [`crate::Interval`].
+    pub acceleration: f64,
     /// The friction law and its parameters.
     pub law: F,
 }
@@ -54,16 +57,24 @@ pub struct FrictionInertia<F> {
 impl<F: RigidBodyFriction> FrictionInertia<F> {
     /// A body at `angle`, `rate`, with no interval taken yet.
     pub fn new(law: F, inertia: f64, angle: f64, rate: f64) -> Self {
-        Self { inertia, angle, rate, friction_torque: 0.0, law }
+        Self { inertia, angle, rate, friction_torque: 0.0, acceleration: 0.0, law }
     }
 
     /// Advance by `dt` seconds under the constant `applied` torque.
     #[inline]
     pub fn step(&mut self, applied: f64, dt: f64) {
-        let a = self.law.advance(applied, self.rate, self.inertia, dt);
-        self.angle += 0.5 * dt * (self.rate + a.rate);
-        self.rate = a.rate;
-        self.friction_torque = a.friction;
+        self.step_ramp(applied, 0.0, dt);
+    }
+
+    /// Advance by `dt` seconds under `applied + slope*s` (a first-order
+    /// input interpolation); the angle is the law's (exact for exact laws).
+    #[inline]
+    pub fn step_ramp(&mut self, applied: f64, slope: f64, dt: f64) {
+        let i = self.law.advance_interval(applied, slope, self.rate, self.inertia, dt);
+        self.angle += i.travel;
+        self.rate = i.rate;
+        self.friction_torque = i.friction;
+        self.acceleration = i.acceleration;
     }
 
     #[inline]

@@ -14,6 +14,7 @@ pub mod cmg_gimbal;
 pub mod compliant_drive;
 pub mod coulomb;
 pub mod dahl;
+pub mod exact;
 pub mod flap_actuator;
 pub mod hill;
 pub mod inertia;
@@ -29,6 +30,7 @@ pub use cmg_gimbal::GimbalRateLoop;
 pub use compliant_drive::{CompliantDrive, DriveInputs};
 pub use coulomb::ConventionalCoulomb;
 pub use dahl::Dahl;
+pub use exact::ExactStaticCoulomb;
 pub use flap_actuator::FlapActuatorServo;
 pub use hill::HillFriction;
 pub use inertia::{FrictionInertia, Motion};
@@ -68,4 +70,34 @@ pub trait RigidBodyFriction {
     /// Advance the rate of a body of `inertia` (kg.m2) under `applied` torque
     /// (N.m) from `rate` (rad/s) over `dt` seconds.
     fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance;
+
+    /// Advance under the applied torque `applied + slope*s` (`0 <= s <= dt`),
+    /// also returning the angle travelled. Laws without a closed form see the
+    /// mean torque held over the interval, and the angle follows the
+    /// trapezoid rule (exact for a constant net torque); exact laws override.
+    #[inline]
+    fn advance_interval(&mut self, applied: f64, slope: f64, rate: f64, inertia: f64, dt: f64) -> Interval {
+        let a = self.advance(applied + 0.5 * slope * dt, rate, inertia, dt);
+        Interval {
+            rate: a.rate,
+            friction: a.friction,
+            travel: 0.5 * dt * (rate + a.rate),
+            acceleration: (a.rate - rate) / dt,
+        }
+    }
+}
+
+/// An interval integrated with its angle (see [`RigidBodyFriction::advance_interval`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    /// Rate at the end (rad/s); exactly `0.0` when the body sticks.
+    pub rate: f64,
+    /// Effective friction torque (N.m): `inertia*(rate - rate0)/dt == mean applied + friction`.
+    pub friction: f64,
+    /// Angle travelled over the interval (rad).
+    pub travel: f64,
+    /// Acceleration at the end of the interval (rad/s^2): exact laws give
+    /// the derivative of the exact solution (0 while stuck); others the
+    /// interval's mean.
+    pub acceleration: f64,
 }

@@ -281,6 +281,15 @@ impl Component {
         self.model.get_boolean(vrs, out).map(|()| Status::Ok)
     }
 
+    pub fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Outcome {
+        self.model.set_input_derivatives(vrs, orders, values).map(|()| Status::Ok)
+    }
+
+    pub fn get_output_derivatives(&mut self, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Outcome {
+        self.refresh()?;
+        self.model.get_output_derivatives(vrs, orders, out).map(|()| Status::Ok)
+    }
+
     pub fn check_string_vrs(&self, vrs: &[u32]) -> Outcome {
         self.model.check_string_vrs(vrs).map(|()| Status::Ok)
     }

@@ -18,6 +18,11 @@ pub trait Erased: Send {
     fn get_boolean(&self, vrs: &[u32], out: &mut [bool]) -> Result<(), String>;
     /// Reject any string access: no model declares String variables.
     fn check_string_vrs(&self, vrs: &[u32]) -> Result<(), String>;
+    /// `fmi2SetRealInputDerivatives`: first derivatives of declared inputs,
+    /// used over the next step only; all checked before any is applied.
+    fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), String>;
+    /// `fmi2GetRealOutputDerivatives`: first derivatives of declared outputs.
+    fn get_output_derivatives(&self, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Result<(), String>;
     fn check(&self) -> Result<(), String>;
     fn initialize(&mut self);
     fn max_substep(&self) -> f64;
@@ -201,6 +206,45 @@ fn check_integer<M>(v: &Variable<M>, x: i32) -> Result<(), String> {
     Ok(())
 }
 
+/// Most interpolated inputs a model may declare (fixed-size bookkeeping,
+/// so that `doStep` allocates nothing).
+const MAX_INTERPOLATED: usize = 8;
+
+/// The order of a derivative in fmi2Set/GetReal*Derivatives: only 1 here.
+fn check_order(function_order: i32, name: &str) -> Result<(), String> {
+    if function_order != 1 {
+        return Err(format!(
+            "order = {function_order} for {name} rejected: this FMU handles first derivatives only \
+             (inputs linear in time over a step, maxOutputDerivativeOrder = 1)"
+        ));
+    }
+    Ok(())
+}
+
+impl<M: Model> ModelBox<M> {
+    /// Value reference of each declared interpolated input.
+    fn interpolated_vr(k: usize) -> usize {
+        let name = M::INPUT_DERIVATIVES[k].input;
+        M::VARIABLES
+            .iter()
+            .position(|v| v.name == name)
+            .unwrap_or_else(|| panic!("{}: input derivative of unknown variable {name}", M::INFO.identifier))
+    }
+
+    fn set_input(&mut self, vr: usize, x: f64) {
+        if let Value::Real { set: Some(set), .. } = M::VARIABLES[vr].value {
+            set(&mut self.model, x);
+        }
+    }
+
+    fn input(&self, vr: usize) -> f64 {
+        match M::VARIABLES[vr].value {
+            Value::Real { get, .. } => get(&self.model),
+            _ => unreachable!("interpolated inputs are Real"),
+        }
+    }
+}
+
 impl<M: Model> Erased for ModelBox<M> {
     fn identifier(&self) -> &'static str {
         M::INFO.identifier
@@ -244,6 +288,64 @@ impl<M: Model> Erased for ModelBox<M> {
         }
     }
 
+    fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), String> {
+        check_lengths(vrs.len(), values.len())?;
+        check_lengths(vrs.len(), orders.len())?;
+        for ((&vr, &order), &x) in vrs.iter().zip(orders).zip(values) {
+            let v = lookup::<M>(vr)?;
+            if !M::INPUT_DERIVATIVES.iter().any(|d| d.input == v.name) {
+                return Err(if M::INPUT_DERIVATIVES.is_empty() {
+                    format!(
+                        "{} (value reference {vr}) rejected: this FMU holds its inputs over a step \
+                         (canInterpolateInputs=\"false\")",
+                        v.name
+                    )
+                } else {
+                    let names: Vec<_> = M::INPUT_DERIVATIVES.iter().map(|d| d.input).collect();
+                    format!(
+                        "{} (value reference {vr}) rejected: not an input this FMU interpolates (those are: {})",
+                        v.name,
+                        names.join(", ")
+                    )
+                });
+            }
+            check_order(order, v.name)?;
+            if !x.is_finite() {
+                return Err(format!("derivative of {} = {x} rejected: must be finite", v.name));
+            }
+        }
+        for (&vr, &x) in vrs.iter().zip(values) {
+            let name = M::VARIABLES[vr as usize].name;
+            if let Some(d) = M::INPUT_DERIVATIVES.iter().find(|d| d.input == name) {
+                (d.set)(&mut self.model, x);
+            }
+        }
+        Ok(())
+    }
+
+    fn get_output_derivatives(&self, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Result<(), String> {
+        check_lengths(vrs.len(), out.len())?;
+        check_lengths(vrs.len(), orders.len())?;
+        for ((&vr, &order), slot) in vrs.iter().zip(orders).zip(out.iter_mut()) {
+            let v = lookup::<M>(vr)?;
+            let Some(d) = M::OUTPUT_DERIVATIVES.iter().find(|d| d.output == v.name) else {
+                let names: Vec<_> = M::OUTPUT_DERIVATIVES.iter().map(|d| d.output).collect();
+                return Err(format!(
+                    "{} (value reference {vr}) rejected: no derivative for it (outputs with derivatives: {})",
+                    v.name,
+                    if names.is_empty() {
+                        "none, maxOutputDerivativeOrder=\"0\"".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            };
+            check_order(order, v.name)?;
+            *slot = (d.get)(&self.model);
+        }
+        Ok(())
+    }
+
     fn check(&self) -> Result<(), String> {
         self.model.check()
     }
@@ -267,13 +369,34 @@ impl<M: Model> Erased for ModelBox<M> {
         // the step fails, without allocating on the step path.
         let saved = self.model.clone();
         let dt = h / substeps as f64;
+        // Interpolated inputs: value and slope at the start of the step.
+        let n = M::INPUT_DERIVATIVES.len().min(MAX_INTERPOLATED);
+        let mut ramps = [(0usize, 0.0, 0.0); MAX_INTERPOLATED];
+        for (k, ramp) in ramps.iter_mut().enumerate().take(n) {
+            let vr = Self::interpolated_vr(k);
+            *ramp = (vr, self.input(vr), (M::INPUT_DERIVATIVES[k].get)(&self.model));
+        }
+        let ramps = &ramps[..n];
+        let interpolating = ramps.iter().any(|&(_, _, slope)| slope != 0.0);
         for k in 1..=substeps {
+            if interpolating && k > 1 {
+                let offset = (k - 1) as f64 * dt;
+                for &(vr, value, slope) in ramps {
+                    self.set_input(vr, value + slope * offset);
+                }
+            }
             let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
             self.model.step(dt, &mut |tr| on_transition(t, tr));
         }
         if let Err(e) = self.check_finite() {
             self.model = saved;
             return Err(e);
+        }
+        // The inputs keep the values the environment set; their derivatives
+        // applied to this step only.
+        for (k, &(vr, value, _)) in ramps.iter().enumerate() {
+            self.set_input(vr, value);
+            (M::INPUT_DERIVATIVES[k].set)(&mut self.model, 0.0);
         }
         Ok(())
     }

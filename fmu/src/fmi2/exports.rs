@@ -471,26 +471,32 @@ pub unsafe extern "C" fn fmi2GetDirectionalDerivative(
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SetRealInputDerivatives(
     c: Fmi2Component,
-    _vr: *const Fmi2ValueReference,
-    _nvr: usize,
-    _order: *const Fmi2Integer,
-    _value: *const Fmi2Real,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    order: *const Fmi2Integer,
+    value: *const Fmi2Real,
 ) -> Status {
-    with(c, "fmi2SetRealInputDerivatives", allowed::INPUT_DERIVATIVES, |_| {
-        Err("not supported (canInterpolateInputs=\"false\"): inputs are held constant over a step".into())
+    with(c, "fmi2SetRealInputDerivatives", allowed::INPUT_DERIVATIVES, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        let orders = slice(order, nvr, "order")?;
+        let values = slice(value, nvr, "value")?;
+        comp.set_input_derivatives(vrs, orders, values)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(
     c: Fmi2Component,
-    _vr: *const Fmi2ValueReference,
-    _nvr: usize,
-    _order: *const Fmi2Integer,
-    _value: *mut Fmi2Real,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    order: *const Fmi2Integer,
+    value: *mut Fmi2Real,
 ) -> Status {
-    with(c, "fmi2GetRealOutputDerivatives", allowed::OUTPUT_DERIVATIVES, |_| {
-        Err("not supported (maxOutputDerivativeOrder=\"0\")".into())
+    with(c, "fmi2GetRealOutputDerivatives", allowed::OUTPUT_DERIVATIVES, |comp| {
+        let vrs = slice(vr, nvr, "vr")?;
+        let orders = slice(order, nvr, "order")?;
+        let out = slice_mut(value, nvr, "value")?;
+        comp.get_output_derivatives(vrs, orders, out)
     })
 }
 

@@ -2,7 +2,7 @@
 //! exact lock-up (the 1-D blog's model, predictive instead of banded).
 
 use crate::description::{Experiment, ModelInfo, Quantity, Variable};
-use crate::model::{Model, Transition};
+use crate::model::{InputDerivative, Model, OutputDerivative, Transition};
 use friction::TwoInertiaClutch;
 use serde::{Deserialize, Serialize};
 
@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 pub struct ClutchStickSlip {
     torque1: f64,
     torque2: f64,
+    /// d(tau1)/dt, d(tau2)/dt for the next step (fmi2SetRealInputDerivatives).
+    slope1: f64,
+    slope2: f64,
     capacity: f64,
     rate1_start: f64,
     rate2_start: f64,
@@ -107,6 +110,20 @@ impl Model for ClutchStickSlip {
         Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
     ];
 
+    // The torques linear over a step (events stay closed-form); the capacity is held.
+    const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] = &[
+        InputDerivative { input: "tau1", get: |m| m.slope1, set: |m, x| m.slope1 = x },
+        InputDerivative { input: "tau2", get: |m| m.slope2, set: |m, x| m.slope2 = x },
+    ];
+    // Rates, and the accelerations of the exact solution at the end of the
+    // step (equal while locked).
+    const OUTPUT_DERIVATIVES: &'static [OutputDerivative<Self>] = &[
+        OutputDerivative { output: "phi1", get: |m| m.clutch.rate1 },
+        OutputDerivative { output: "w1", get: |m| m.clutch.acceleration1 },
+        OutputDerivative { output: "phi2", get: |m| m.clutch.rate2 },
+        OutputDerivative { output: "w2", get: |m| m.clutch.acceleration2 },
+    ];
+
     fn max_substep(&self) -> f64 {
         self.internal_step
     }
@@ -114,12 +131,14 @@ impl Model for ClutchStickSlip {
     fn initialize(&mut self) {
         let (j1, j2) = (self.clutch.inertia1, self.clutch.inertia2);
         self.clutch = TwoInertiaClutch::new(j1, j2, self.rate1_start, self.rate2_start);
+        (self.clutch.acceleration1, self.clutch.acceleration2) =
+            self.clutch.accelerations(self.torque1, self.torque2, self.capacity);
     }
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.clutch.locked;
-        self.clutch.step(self.torque1, self.torque2, self.capacity, dt);
+        self.clutch.step_ramp(self.torque1, self.torque2, self.slope1, self.slope2, self.capacity, dt);
         if let Some(t) = Transition::of_lock(before, self.clutch.locked) {
             on_transition(t);
         }

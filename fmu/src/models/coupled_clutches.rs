@@ -143,22 +143,25 @@ impl Model for CoupledClutches {
             "Clutch 1: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
             -1,
             2,
-            |m| m.chain.mode[0].code(),
-        ),
+            |m| m.mode_now(0).code(),
+        )
+        .depends_on(&["f_normalized_1"]),
         Variable::<Self>::integer_output(
             "mode_2",
             "Clutch 2: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
             -1,
             2,
-            |m| m.chain.mode[1].code(),
-        ),
+            |m| m.mode_now(1).code(),
+        )
+        .depends_on(&["f_normalized_2"]),
         Variable::<Self>::integer_output(
             "mode_3",
             "Clutch 3: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
             -1,
             2,
-            |m| m.chain.mode[2].code(),
-        ),
+            |m| m.mode_now(2).code(),
+        )
+        .depends_on(&["f_normalized_3"]),
         Variable::<Self>::real_parameter(
             "J1",
             "Moment of inertia J1",
@@ -276,15 +279,8 @@ impl Model for CoupledClutches {
 
     fn initialize(&mut self) {
         self.chain = ClutchChain::new(&self.inertia, &self.rate_start);
-        let (sliding, _) = self.capacities();
-        let w = &self.rate_start;
         for k in 0..3 {
-            self.chain.mode[k] = match (sliding[k] > 0.0, w[k].partial_cmp(&w[k + 1])) {
-                (false, _) => ClutchMode::Free,
-                (true, Some(std::cmp::Ordering::Greater)) => ClutchMode::Forward,
-                (true, Some(std::cmp::Ordering::Less)) => ClutchMode::Backward,
-                _ => ClutchMode::Locked,
-            };
+            self.chain.mode[k] = self.mode_now(k);
         }
     }
 
@@ -308,6 +304,24 @@ impl Model for CoupledClutches {
 }
 
 impl CoupledClutches {
+    /// Clutch `k`'s mode as the inputs set now decide it: free at once when
+    /// its normal force is <= 0 (not one step later); engaged after being
+    /// free, sliding in the sense of the relative speed (locked at equal
+    /// speeds); otherwise as the last step left it.
+    fn mode_now(&self, k: usize) -> ClutchMode {
+        let (sliding, _) = self.capacities();
+        let w = &self.chain.rate;
+        match (sliding[k] > 0.0, self.chain.mode[k]) {
+            (false, _) => ClutchMode::Free,
+            (true, ClutchMode::Free) => match w[k].partial_cmp(&w[k + 1]) {
+                Some(std::cmp::Ordering::Greater) => ClutchMode::Forward,
+                Some(std::cmp::Ordering::Less) => ClutchMode::Backward,
+                _ => ClutchMode::Locked,
+            },
+            (true, mode) => mode,
+        }
+    }
+
     /// Sliding and static capacities of the three clutches (free when f <= 0).
     fn capacities(&self) -> ([f64; 3], [f64; 3]) {
         let sliding =

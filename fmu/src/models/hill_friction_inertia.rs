@@ -1,29 +1,74 @@
-//! `HillFrictionInertia`: an inertia with Hill's predictive static + Coulomb friction.
+//! `HillFrictionInertia`: an inertia with static + Coulomb friction, integrated
+//! exactly (default) or with Hill's published predictive algorithm.
 
 use super::law_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
 use super::COAST_EXPERIMENT;
 use crate::description::ModelInfo;
-use friction::{sign, HillFriction};
+use friction::{sign, Advance, ExactStaticCoulomb, HillFriction, Interval, RigidBodyFriction};
+use serde::{Deserialize, Serialize};
 
-impl LawHooks for HillFriction {
-    fn prepare(&mut self, _rate_start: f64) {}
-    fn check(&self) -> Result<(), String> {
-        static_at_least_coulomb("tau_static", self.static_torque, "tau_coulomb", self.coulomb_torque)
-    }
-    /// Before the first step: sliding friction if moving, none at rest.
-    fn initial_friction(&self, rate_start: f64) -> f64 {
-        0.0 - self.coulomb_torque * sign(rate_start)
+/// `integration` code: exact event-located integration (default).
+pub const EXACT: i32 = 0;
+/// `integration` code: Hill's published algorithm (Eqs. 1-6, block Y22).
+pub const HILL_PUBLISHED: i32 = 1;
+
+/// Hill's static and Coulomb levels and the integration that applies them.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
+pub struct HillParameters {
+    pub law: HillFriction,
+    /// [`EXACT`] or [`HILL_PUBLISHED`].
+    pub integration: i32,
+}
+
+impl HillParameters {
+    fn exact(&self) -> ExactStaticCoulomb {
+        ExactStaticCoulomb { static_torque: self.law.static_torque, coulomb_torque: self.law.coulomb_torque }
     }
 }
 
-pub type HillFrictionInertia = LawInertia<HillFriction>;
+impl RigidBodyFriction for HillParameters {
+    #[inline]
+    fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
+        match self.integration {
+            HILL_PUBLISHED => self.law.advance(applied, rate, inertia, dt),
+            _ => self.exact().advance(applied, rate, inertia, dt),
+        }
+    }
+
+    #[inline]
+    fn advance_interval(&mut self, applied: f64, slope: f64, rate: f64, inertia: f64, dt: f64) -> Interval {
+        match self.integration {
+            // The paper's algorithm sees the mean torque over the interval.
+            HILL_PUBLISHED => self.law.advance_interval(applied, slope, rate, inertia, dt),
+            _ => self.exact().integrate(applied, slope, rate, inertia, dt),
+        }
+    }
+}
+
+impl LawHooks for HillParameters {
+    const EXACT: bool = true;
+    fn prepare(&mut self, _rate_start: f64) {}
+    fn check(&self) -> Result<(), String> {
+        static_at_least_coulomb("tau_static", self.law.static_torque, "tau_coulomb", self.law.coulomb_torque)
+    }
+    /// Before the first step: sliding friction if moving, none at rest.
+    fn initial_friction(&self, rate_start: f64) -> f64 {
+        0.0 - self.law.coulomb_torque * sign(rate_start)
+    }
+    fn initial_acceleration(&self, applied: f64, rate_start: f64, inertia: f64) -> f64 {
+        self.exact().acceleration(applied, rate_start, inertia)
+    }
+}
+
+pub type HillFrictionInertia = LawInertia<HillParameters>;
 
 crate::inertia_model!(
-    HillFriction,
+    HillParameters,
     ModelInfo {
         identifier: "HillFrictionInertia",
-        description: "Inertia with Hill's predictive static + Coulomb friction for a fixed step (Hill, Eqs. 1-6, block Y22): \
-                      exact zero rate while stuck, breakaway above F_s, stops within the step",
+        description: "Inertia with static + Coulomb friction (Hill, Eqs. 1-2): exact zero rate while stuck, breakaway above F_s; \
+                      integration 0 = exact event-located (stops, reversals and breakaways found inside the step, rate and angle \
+                      exact for a torque constant or linear in time), 1 = Hill's published predictive algorithm (Eqs. 1-6, block Y22)",
         default_experiment: COAST_EXPERIMENT,
     },
     // Exact for stick/slip at any step; 10 ms is the paper's antenna step.
@@ -31,7 +76,17 @@ crate::inertia_model!(
     j_start: 1.0,
     w_start: 1.0,
     [
-        Variable::<Self>::real_parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c", Quantity::Torque, 1.0, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("tau_static", "Static (breakaway) friction torque F_s, >= tau_coulomb", Quantity::Torque, 1.2, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c", Quantity::Torque, 1.0, |m| m.law().law.coulomb_torque, |m, x| m.law_mut().law.coulomb_torque = x).min(0.0),
+        Variable::<Self>::real_parameter("tau_static", "Static (breakaway) friction torque F_s, >= tau_coulomb", Quantity::Torque, 1.2, |m| m.law().law.static_torque, |m, x| m.law_mut().law.static_torque = x).min(0.0),
+        Variable::<Self>::integer_parameter(
+            "integration",
+            "0 = exact event-located integration (angle exact through stops; uses the input derivative of tau), \
+             1 = Hill's published algorithm (Eqs. 1-6: the stop spreads over the step, the angle overshoots by up to F_c*dt^2/(8J))",
+            EXACT,
+            EXACT,
+            HILL_PUBLISHED,
+            |m| m.law().integration,
+            |m, x| m.law_mut().integration = x,
+        ),
     ]
 );

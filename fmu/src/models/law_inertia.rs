@@ -20,6 +20,17 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
     }
     /// Friction torque on the body at the start (before any step).
     fn initial_friction(&self, rate_start: f64) -> f64;
+    /// The law integrates exactly under an applied torque linear in time
+    /// (see `friction::RigidBodyFriction::advance_interval`): its 1-DOF FMU
+    /// then gives the derivatives of `phi` and `w`. (Every 1-DOF FMU takes
+    /// the derivative of `tau`: exact laws integrate the ramp, the others
+    /// apply its mean over each internal step.)
+    const EXACT: bool = false;
+    /// Acceleration of the body at the start (the derivative of `w` before
+    /// the first step); only used by exact laws.
+    fn initial_acceleration(&self, _applied: f64, _rate_start: f64, _inertia: f64) -> f64 {
+        0.0
+    }
     /// Rules that tie the law to the body and the internal step (e.g. a
     /// stability bound), checked when leaving initialization.
     fn check_step(&self, _inertia: f64, _internal_step: f64) -> Result<(), String> {
@@ -60,6 +71,8 @@ pub fn static_at_least_coulomb(
 #[derive(Clone, Default, Serialize, Deserialize)]
 pub struct LawInertia<L> {
     pub applied_torque: f64,
+    /// d(tau)/dt set by fmi2SetRealInputDerivatives for the next step (exact laws).
+    pub applied_slope: f64,
     pub rate_start: f64,
     pub angle_start: f64,
     pub internal_step: f64,
@@ -73,12 +86,14 @@ impl<L: LawHooks> LawInertia<L> {
         self.body.rate = self.rate_start;
         self.body.law.prepare(self.rate_start);
         self.body.friction_torque = self.body.law.initial_friction(self.rate_start);
+        self.body.acceleration =
+            self.body.law.initial_acceleration(self.applied_torque, self.rate_start, self.body.inertia);
     }
 
     #[inline]
     pub fn step_body(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.body.motion();
-        self.body.step(self.applied_torque, dt);
+        self.body.step_ramp(self.applied_torque, self.applied_slope, dt);
         if let Some(t) = Transition::of_motion(before, self.body.motion()) {
             on_transition(t);
         }
@@ -214,6 +229,20 @@ macro_rules! inertia_model {
                     $($extra),*
                 ]
             };
+            // Exact laws integrate the ramp exactly; the others apply its mean
+            // over each internal step (the exact impulse).
+            const INPUT_DERIVATIVES: &'static [$crate::model::InputDerivative<Self>] =
+                &[$crate::model::InputDerivative { input: "tau", get: |m| m.applied_slope, set: |m, x| m.applied_slope = x }];
+            // d(phi)/dt = w; d(w)/dt at the end of the step from the exact solution (0 while stuck).
+            const OUTPUT_DERIVATIVES: &'static [$crate::model::OutputDerivative<Self>] =
+                if <$law as $crate::models::law_inertia::LawHooks>::EXACT {
+                    &[
+                        $crate::model::OutputDerivative { output: "phi", get: |m| m.body.rate },
+                        $crate::model::OutputDerivative { output: "w", get: |m| m.body.acceleration },
+                    ]
+                } else {
+                    &[]
+                };
             fn max_substep(&self) -> f64 {
                 self.internal_step
             }

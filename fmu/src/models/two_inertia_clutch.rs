@@ -2,7 +2,7 @@
 //! viscous damping on inertia 2, and the clutch between them.
 
 use crate::description::{Experiment, ModelInfo, Quantity, Variable};
-use crate::model::{Model, Transition};
+use crate::model::{InputDerivative, Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::TwoInertiaClutch as Clutch;
 use serde::{Deserialize, Serialize};
@@ -32,6 +32,8 @@ pub const SCENARIOS: &[Scenario] = &[Scenario {
 #[derive(Clone, Default, Serialize, Deserialize)]
 pub struct TwoInertiaClutch {
     drive_torque: f64,
+    /// d(tau_drive)/dt for the next step (fmi2SetRealInputDerivatives).
+    drive_slope: f64,
     capacity: f64,
     damping: f64,
     rate1_start: f64,
@@ -133,6 +135,11 @@ impl Model for TwoInertiaClutch {
         Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
     ];
 
+    // The drive torque linear over a step; the damping torque is taken at
+    // each internal step's start, the capacity held.
+    const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] =
+        &[InputDerivative { input: "tau_drive", get: |m| m.drive_slope, set: |m, x| m.drive_slope = x }];
+
     fn max_substep(&self) -> f64 {
         self.internal_step
     }
@@ -146,7 +153,7 @@ impl Model for TwoInertiaClutch {
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.clutch.locked;
         let damping_torque = -self.damping * self.clutch.rate2;
-        self.clutch.step(self.drive_torque, damping_torque, self.capacity, dt);
+        self.clutch.step_ramp(self.drive_torque, damping_torque, self.drive_slope, 0.0, self.capacity, dt);
         if let Some(t) = Transition::of_lock(before, self.clutch.locked) {
             on_transition(t);
         }
