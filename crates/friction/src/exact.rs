@@ -83,6 +83,10 @@ impl ExactStaticCoulomb {
         // Sliding direction; 0 while stuck. A body at rest breaking away has
         // w == 0 and direction != 0 for the first instant.
         let mut direction = sign(rate);
+        // True while the body has slid in one direction since the start:
+        // its friction is then exactly -F_c*direction, not a rounded
+        // difference of rates.
+        let mut one_slide = true;
         // Each pass ends at an event or at the end; a linear torque allows
         // at most a handful of events (stop, breakaway, stop, ...).
         for _ in 0..16 {
@@ -102,6 +106,7 @@ impl ExactStaticCoulomb {
                     break;
                 }
                 elapsed += until;
+                one_slide = false;
                 direction = sign(slope);
                 continue;
             }
@@ -110,6 +115,7 @@ impl ExactStaticCoulomb {
             let b = slope / inertia;
             match first_positive_root(0.5 * b, a0, w, remaining) {
                 Some(u) => {
+                    one_slide = false;
                     travel += w * u + a0 * u * u / 2.0 + b * u * u * u / 6.0;
                     // Exactly at rest; stick or reverse from here.
                     w = 0.0;
@@ -131,7 +137,11 @@ impl ExactStaticCoulomb {
             }
         }
         let tau_end = applied + slope * dt;
-        let friction = inertia * (w - rate) / dt - (applied + 0.5 * slope * dt);
+        let friction = if one_slide && direction != 0.0 {
+            -fc * direction
+        } else {
+            inertia * (w - rate) / dt - (applied + 0.5 * slope * dt)
+        };
         Interval { rate: w, friction, travel, acceleration: self.acceleration(tau_end, w, inertia) }
     }
 }

@@ -43,7 +43,7 @@ impl Model for CompliantDrive {
                       phi_load) + d_shaft*(w_motor - w_load); connect tau_shaft to the friction FMU's tau and its phi, \
                       w to phi_load, w_load; solved exactly for inputs held over the step (any step); default: 1 N.m \
                       against a still load, a damped 5 Hz wind-up",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 2.0, step_size: 0.001 },
+        default_experiment: Experiment { start_time: 0.0, stop_time: 2.0, step_size: 0.004 },
     };
     const VARIABLES: &'static [Variable<Self>] = &[
         Variable::<Self>::real_input(

@@ -3,7 +3,7 @@
 
 use super::law_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
 use super::COAST_EXPERIMENT;
-use crate::description::ModelInfo;
+use crate::description::{Enumeration, Item, ModelInfo};
 use friction::{sign, Advance, ExactStaticCoulomb, HillFriction, Interval, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +11,24 @@ use serde::{Deserialize, Serialize};
 pub const EXACT: i32 = 0;
 /// `integration` code: Hill's published algorithm (Eqs. 1-6, block Y22).
 pub const HILL_PUBLISHED: i32 = 1;
+
+/// How the static + Coulomb law is integrated (`integration`).
+pub const INTEGRATION: Enumeration = Enumeration {
+    name: "HillIntegration",
+    description: "How the static + Coulomb law is integrated over an internal step",
+    items: &[
+        Item {
+            name: "exact",
+            value: EXACT,
+            description: "exact event-located integration: stops, reversals and breakaways found inside the step, rate and angle exact",
+        },
+        Item {
+            name: "hill_published",
+            value: HILL_PUBLISHED,
+            description: "Hill's published predictive algorithm (Eqs. 1-6, block Y22): the stop spreads over the step",
+        },
+    ],
+};
 
 /// Hill's static and Coulomb levels and the integration that applies them.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
@@ -78,13 +96,12 @@ crate::inertia_model!(
     [
         Variable::<Self>::real_parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c", Quantity::Torque, 1.0, |m| m.law().law.coulomb_torque, |m, x| m.law_mut().law.coulomb_torque = x).min(0.0),
         Variable::<Self>::real_parameter("tau_static", "Static (breakaway) friction torque F_s, >= tau_coulomb", Quantity::Torque, 1.2, |m| m.law().law.static_torque, |m, x| m.law_mut().law.static_torque = x).min(0.0),
-        Variable::<Self>::integer_parameter(
+        Variable::<Self>::choice_parameter(
             "integration",
             "0 = exact event-located integration (angle exact through stops; uses the input derivative of tau), \
              1 = Hill's published algorithm (Eqs. 1-6: the stop spreads over the step, the angle overshoots by up to F_c*dt^2/(8J))",
+            &INTEGRATION,
             EXACT,
-            EXACT,
-            HILL_PUBLISHED,
             |m| m.law().integration,
             |m, x| m.law_mut().integration = x,
         ),

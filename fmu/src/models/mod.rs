@@ -171,7 +171,7 @@ mod tests {
                 assert!(xml.contains(&format!("<Enumeration declaredType=\"{}\"", e.name)));
             }
         }
-        assert_eq!(seen.len(), 3, "SigmaMethod, StribeckEquation, FrictionModel");
+        assert_eq!(seen.len(), 4, "SigmaMethod, StribeckEquation, FrictionModel, HillIntegration");
     }
 
     #[test]

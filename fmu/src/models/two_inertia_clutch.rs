@@ -62,9 +62,10 @@ impl Model for TwoInertiaClutch {
         ),
         Variable::<Self>::real_input(
             "tau_capacity",
-            "Maximum torque the clutch transmits (>= 0; 0 = open)",
+            "Maximum torque the clutch transmits (>= 0; 0 = open). The start value 15 N.m makes the default run show \
+             the clutch locked from rest and slipping once the torque it must carry passes 15 N.m",
             Quantity::Torque,
-            0.0,
+            15.0,
             |m| m.capacity,
             |m, x| m.capacity = x,
         )
