@@ -160,6 +160,7 @@ fn darwin64() -> Result<Binary> {
     let zigbuild = zigbuild()?;
     let lipo = cross_tools::llvm_tool("llvm-lipo")?;
     let strip = cross_tools::llvm_tool("llvm-strip")?;
+    let install_name_tool = cross_tools::llvm_tool("llvm-install-name-tool")?;
     let dir = target_dir("darwin");
     let mut slices = Vec::new();
     for (target, min_os) in DARWIN_SLICES {
@@ -168,6 +169,10 @@ fn darwin64() -> Result<Binary> {
         run(debian_build(&zigbuild, target)?
             .env("MACOSX_DEPLOYMENT_TARGET", min_os)
             .env("CARGO_PROFILE_RELEASE_STRIP", "none")
+            // zig's Mach-O linker ignores rustc's -exported_symbols_list
+            // (~1,900 Rust symbols exported): hide every symbol that is not
+            // C-exported, in std too (build-std compiles it with these flags).
+            .env("RUSTFLAGS", "-Zdefault-visibility=hidden")
             .arg("--target-dir")
             .arg(&dir))?;
         let stripped = dir.join(format!("libfmu-{target}.dylib"));
@@ -176,6 +181,8 @@ fn darwin64() -> Result<Binary> {
             .arg(dir.join(target).join("release/libfmu.dylib"))
             .arg("-o")
             .arg(&stripped))?;
+        // The install name would be this machine's build path.
+        run(Command::new(&install_name_tool).args(["-id", "@rpath/fmu.dylib"]).arg(&stripped))?;
         slices.push(stripped);
     }
     // FMI 2.0 has one darwin64 folder; importers on Apple silicon (FMPy:
