@@ -19,7 +19,7 @@ fn mean_ns(group: &str, name: &str) -> Option<f64> {
 
 pub fn bench() -> Result<()> {
     let env = provision::provision()?;
-    let fmus = package::build_fmus()?;
+    let fmus = package::build_fmus(true)?;
     run(cargo().current_dir(root()).args(["bench", "--locked", "-p", "friction", "--bench", "step_cost"]))?;
     // An fmu-tests bench that loads the built FMUs through the fmi crate.
     let fmu_bench = |name: &str| {

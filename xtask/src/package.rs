@@ -1,6 +1,7 @@
 //! `cargo xtask fmu`: one FMU archive per model.
 
-use crate::{cargo, root, run, self_describing, Result};
+use crate::platforms::{self, Binary};
+use crate::{root, self_describing, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use zip::write::SimpleFileOptions;
@@ -10,19 +11,36 @@ pub fn fmu_dir() -> PathBuf {
     root().join("target/fmu")
 }
 
-/// Build the binary in release and write every `<ModelIdentifier>.fmu`.
-pub fn build_fmus() -> Result<PathBuf> {
-    run(cargo().current_dir(root()).args(["build", "--release", "--locked", "-p", "fmu"]))?;
-    let binary = root().join("target/release/libfmu.so");
-    let so = std::fs::read(&binary).map_err(|e| format!("{}: {e}", binary.display()))?;
+/// Build the binary in release for every platform (`host_only`: linux64 for
+/// this machine) and write every `<ModelIdentifier>.fmu`; also the aarch64
+/// Linux set in `aarch64-linux/` (see [`platforms::AARCH64_FOLDER`]).
+pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
+    let binaries = if host_only { platforms::host()? } else { platforms::all()? };
     let out = fmu_dir();
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let aarch64 = binaries.iter().find(|b| b.folder == platforms::AARCH64_FOLDER);
+    let aarch64_dir = out.join(platforms::AARCH64_FOLDER);
+    // A host-only build must not leave an older aarch64 set looking current.
+    let _ = std::fs::remove_dir_all(&aarch64_dir);
     for m in fmu::models::MODELS {
         let id = m.info.identifier;
         let path = out.join(format!("{id}.fmu"));
         let xml = fmu::xml::with_generation_date(&(m.model_description)(), &self_describing::generation_date());
         let extra = self_describing::entries(m)?;
-        write_fmu(&path, id, &xml, &so, &extra).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut entries = vec![("modelDescription.xml".to_string(), xml.clone().into_bytes())];
+        entries.extend(binary_entries(id, &binaries));
+        entries.extend(extra.iter().cloned());
+        write_fmu(&path, &entries).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some(b) = aarch64 {
+            // What FMPy and the FMI Library load on aarch64 Linux: linux64.
+            std::fs::create_dir_all(&aarch64_dir).map_err(|e| format!("{}: {e}", aarch64_dir.display()))?;
+            let linux64 = Binary { folder: "linux64", extension: b.extension, bytes: b.bytes.clone() };
+            let mut entries = vec![("modelDescription.xml".to_string(), xml.into_bytes())];
+            entries.extend(binary_entries(id, std::slice::from_ref(&linux64)));
+            entries.extend(extra);
+            let path = aarch64_dir.join(format!("{id}.fmu"));
+            write_fmu(&path, &entries).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
         println!(
             "built {} ({} bytes, GUID {})",
             path.display(),
@@ -58,24 +76,21 @@ fn write_cross_check_files(out: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-fn write_fmu(
-    path: &std::path::Path,
-    id: &str,
-    xml: &str,
-    so: &[u8],
-    extra: &[(String, Vec<u8>)],
-) -> zip::result::ZipResult<()> {
+/// `binaries/<platform>/<id><ext>` for each binary.
+fn binary_entries(id: &str, binaries: &[Binary]) -> Vec<(String, Vec<u8>)> {
+    binaries.iter().map(|b| (format!("binaries/{}/{id}{}", b.folder, b.extension), b.bytes.clone())).collect()
+}
+
+/// One archive from (path in the zip, bytes); binaries get mode 755.
+fn write_fmu(path: &std::path::Path, entries: &[(String, Vec<u8>)]) -> zip::result::ZipResult<()> {
     let mut zip = zip::ZipWriter::new(std::fs::File::create(path)?);
     // A fixed timestamp keeps the archive byte-identical between builds.
     let options = SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated)
         .last_modified_time(zip::DateTime::default());
-    zip.start_file("modelDescription.xml", options)?;
-    zip.write_all(xml.as_bytes())?;
-    zip.start_file(format!("binaries/linux64/{id}.so"), options.unix_permissions(0o755))?;
-    zip.write_all(so)?;
-    for (name, bytes) in extra {
-        zip.start_file(name.as_str(), options)?;
+    for (name, bytes) in entries {
+        let mode = if name.starts_with("binaries/") { 0o755 } else { 0o644 };
+        zip.start_file(name.as_str(), options.unix_permissions(mode))?;
         zip.write_all(bytes)?;
     }
     zip.finish()?;

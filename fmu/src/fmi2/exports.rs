@@ -11,7 +11,7 @@ use super::component::{allowed, Component, Snapshot, COMPONENT_MAGIC};
 use super::log::{self, Log};
 use super::types::*;
 use crate::models;
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Largest array an importer may pass; more is taken as a corrupted count.
@@ -127,14 +127,8 @@ pub unsafe extern "C" fn fmi2SetDebugLogging(
 fn binary_identifier() -> Option<&'static str> {
     static ID: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
     *ID.get_or_init(|| {
-        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
-        let address = binary_identifier as *const c_void;
-        // SAFETY: dladdr only reads the address and fills `info`.
-        if unsafe { libc::dladdr(address, &mut info) } == 0 || info.dli_fname.is_null() {
-            return None;
-        }
-        let path = unsafe { CStr::from_ptr(info.dli_fname) }.to_str().ok()?;
-        let stem = std::path::Path::new(path).file_stem()?.to_str()?;
+        let path = super::module_path::this_library()?;
+        let stem = path.file_stem()?.to_str()?;
         models::MODELS.iter().map(|m| m.info.identifier).find(|id| *id == stem)
     })
 }
@@ -594,6 +588,7 @@ mod tests {
     use crate::description::{ModelInfo, Quantity, Variable};
     use crate::fmi2::erased::ModelBox;
     use crate::model::{Model, Transition};
+    use std::ffi::c_void;
     use std::sync::Mutex;
 
     #[derive(Clone, Default, serde::Serialize, serde::Deserialize)]

@@ -4,4 +4,5 @@ pub mod component;
 pub mod erased;
 pub mod exports;
 pub mod log;
+pub mod module_path;
 pub mod types;

@@ -1,0 +1,340 @@
+/*
+ * A minimal FMI 2.0 Co-Simulation importer in portable C, compiled for each
+ * platform the FMUs ship (native linux64, win64 under wine, aarch64 Linux
+ * under qemu) by `cargo xtask test`. It loads one FMU binary, runs the full
+ * call sequence from a plan file written by the xtask and prints every
+ * output at every step as the hex bits of the value, so that the runs on
+ * different platforms can be compared bit for bit.
+ *
+ *   fmu_harness <library> <plan file>
+ *
+ * Plan file (whitespace separated; doubles as 16 hex digits of their bits):
+ *   guid <GUID>
+ *   step <h> steps <N>
+ *   parameters <n> (<vr> <type R|I|B> <value>)*
+ *   inputs <n> <vr>*          Real inputs
+ *   outputs <n> (<vr> <type R|I|B>)*
+ *   then N rows of n input values
+ *
+ * Sequence: fmi2GetVersion/TypesPlatform, fmi2Instantiate(GUID), parameters,
+ * fmi2SetupExperiment, Enter/ExitInitializationMode, N x (SetReal inputs,
+ * DoStep, Get outputs), with the FMU state taken at N/2 (fmi2GetFMUstate,
+ * serialized and de-serialized) and the second half replayed from it, then
+ * fmi2Reset and a fresh initialization replaying the first steps, then
+ * Terminate and FreeInstance. The replays must equal the first run bit for
+ * bit on the same platform; the harness checks that itself.
+ * Exit code 0 on success; any failure prints "FAIL ..." and exits 1.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _WIN32
+#include <windows.h>
+typedef HMODULE library_t;
+static library_t open_library(const char *path) { return LoadLibraryA(path); }
+static void *symbol(library_t lib, const char *name) { return (void *)GetProcAddress(lib, name); }
+static void close_library(library_t lib) { FreeLibrary(lib); }
+#else
+#include <dlfcn.h>
+typedef void *library_t;
+static library_t open_library(const char *path) { return dlopen(path, RTLD_NOW | RTLD_LOCAL); }
+static void *symbol(library_t lib, const char *name) { return dlsym(lib, name); }
+static void close_library(library_t lib) { dlclose(lib); }
+#endif
+
+/* fmi2TypesPlatform.h, "default" platform. */
+typedef void *fmi2Component;
+typedef void *fmi2FMUstate;
+typedef unsigned int fmi2ValueReference;
+typedef double fmi2Real;
+typedef int fmi2Integer;
+typedef int fmi2Boolean;
+typedef char fmi2Char;
+typedef const fmi2Char *fmi2String;
+typedef char fmi2Byte;
+typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
+typedef struct {
+    void (*logger)(void *, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
+    void *(*allocateMemory)(size_t, size_t);
+    void (*freeMemory)(void *);
+    void (*stepFinished)(void *, fmi2Status);
+    void *componentEnvironment;
+} fmi2CallbackFunctions;
+
+#define MAX_VARS 256
+
+static void logger(void *env, fmi2String instance, fmi2Status status, fmi2String category, fmi2String message, ...) {
+    va_list args;
+    (void)env;
+    fprintf(stderr, "log %s [%d %s]: ", instance ? instance : "?", (int)status, category ? category : "?");
+    va_start(args, message);
+    vfprintf(stderr, message, args);
+    va_end(args);
+    fputc('\n', stderr);
+}
+
+static void fail(const char *what) {
+    printf("FAIL %s\n", what);
+    fflush(stdout);
+    exit(1);
+}
+
+#define CHECK(call)                                                                                                    \
+    do {                                                                                                               \
+        if ((call) != fmi2OK) fail(#call);                                                                             \
+    } while (0)
+
+/* The functions, resolved by name: a missing export is a failure. */
+static struct {
+    const char *(*GetTypesPlatform)(void);
+    const char *(*GetVersion)(void);
+    fmi2Component (*Instantiate)(fmi2String, int, fmi2String, fmi2String, const fmi2CallbackFunctions *, fmi2Boolean,
+                                 fmi2Boolean);
+    void (*FreeInstance)(fmi2Component);
+    fmi2Status (*SetupExperiment)(fmi2Component, fmi2Boolean, fmi2Real, fmi2Real, fmi2Boolean, fmi2Real);
+    fmi2Status (*EnterInitializationMode)(fmi2Component);
+    fmi2Status (*ExitInitializationMode)(fmi2Component);
+    fmi2Status (*Terminate)(fmi2Component);
+    fmi2Status (*Reset)(fmi2Component);
+    fmi2Status (*GetReal)(fmi2Component, const fmi2ValueReference *, size_t, fmi2Real *);
+    fmi2Status (*GetInteger)(fmi2Component, const fmi2ValueReference *, size_t, fmi2Integer *);
+    fmi2Status (*GetBoolean)(fmi2Component, const fmi2ValueReference *, size_t, fmi2Boolean *);
+    fmi2Status (*SetReal)(fmi2Component, const fmi2ValueReference *, size_t, const fmi2Real *);
+    fmi2Status (*SetInteger)(fmi2Component, const fmi2ValueReference *, size_t, const fmi2Integer *);
+    fmi2Status (*SetBoolean)(fmi2Component, const fmi2ValueReference *, size_t, const fmi2Boolean *);
+    fmi2Status (*GetFMUstate)(fmi2Component, fmi2FMUstate *);
+    fmi2Status (*SetFMUstate)(fmi2Component, fmi2FMUstate);
+    fmi2Status (*FreeFMUstate)(fmi2Component, fmi2FMUstate *);
+    fmi2Status (*SerializedFMUstateSize)(fmi2Component, fmi2FMUstate, size_t *);
+    fmi2Status (*SerializeFMUstate)(fmi2Component, fmi2FMUstate, fmi2Byte *, size_t);
+    fmi2Status (*DeSerializeFMUstate)(fmi2Component, const fmi2Byte *, size_t, fmi2FMUstate *);
+    fmi2Status (*DoStep)(fmi2Component, fmi2Real, fmi2Real, fmi2Boolean);
+} fmi;
+
+static const char *ALL_FUNCTIONS[] = {
+    "fmi2GetTypesPlatform", "fmi2GetVersion", "fmi2SetDebugLogging", "fmi2Instantiate", "fmi2FreeInstance",
+    "fmi2SetupExperiment", "fmi2EnterInitializationMode", "fmi2ExitInitializationMode", "fmi2Terminate", "fmi2Reset",
+    "fmi2GetReal", "fmi2GetInteger", "fmi2GetBoolean", "fmi2GetString", "fmi2SetReal", "fmi2SetInteger",
+    "fmi2SetBoolean", "fmi2SetString", "fmi2GetFMUstate", "fmi2SetFMUstate", "fmi2FreeFMUstate",
+    "fmi2SerializedFMUstateSize", "fmi2SerializeFMUstate", "fmi2DeSerializeFMUstate", "fmi2GetDirectionalDerivative",
+    "fmi2SetRealInputDerivatives", "fmi2GetRealOutputDerivatives", "fmi2DoStep", "fmi2CancelStep", "fmi2GetStatus",
+    "fmi2GetRealStatus", "fmi2GetIntegerStatus", "fmi2GetBooleanStatus", "fmi2GetStringStatus"};
+
+static void *need(library_t lib, const char *name) {
+    void *f = symbol(lib, name);
+    if (!f) {
+        printf("FAIL missing export %s\n", name);
+        exit(1);
+    }
+    return f;
+}
+
+static double from_bits(const char *hex) {
+    unsigned long long bits = strtoull(hex, NULL, 16);
+    double x;
+    memcpy(&x, &bits, sizeof x);
+    return x;
+}
+
+static unsigned long long to_bits(double x) {
+    unsigned long long bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits;
+}
+
+/* The plan. */
+static char guid[256];
+static double h;
+static int steps;
+static int n_par, n_in, n_out;
+static fmi2ValueReference par_vr[MAX_VARS], in_vr[MAX_VARS], out_vr[MAX_VARS];
+static char par_type[MAX_VARS], out_type[MAX_VARS];
+static double par_value[MAX_VARS];
+static double *inputs; /* steps x n_in */
+
+static void read_word(FILE *f, const char *expected) {
+    char word[64];
+    if (fscanf(f, "%63s", word) != 1 || strcmp(word, expected) != 0) {
+        printf("FAIL plan: expected '%s'\n", expected);
+        exit(1);
+    }
+}
+
+static int read_count(FILE *f) {
+    int n;
+    if (fscanf(f, "%d", &n) != 1 || n < 0 || n > MAX_VARS) fail("plan: bad count");
+    return n;
+}
+
+static double read_bits(FILE *f) {
+    char hex[32];
+    if (fscanf(f, "%31s", hex) != 1) fail("plan: missing value");
+    return from_bits(hex);
+}
+
+static void read_plan(const char *path) {
+    FILE *f = fopen(path, "r");
+    char type[8];
+    int i, k;
+    if (!f) fail("cannot open the plan");
+    read_word(f, "guid");
+    if (fscanf(f, "%255s", guid) != 1) fail("plan: guid");
+    read_word(f, "step");
+    h = read_bits(f);
+    read_word(f, "steps");
+    if (fscanf(f, "%d", &steps) != 1 || steps < 2) fail("plan: steps");
+    read_word(f, "parameters");
+    n_par = read_count(f);
+    for (i = 0; i < n_par; i++) {
+        if (fscanf(f, "%u %7s", &par_vr[i], type) != 2) fail("plan: parameter");
+        par_type[i] = type[0];
+        par_value[i] = read_bits(f);
+    }
+    read_word(f, "inputs");
+    n_in = read_count(f);
+    for (i = 0; i < n_in; i++)
+        if (fscanf(f, "%u", &in_vr[i]) != 1) fail("plan: input");
+    read_word(f, "outputs");
+    n_out = read_count(f);
+    for (i = 0; i < n_out; i++) {
+        if (fscanf(f, "%u %7s", &out_vr[i], type) != 2) fail("plan: output");
+        out_type[i] = type[0];
+    }
+    inputs = calloc((size_t)steps * (size_t)(n_in ? n_in : 1), sizeof(double));
+    for (k = 0; k < steps; k++)
+        for (i = 0; i < n_in; i++) inputs[k * n_in + i] = read_bits(f);
+    fclose(f);
+}
+
+static void set_parameters(fmi2Component c) {
+    int i;
+    for (i = 0; i < n_par; i++) {
+        fmi2Integer n = (fmi2Integer)par_value[i];
+        fmi2Boolean b = par_value[i] != 0.0;
+        if (par_type[i] == 'R') CHECK(fmi.SetReal(c, &par_vr[i], 1, &par_value[i]));
+        else if (par_type[i] == 'I') CHECK(fmi.SetInteger(c, &par_vr[i], 1, &n));
+        else CHECK(fmi.SetBoolean(c, &par_vr[i], 1, &b));
+    }
+}
+
+static void initialize(fmi2Component c) {
+    set_parameters(c);
+    CHECK(fmi.SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0));
+    CHECK(fmi.EnterInitializationMode(c));
+    CHECK(fmi.ExitInitializationMode(c));
+}
+
+/* Step k (from t = k*h), then the outputs' bits into row[]. */
+static void step(fmi2Component c, int k, unsigned long long *row) {
+    int i;
+    if (n_in) CHECK(fmi.SetReal(c, in_vr, (size_t)n_in, &inputs[k * n_in]));
+    CHECK(fmi.DoStep(c, k * h, h, 1));
+    for (i = 0; i < n_out; i++) {
+        if (out_type[i] == 'R') {
+            fmi2Real x;
+            CHECK(fmi.GetReal(c, &out_vr[i], 1, &x));
+            row[i] = to_bits(x);
+        } else if (out_type[i] == 'I') {
+            fmi2Integer x;
+            CHECK(fmi.GetInteger(c, &out_vr[i], 1, &x));
+            row[i] = to_bits((double)x);
+        } else {
+            fmi2Boolean x;
+            CHECK(fmi.GetBoolean(c, &out_vr[i], 1, &x));
+            row[i] = to_bits((double)x);
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    library_t lib;
+    fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
+    fmi2Component c;
+    fmi2FMUstate state = NULL, restored = NULL;
+    size_t size = 0;
+    fmi2Byte *bytes = NULL;
+    unsigned long long *trace, *replay;
+    int i, k, half;
+    size_t n;
+
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s <library> <plan>\n", argv[0]);
+        return 2;
+    }
+    read_plan(argv[2]);
+    lib = open_library(argv[1]);
+    if (!lib) fail("cannot load the library");
+    for (i = 0; i < (int)(sizeof ALL_FUNCTIONS / sizeof ALL_FUNCTIONS[0]); i++) need(lib, ALL_FUNCTIONS[i]);
+    *(void **)&fmi.GetTypesPlatform = need(lib, "fmi2GetTypesPlatform");
+    *(void **)&fmi.GetVersion = need(lib, "fmi2GetVersion");
+    *(void **)&fmi.Instantiate = need(lib, "fmi2Instantiate");
+    *(void **)&fmi.FreeInstance = need(lib, "fmi2FreeInstance");
+    *(void **)&fmi.SetupExperiment = need(lib, "fmi2SetupExperiment");
+    *(void **)&fmi.EnterInitializationMode = need(lib, "fmi2EnterInitializationMode");
+    *(void **)&fmi.ExitInitializationMode = need(lib, "fmi2ExitInitializationMode");
+    *(void **)&fmi.Terminate = need(lib, "fmi2Terminate");
+    *(void **)&fmi.Reset = need(lib, "fmi2Reset");
+    *(void **)&fmi.GetReal = need(lib, "fmi2GetReal");
+    *(void **)&fmi.GetInteger = need(lib, "fmi2GetInteger");
+    *(void **)&fmi.GetBoolean = need(lib, "fmi2GetBoolean");
+    *(void **)&fmi.SetReal = need(lib, "fmi2SetReal");
+    *(void **)&fmi.SetInteger = need(lib, "fmi2SetInteger");
+    *(void **)&fmi.SetBoolean = need(lib, "fmi2SetBoolean");
+    *(void **)&fmi.GetFMUstate = need(lib, "fmi2GetFMUstate");
+    *(void **)&fmi.SetFMUstate = need(lib, "fmi2SetFMUstate");
+    *(void **)&fmi.FreeFMUstate = need(lib, "fmi2FreeFMUstate");
+    *(void **)&fmi.SerializedFMUstateSize = need(lib, "fmi2SerializedFMUstateSize");
+    *(void **)&fmi.SerializeFMUstate = need(lib, "fmi2SerializeFMUstate");
+    *(void **)&fmi.DeSerializeFMUstate = need(lib, "fmi2DeSerializeFMUstate");
+    *(void **)&fmi.DoStep = need(lib, "fmi2DoStep");
+
+    if (strcmp(fmi.GetVersion(), "2.0") != 0) fail("fmi2GetVersion is not 2.0");
+    if (strcmp(fmi.GetTypesPlatform(), "default") != 0) fail("fmi2GetTypesPlatform is not default");
+    c = fmi.Instantiate("harness", 1 /* fmi2CoSimulation */, guid, "", &callbacks, 0, 0);
+    if (!c) fail("fmi2Instantiate returned NULL");
+    initialize(c);
+
+    trace = calloc((size_t)steps * (size_t)(n_out ? n_out : 1), sizeof *trace);
+    replay = calloc((size_t)steps * (size_t)(n_out ? n_out : 1), sizeof *replay);
+    half = steps / 2;
+    for (k = 0; k < steps; k++) {
+        if (k == half) {
+            CHECK(fmi.GetFMUstate(c, &state));
+            CHECK(fmi.SerializedFMUstateSize(c, state, &size));
+            bytes = malloc(size);
+            CHECK(fmi.SerializeFMUstate(c, state, bytes, size));
+        }
+        step(c, k, &trace[k * n_out]);
+    }
+    /* Back to the middle through the serialized copy, and replay. */
+    CHECK(fmi.DeSerializeFMUstate(c, bytes, size, &restored));
+    CHECK(fmi.SetFMUstate(c, restored));
+    for (k = half; k < steps; k++) step(c, k, &replay[k * n_out]);
+    if (memcmp(&trace[half * n_out], &replay[half * n_out], (size_t)(steps - half) * n_out * sizeof *trace) != 0)
+        fail("the replay from the restored FMU state differs from the first run");
+    CHECK(fmi.FreeFMUstate(c, &restored));
+    CHECK(fmi.FreeFMUstate(c, &state));
+    free(bytes);
+    /* Reset, initialize again, replay the first steps. */
+    CHECK(fmi.Reset(c));
+    initialize(c);
+    for (k = 0; k < 10 && k < steps; k++) step(c, k, &replay[k * n_out]);
+    if (memcmp(trace, replay, (size_t)(k * n_out) * sizeof *trace) != 0)
+        fail("the run after fmi2Reset differs from the first run");
+    CHECK(fmi.Terminate(c));
+    fmi.FreeInstance(c);
+    close_library(lib);
+
+    for (k = 0; k < steps; k++) {
+        for (i = 0; i < n_out; i++) printf(i ? " %016llx" : "%016llx", trace[k * n_out + i]);
+        printf("\n");
+    }
+    n = (size_t)steps;
+    printf("OK %u steps, state replay and reset equal\n", (unsigned)n);
+    free(trace);
+    free(replay);
+    free(inputs);
+    return 0;
+}

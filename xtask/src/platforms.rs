@@ -1,0 +1,193 @@
+//! The FMU binary for every platform the FMUs ship, built on this Linux
+//! machine: linux64 against glibc 2.17 (zig), win64 (mingw-w64), darwin64
+//! as one universal Mach-O (x86_64 + arm64 slices, zig + llvm-lipo) and
+//! aarch64 Linux against glibc 2.17 (zig). The non-host targets build std
+//! from Debian's Rust 1.96 sources (`-Z build-std`), as rustup cannot fetch
+//! their prebuilt std here. A platform that cannot be built is skipped with
+//! the reason and the command that fixes it; linux64 then falls back to the
+//! host build.
+
+use crate::cross_tools::{self, apt};
+use crate::{cargo, root, run, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// One shipped binary: `binaries/<folder>/<Model><extension>`.
+pub struct Binary {
+    pub folder: &'static str,
+    pub extension: &'static str,
+    pub bytes: Vec<u8>,
+}
+
+/// FMI 2.0 folder of aarch64 Linux in the main FMU. FMI 2.0 names only
+/// win32/64, linux32/64 and darwin32/64; FMPy 0.3.32 and the FMI Library
+/// (OMSimulator) look in `linux64` on any 64-bit Linux, so that folder
+/// holds x86_64 here and aarch64 goes under the FMI 3.0 name, and into the
+/// aarch64 set of FMUs (`target/fmu/aarch64-linux/`) as `linux64`.
+pub const AARCH64_FOLDER: &str = "aarch64-linux";
+
+/// `--host`: today's quick build, linux64 for this machine only.
+pub fn host() -> Result<Vec<Binary>> {
+    run(cargo().current_dir(root()).args(["build", "--release", "--locked", "-p", "fmu"]))?;
+    Ok(vec![Binary { folder: "linux64", extension: ".so", bytes: read(&root().join("target/release/libfmu.so"))? }])
+}
+
+/// Every platform; what cannot be built is reported and left out.
+pub fn all() -> Result<Vec<Binary>> {
+    let mut binaries = Vec::new();
+    let mut skipped = Vec::new();
+    let mut timed = |name: &str, build: &dyn Fn() -> Result<Binary>| {
+        let start = Instant::now();
+        match build() {
+            Ok(b) => {
+                println!(
+                    "platform {name}: built in {:.0} s, {} bytes (binaries/{}/)",
+                    start.elapsed().as_secs_f64(),
+                    b.bytes.len(),
+                    b.folder
+                );
+                binaries.push(b);
+            }
+            Err(e) => {
+                println!("platform {name}: SKIPPED: {e}");
+                skipped.push(name.to_string());
+            }
+        }
+    };
+    timed("linux64 (x86_64, glibc 2.17)", &linux64);
+    timed("win64", &win64);
+    timed("darwin64 (universal x86_64 + arm64)", &darwin64);
+    timed("aarch64 Linux (glibc 2.17)", &aarch64_linux);
+    if !binaries.iter().any(|b| b.folder == "linux64") {
+        println!("platform linux64: falling back to the host build (needs this machine's glibc or newer)");
+        binaries.extend(host()?);
+    }
+    if !skipped.is_empty() {
+        println!(
+            "FMUs built without: {} (see above; `cargo xtask fmu --host` builds linux64 only)",
+            skipped.join(", ")
+        );
+    }
+    Ok(binaries)
+}
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn target_dir(name: &str) -> PathBuf {
+    cross_tools::dir().join(name)
+}
+
+/// A release build of the `fmu` cdylib, stripped.
+fn build_command(program: &Path) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.current_dir(root()).env("CARGO_PROFILE_RELEASE_STRIP", "symbols");
+    cmd
+}
+
+/// Debian's cargo and rustc with std built from source for `target`.
+fn debian_build(program: &Path, target: &str) -> Result<Command> {
+    let (cargo, rustc) = cross_tools::debian_rust()?;
+    let mut cmd = build_command(program);
+    cmd.env_remove("RUSTUP_TOOLCHAIN")
+        .env_remove("RUSTC_WRAPPER")
+        .env("CARGO", &cargo)
+        .env("RUSTC", &rustc)
+        .env("RUSTDOC", "/usr/bin/rustdoc")
+        // build-std is unstable; Debian's stable rustc allows it this way.
+        .env("RUSTC_BOOTSTRAP", "1");
+    if program == cargo.as_path() {
+        cmd.arg("build");
+    } else {
+        cmd.arg("zigbuild");
+    }
+    cmd.args(["--release", "--locked", "-p", "fmu", "--target", target, "-Z", "build-std=std,panic_unwind"]);
+    Ok(cmd)
+}
+
+fn zigbuild() -> Result<PathBuf> {
+    let zig = cross_tools::zig()?;
+    let zigbuild = cross_tools::cargo_zigbuild()?;
+    // cargo-zigbuild finds zig through this variable.
+    std::env::set_var("CARGO_ZIGBUILD_ZIG_PATH", &zig);
+    Ok(zigbuild)
+}
+
+fn linux64() -> Result<Binary> {
+    let zigbuild = zigbuild()?;
+    let dir = target_dir("linux64");
+    // The host's std (rustup) links against glibc 2.17 through zig.
+    run(build_command(&zigbuild)
+        .args(["zigbuild", "--release", "--locked", "-p", "fmu", "--target", "x86_64-unknown-linux-gnu.2.17"])
+        .arg("--target-dir")
+        .arg(&dir))?;
+    Ok(Binary {
+        folder: "linux64",
+        extension: ".so",
+        bytes: read(&dir.join("x86_64-unknown-linux-gnu/release/libfmu.so"))?,
+    })
+}
+
+fn win64() -> Result<Binary> {
+    apt(&["gcc-mingw-w64-x86-64"])?;
+    let (cargo, _) = cross_tools::debian_rust()?;
+    let dir = target_dir("win64");
+    run(debian_build(&cargo, "x86_64-pc-windows-gnu")?
+        .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER", "x86_64-w64-mingw32-gcc")
+        .arg("--target-dir")
+        .arg(&dir))?;
+    Ok(Binary { folder: "win64", extension: ".dll", bytes: read(&dir.join("x86_64-pc-windows-gnu/release/fmu.dll"))? })
+}
+
+fn aarch64_linux() -> Result<Binary> {
+    let zigbuild = zigbuild()?;
+    let dir = target_dir("aarch64-linux");
+    run(debian_build(&zigbuild, "aarch64-unknown-linux-gnu.2.17")?.arg("--target-dir").arg(&dir))?;
+    Ok(Binary {
+        folder: AARCH64_FOLDER,
+        extension: ".so",
+        bytes: read(&dir.join("aarch64-unknown-linux-gnu/release/libfmu.so"))?,
+    })
+}
+
+/// Oldest macOS each slice supports: Rust's own minimum for x86_64; the
+/// first arm64 release. Without it zig stamps the newest SDK (macOS 15).
+pub const DARWIN_SLICES: [(&str, &str); 2] = [("x86_64-apple-darwin", "10.12"), ("aarch64-apple-darwin", "11.0")];
+
+fn darwin64() -> Result<Binary> {
+    let zigbuild = zigbuild()?;
+    let lipo = cross_tools::llvm_tool("llvm-lipo")?;
+    let strip = cross_tools::llvm_tool("llvm-strip")?;
+    let install_name_tool = cross_tools::llvm_tool("llvm-install-name-tool")?;
+    let dir = target_dir("darwin");
+    let mut slices = Vec::new();
+    for (target, min_os) in DARWIN_SLICES {
+        // rustc strips Mach-O with `rust-objcopy`, which Debian's Rust lacks:
+        // llvm-strip does it after the link, keeping the global symbols.
+        run(debian_build(&zigbuild, target)?
+            .env("MACOSX_DEPLOYMENT_TARGET", min_os)
+            .env("CARGO_PROFILE_RELEASE_STRIP", "none")
+            // zig's Mach-O linker ignores rustc's -exported_symbols_list
+            // (~1,900 Rust symbols exported): hide every symbol that is not
+            // C-exported, in std too (build-std compiles it with these flags).
+            .env("RUSTFLAGS", "-Zdefault-visibility=hidden")
+            .arg("--target-dir")
+            .arg(&dir))?;
+        let stripped = dir.join(format!("libfmu-{target}.dylib"));
+        run(Command::new(&strip)
+            .arg("-x")
+            .arg(dir.join(target).join("release/libfmu.dylib"))
+            .arg("-o")
+            .arg(&stripped))?;
+        // The install name would be this machine's build path.
+        run(Command::new(&install_name_tool).args(["-id", "@rpath/fmu.dylib"]).arg(&stripped))?;
+        slices.push(stripped);
+    }
+    // FMI 2.0 has one darwin64 folder; importers on Apple silicon (FMPy:
+    // `darwin` + `64` on arm64) load it too, so it holds both slices.
+    let universal = dir.join("libfmu-universal.dylib");
+    run(Command::new(&lipo).arg("-create").args(&slices).arg("-output").arg(&universal))?;
+    Ok(Binary { folder: "darwin64", extension: ".dylib", bytes: read(&universal)? })
+}
