@@ -42,6 +42,13 @@ fn every_fmu_holds_its_documentation_icon_and_licenses() {
         assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"), "{id}");
         // Offline: no script, no remote resource.
         assert!(!html.contains("<script") && !html.contains("http://") && !html.contains("https://"), "{id}");
+        // The page names every platform folder the archive carries.
+        for folder in names.iter().filter_map(|n| n.strip_prefix("binaries/")?.split('/').next()) {
+            assert!(
+                html.contains(&format!("<td>binaries</td><td>{folder}")) || html.contains(&format!(", {folder}")),
+                "{id}: {folder} not named"
+            );
+        }
         // Every variable is in the table, with its description.
         let entry = fmu::models::MODELS.iter().find(|m| m.info.identifier == id).unwrap();
         for v in (entry.variables)() {

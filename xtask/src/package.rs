@@ -26,10 +26,11 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
         let id = m.info.identifier;
         let path = out.join(format!("{id}.fmu"));
         let xml = fmu::xml::with_generation_date(&(m.model_description)(), &self_describing::generation_date());
-        let extra = self_describing::entries(m)?;
+        let folders: Vec<&str> = binaries.iter().map(|b| b.folder).collect();
+        let extra = self_describing::entries(m, &folders)?;
         let mut entries = vec![("modelDescription.xml".to_string(), xml.clone().into_bytes())];
         entries.extend(binary_entries(id, &binaries));
-        entries.extend(extra.iter().cloned());
+        entries.extend(extra);
         write_fmu(&path, &entries).map_err(|e| format!("{}: {e}", path.display()))?;
         if let Some(b) = aarch64 {
             // What FMPy and the FMI Library load on aarch64 Linux: linux64.
@@ -37,7 +38,10 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
             let linux64 = Binary { folder: "linux64", extension: b.extension, bytes: b.bytes.clone() };
             let mut entries = vec![("modelDescription.xml".to_string(), xml.into_bytes())];
             entries.extend(binary_entries(id, std::slice::from_ref(&linux64)));
-            entries.extend(extra);
+            entries.extend(self_describing::entries(
+                m,
+                &["linux64 (aarch64 Linux: FMPy's and the FMI Library's folder there)"],
+            )?);
             let path = aarch64_dir.join(format!("{id}.fmu"));
             write_fmu(&path, &entries).map_err(|e| format!("{}: {e}", path.display()))?;
         }
