@@ -1,19 +1,27 @@
-//! FMI 2.0 Co-Simulation export of the friction models.
+//! FMI 2.0 Co-Simulation export of the friction models, in layers that
+//! only point down (see `docs/dev/architecture.md`):
 //!
-//! - [`description`]: how a model declares its variables (the one source of
-//!   truth from which the XML, the getters/setters and the docs derive);
-//! - [`model`]: the trait a model implements: declarations plus a step;
-//! - [`xml`]: `modelDescription.xml` and the GUID, generated from a declaration;
-//! - [`fmi2`]: the C ABI; all FMI bookkeeping lives there, once;
-//! - [`models`]: the models and the registry that lists them.
+//! - model layer, on the physics crate `friction`:
+//!   - [`description`]: how a model declares its variables (the one source
+//!     of truth from which the XML, the getters/setters and the docs derive);
+//!   - [`model`]: the trait a model implements: declarations plus a step;
+//!   - [`models`]: the models, listed once in `models!`;
+//!   - [`scenarios`]: the papers' experiments as data;
+//! - FMI layer:
+//!   - [`xml`]: `modelDescription.xml` and the GUID, generated from a declaration;
+//!   - [`registry`]: every model's entry (XML, GUID, type-erased instance);
+//!   - [`fmi2`]: the C ABI; all FMI bookkeeping lives there, once, and the
+//!     only `unsafe` of the crate.
 //!
-//! Adding a model touches only `models/`: a new file and one registry line.
+//! Adding a model touches only `models/`: a new file and one entry in `models!`.
+//! Running models in-process (scenarios, cross-check references) is the
+//! `runner` crate's job, outside the FMU binary.
 
-pub mod cross_check;
 pub mod description;
 pub mod fmi2;
 pub mod model;
 pub mod models;
+pub mod registry;
 pub mod scenarios;
 pub mod xml;
 

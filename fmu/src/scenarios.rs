@@ -6,12 +6,11 @@
 //! renders the figures, and the tests run the same scenarios through the
 //! importers. A scenario's inputs are fed by a zero-order hold sampled at the
 //! middle of each communication step (see [`Signal::hold_value`]).
+//!
+//! Data only (model layer): running a scenario is the `runner` crate's
+//! `Simulate`, which drives the model through the exported fmi2 functions.
 
 use crate::description::Causality;
-use crate::fmi2::exports::*;
-use crate::fmi2::types::*;
-use crate::models::MODELS;
-use std::ffi::{c_char, c_void, CString};
 
 /// An input signal of time.
 #[derive(Clone, Copy, Debug)]
@@ -148,11 +147,9 @@ impl Scenario {
     /// Integer and Boolean inputs are written as whole numbers (0/1).
     /// `None` when the model has no inputs.
     pub fn input_csv(&self) -> Option<String> {
-        let entry = MODELS
-            .iter()
-            .find(|m| m.info.identifier == self.model)
+        let variables = crate::models::variables_of(self.model)
             .unwrap_or_else(|| panic!("scenario {}: no model {}", self.name, self.model));
-        let columns: Vec<(&'static str, bool, Signal)> = (entry.variables)()
+        let columns: Vec<(&'static str, bool, Signal)> = variables
             .into_iter()
             .filter(|v| v.causality == Causality::Input)
             .map(|v| {
@@ -221,127 +218,6 @@ impl Scenario {
         }
         out
     }
-
-    /// Run the scenario in this process through the exported fmi2 functions
-    /// (the same calls an importer makes), sampling every output at every
-    /// communication point; the input columns hold the value applied over
-    /// the step that starts at the row's time. Used by `cargo xtask plots`; the tests run the
-    /// same scenarios through FMPy and the `fmi` crate.
-    pub fn simulate(&self) -> Result<Table, String> {
-        self.run(Signal::hold_value)
-    }
-
-    /// As [`Scenario::simulate`], but each step holds the inputs at their
-    /// value at the start of the step, as FMPy's master applies an
-    /// `_in.csv` (interpolated at the communication point): the reference
-    /// a cross-check replay of [`Scenario::input_csv`] must reproduce.
-    pub fn simulate_like_fmpy(&self) -> Result<Table, String> {
-        self.run(|s, t, _| s.value(t))
-    }
-
-    fn run(&self, hold: fn(&Signal, f64, f64) -> f64) -> Result<Table, String> {
-        let index = MODELS
-            .iter()
-            .position(|m| m.info.identifier == self.model)
-            .ok_or_else(|| format!("scenario {}: no model {}", self.name, self.model))?;
-        let entry = &MODELS[index];
-        let variables = (entry.variables)();
-        let find = |name: &str| {
-            variables
-                .iter()
-                .find(|v| v.name == name)
-                .ok_or_else(|| format!("scenario {}: {} has no variable {name}", self.name, self.model))
-        };
-        let outputs: Vec<_> = variables.iter().filter(|v| v.causality == Causality::Output).collect();
-        let guid = CString::new(crate::models::guid(index)).unwrap();
-        let callbacks = silent_callbacks();
-        let check = |status: Status, what: &str| {
-            if status == Status::Ok {
-                Ok(())
-            } else {
-                Err(format!("scenario {}: {what} returned {status:?}", self.name))
-            }
-        };
-        // SAFETY: valid C strings and callbacks that outlive the instance; the
-        // instance is freed on every path below.
-        unsafe {
-            let c = fmi2Instantiate(
-                c"scenario".as_ptr(),
-                FMI2_CO_SIMULATION,
-                guid.as_ptr(),
-                std::ptr::null(),
-                &callbacks,
-                0,
-                0,
-            );
-            if c.is_null() {
-                return Err(format!("scenario {}: fmi2Instantiate failed", self.name));
-            }
-            let result = (|| {
-                check(fmi2SetupExperiment(c, 1, 1e-6, 0.0, 1, self.stop_time), "fmi2SetupExperiment")?;
-                for &(name, value) in self.parameters {
-                    let v = find(name)?;
-                    let vr = [v.value_reference];
-                    let status = match v.type_name {
-                        "Real" => fmi2SetReal(c, vr.as_ptr(), 1, &value),
-                        "Integer" => fmi2SetInteger(c, vr.as_ptr(), 1, &(value as i32)),
-                        _ => fmi2SetBoolean(c, vr.as_ptr(), 1, &(value as i32)),
-                    };
-                    check(status, &format!("setting {name} = {value}"))?;
-                }
-                check(fmi2EnterInitializationMode(c), "fmi2EnterInitializationMode")?;
-                check(fmi2ExitInitializationMode(c), "fmi2ExitInitializationMode")?;
-                let inputs: Vec<u32> =
-                    self.inputs.iter().map(|(n, _)| find(n).map(|v| v.value_reference)).collect::<Result<_, _>>()?;
-                let sample = |t: f64| -> Result<Vec<f64>, String> {
-                    let mut row = vec![t];
-                    for v in &outputs {
-                        let vr = [v.value_reference];
-                        let x = match v.type_name {
-                            "Real" => {
-                                let mut x = 0.0;
-                                check(fmi2GetReal(c, vr.as_ptr(), 1, &mut x), v.name)?;
-                                x
-                            }
-                            "Integer" => {
-                                let mut x = 0;
-                                check(fmi2GetInteger(c, vr.as_ptr(), 1, &mut x), v.name)?;
-                                x as f64
-                            }
-                            _ => {
-                                let mut x = 0;
-                                check(fmi2GetBoolean(c, vr.as_ptr(), 1, &mut x), v.name)?;
-                                x as f64
-                            }
-                        };
-                        row.push(x);
-                    }
-                    Ok(row)
-                };
-                // Inputs are recorded with the row of the step they are held over.
-                let points = self.points();
-                let mut rows = vec![sample(0.0)?];
-                for w in points.windows(2) {
-                    let (t, h) = (w[0], w[1] - w[0]);
-                    let values: Vec<f64> = self.inputs.iter().map(|(_, s)| hold(s, t, h)).collect();
-                    check(fmi2SetReal(c, inputs.as_ptr(), inputs.len(), values.as_ptr()), "setting the inputs")?;
-                    rows.last_mut().unwrap().extend(&values);
-                    check(fmi2DoStep(c, t, h, 1), &format!("fmi2DoStep at t = {t}"))?;
-                    rows.push(sample(w[1])?);
-                }
-                let last: Vec<f64> = self.inputs.iter().map(|(_, s)| s.value(self.stop_time)).collect();
-                rows.last_mut().unwrap().extend(last);
-                let columns = std::iter::once("time")
-                    .chain(outputs.iter().map(|v| v.name))
-                    .chain(self.inputs.iter().map(|(n, _)| *n))
-                    .map(String::from)
-                    .collect();
-                Ok(Table { columns, rows })
-            })();
-            fmi2FreeInstance(c);
-            result
-        }
-    }
 }
 
 /// Value just before `t` (the left limit): for a piecewise-linear signal
@@ -356,87 +232,6 @@ fn left_value(s: &Signal, t: f64) -> f64 {
 
 /// Largest CSV file the cross-check rules allow.
 const MAX_CSV_BYTES: usize = 1_000_000;
-
-/// Callbacks for an in-process instance whose logger drops every message.
-pub fn silent_callbacks() -> CallbackFunctions {
-    CallbackFunctions {
-        // SAFETY: see `quiet`.
-        logger: Some(unsafe { std::mem::transmute::<QuietLogger, Logger>(quiet as QuietLogger) }),
-        allocate_memory: None,
-        free_memory: None,
-        step_finished: None,
-        component_environment: std::ptr::null_mut(),
-    }
-}
-
-type QuietLogger =
-    unsafe extern "C" fn(*mut c_void, *const c_char, Status, *const c_char, *const c_char, *const c_char);
-
-/// The FMU calls `logger(env, name, status, category, "%s", text)`. Stable
-/// Rust cannot define a variadic function; on x86_64 System V this
-/// six-argument function receives exactly those arguments. It drops them.
-unsafe extern "C" fn quiet(
-    _env: *mut c_void,
-    _name: *const c_char,
-    _status: Status,
-    _category: *const c_char,
-    _format: *const c_char,
-    _text: *const c_char,
-) {
-}
-
-/// Outputs of a run, time first (the in-process runner's and the tests' importers' alike).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Table {
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<f64>>,
-}
-
-impl Table {
-    pub fn column(&self, name: &str) -> Vec<f64> {
-        let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
-        self.rows.iter().map(|r| r[i]).collect()
-    }
-
-    /// Every `every`-th row (and the last), in a fixed-width text form for
-    /// snapshots: integer-valued columns (e.g. `mode`) as integers, the rest
-    /// in `%+.6e`.
-    pub fn snapshot_text(&self, every: usize) -> String {
-        let integral: Vec<bool> = (0..self.columns.len())
-            .map(|c| self.rows.iter().all(|r| r[c].fract() == 0.0 && r[c].abs() < 1e6))
-            .collect();
-        let mut out = self.columns.iter().map(|c| format!("{c:>14}")).collect::<Vec<_>>().join(" ") + "\n";
-        let last = self.rows.len() - 1;
-        for (i, row) in self.rows.iter().enumerate() {
-            if i % every != 0 && i != last {
-                continue;
-            }
-            let cells: Vec<String> = row
-                .iter()
-                .zip(&integral)
-                .map(|(&x, &int)| if int { format!("{:>14}", x as i64) } else { format!("{x:>+14.6e}") })
-                .collect();
-            out.push_str(&cells.join(" "));
-            out.push('\n');
-        }
-        out
-    }
-
-    /// Value of `name` in the last row.
-    pub fn last(&self, name: &str) -> f64 {
-        let i = self.columns.iter().position(|c| c == name).unwrap_or_else(|| panic!("no column {name}"));
-        self.rows.last().expect("a row")[i]
-    }
-
-    /// Times at which `name` crosses zero upwards (linear interpolation).
-    pub fn upward_zero_crossings(&self, name: &str) -> Vec<f64> {
-        let (t, x) = (self.column("time"), self.column(name));
-        (1..t.len())
-            .filter(|&i| x[i - 1] < 0.0 && x[i] >= 0.0)
-            .map(|i| t[i - 1] + (t[i] - t[i - 1]) * (-x[i - 1]) / (x[i] - x[i - 1]))
-            .collect()
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -497,8 +292,11 @@ mod tests {
     #[test]
     fn every_input_csv_follows_the_cross_check_rules() {
         for s in all() {
-            let model = MODELS.iter().find(|m| m.info.identifier == s.model).unwrap();
-            let inputs: Vec<_> = (model.variables)().into_iter().filter(|v| v.causality == Causality::Input).collect();
+            let inputs: Vec<_> = crate::models::variables_of(s.model)
+                .unwrap()
+                .into_iter()
+                .filter(|v| v.causality == Causality::Input)
+                .collect();
             let Some(csv) = s.input_csv() else {
                 assert!(inputs.is_empty(), "{}: no _in.csv for a model with inputs", s.name);
                 continue;
@@ -536,28 +334,6 @@ mod tests {
                     assert!((row[j] - want).abs() <= 1e-12 * want.abs(), "{}: {name} at {}", s.name, row[0]);
                 }
             }
-        }
-    }
-
-    #[test]
-    fn every_scenario_names_real_variables_and_runs() {
-        let mut names: Vec<&str> = all().iter().map(|s| s.name).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), all().len(), "scenario names repeat");
-        for s in all() {
-            let model = MODELS.iter().find(|m| m.info.identifier == s.model).expect("model exists");
-            let vars = (model.variables)();
-            for (name, _) in s.inputs {
-                let v = vars.iter().find(|v| v.name == *name).unwrap_or_else(|| panic!("{}: no input {name}", s.name));
-                assert_eq!(v.causality, Causality::Input, "{}: {name} is not an input", s.name);
-            }
-            for t in s.traces {
-                assert!(vars.iter().any(|v| v.name == t.variable), "{}: no variable {}", s.name, t.variable);
-            }
-            let table = s.simulate().unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!(table.rows.len(), s.points().len());
-            assert!(table.rows.iter().flatten().all(|x| x.is_finite()), "{} gives a non-finite output", s.name);
         }
     }
 }

@@ -33,9 +33,9 @@ fn overhead(c: &mut Criterion) {
     std::fs::create_dir_all(&dir).unwrap();
     let path = fmu_tests::raw::extract_binary(id, &dir);
     let lib = unsafe { Fmi2Binding::new(&path) }.unwrap();
-    let guid = CString::new(fmu::models::guid_of(id).unwrap()).unwrap();
+    let guid = CString::new(fmu::registry::guid_of(id).unwrap()).unwrap();
     let callbacks = fmu_tests::raw::silent_callbacks();
-    let vars = (fmu::models::MODELS.iter().find(|m| m.info.identifier == id).unwrap().variables)();
+    let vars = (fmu::registry::get(id).variables)();
     let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
     let (tau_vr, w_vr, step_vr, w_start_vr) = (vr("tau"), vr("w"), vr("internal_step"), vr("w_start"));
     unsafe {

@@ -214,7 +214,7 @@ pub fn cosimulate(fmu: &RawFmu, o: &Oscillator, master: Master, integration: i32
 
 /// Value reference of a variable of a built model, from its declarations.
 fn vr_of(model: &str, name: &str) -> u32 {
-    let entry = fmu::models::MODELS.iter().find(|m| m.info.identifier == model).expect("model");
+    let entry = fmu::registry::get(model);
     (entry.variables)()
         .iter()
         .find(|v| v.name == name)

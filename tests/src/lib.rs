@@ -25,7 +25,7 @@ pub fn fmu_path(identifier: &str) -> PathBuf {
 }
 
 pub fn identifiers() -> Vec<&'static str> {
-    fmu::models::MODELS.iter().map(|m| m.info.identifier).collect()
+    fmu::registry::MODELS.iter().map(|m| m.info.identifier).collect()
 }
 
 pub fn python() -> PathBuf {
@@ -36,12 +36,19 @@ pub fn python() -> PathBuf {
 
 /// Run the FMPy driver; returns (success, stdout, stderr).
 pub fn fmpy(args: &[&str]) -> (bool, String, String) {
-    let script = workspace_root().join("tests/python/fmpy_driver.py");
-    let out = Command::new(python())
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("cannot run the FMPy driver: run the tests through `cargo xtask test`, which installs FMPy");
+    run_python(&workspace_root().join("tests/python/fmpy_driver.py"), args)
+}
+
+/// Run a Python script of the repository with the test venv's Python
+/// (`FMPY_PYTHON`); returns (success, stdout, stderr).
+pub fn run_python(script: &std::path::Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(python()).arg(script).args(args).output().unwrap_or_else(|e| {
+        panic!(
+            "cannot run {} ({e}): run the tests through `cargo xtask test`, which installs FMPy and the examples' \
+             packages",
+            script.display()
+        )
+    });
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -92,7 +99,7 @@ fn is_close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
 }
 
-pub use fmu::scenarios::Table;
+pub use runner::Table;
 
 /// Simulate through FMPy's `simulate_fmu`.
 pub fn run_fmpy(run: &Run) -> Table {
@@ -183,11 +190,7 @@ impl Loaded {
     /// Set start values and initialize (the sequence FMPy uses).
     pub fn initialize(&self, instance: &mut fmi::fmi2::instance::InstanceCS, run: &Run) {
         instance.setup_experiment(None, 0.0, Some(run.stop)).expect("setupExperiment");
-        let variables = fmu::models::MODELS
-            .iter()
-            .find(|m| m.info.identifier == run.model)
-            .map(|m| (m.variables)())
-            .unwrap_or_default();
+        let variables = fmu::registry::find(run.model).map(|m| (m.variables)()).unwrap_or_default();
         for (name, value) in &run.start_values {
             let vr = [self.vr(name)];
             match variables.iter().find(|v| v.name == *name).map(|v| v.type_name) {

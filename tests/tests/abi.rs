@@ -31,7 +31,7 @@ fn instantiate_refuses_bad_arguments_and_says_why() {
 
             // The GUID of another model is wrong for this FMU, too.
             for other in identifiers().into_iter().filter(|o| *o != id) {
-                let g = CString::new(fmu::models::guid_of(other).unwrap()).unwrap();
+                let g = CString::new(fmu::registry::guid_of(other).unwrap()).unwrap();
                 assert!(fmu.lib.fmi2Instantiate(name.as_ptr(), 1, g.as_ptr(), null(), fmu.callbacks(), 0, 0).is_null());
                 fmu.take_messages();
             }
@@ -139,7 +139,7 @@ fn do_step_checks_its_arguments() {
             assert_eq!(fmu.lib.fmi2GetRealStatus(c, 2, &mut t), OK);
             assert_eq!(t, 1e4);
             // Every Real variable finite afterwards.
-            for v in (fmu::models::MODELS.iter().find(|m| m.info.identifier == id).unwrap().variables)() {
+            for v in (fmu::registry::get(id).variables)() {
                 if v.type_name == "Real" {
                     let mut x = f64::NAN;
                     assert_eq!(fmu.lib.fmi2GetReal(c, &v.value_reference, 1, &mut x), OK);
@@ -435,7 +435,7 @@ fn element_outputs_follow_their_declared_dependencies() {
             assert_eq!(after[0] == -before[0], feedthrough, "{model}: {} then {}", before[0], after[0]);
             fmu.lib.fmi2FreeInstance(c);
         }
-        let xml = (fmu::models::MODELS.iter().find(|m| m.info.identifier == model).unwrap().model_description)();
+        let xml = (fmu::registry::get(model).model_description)();
         let declared = if feedthrough {
             "<Unknown index=\"2\" dependencies=\"1\"/>"
         } else {

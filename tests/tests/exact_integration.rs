@@ -91,7 +91,7 @@ const PHI: u32 = 1;
 const W: u32 = 2;
 
 fn vr(name: &str) -> u32 {
-    let entry = fmu::models::MODELS.iter().find(|m| m.info.identifier == HILL).unwrap();
+    let entry = fmu::registry::get(HILL);
     (entry.variables)().iter().find(|v| v.name == name).unwrap().value_reference
 }
 
@@ -177,7 +177,7 @@ fn input_derivative_ramps_the_torque_over_one_step_and_breakaway_is_the_closed_f
 
 #[test]
 fn models_declare_interpolation_and_output_derivatives_only_where_they_use_them() {
-    for entry in fmu::models::MODELS {
+    for entry in fmu::registry::MODELS {
         let xml = (entry.model_description)();
         let id = entry.info.identifier;
         // Every 1-DOF FMU (input tau) and the two-inertia clutches
@@ -221,7 +221,7 @@ fn clutch_output_derivatives_follow_the_exact_solution() {
     // Defaults: J1 = J2 = 1, w1 = 10, w2 = 0, capacity 10 N.m, no torques:
     // slipping at -10/+10 rad/s^2 until the lock at t = 0.5 s, then 0.
     let fmu = RawFmu::load("ClutchStickSlip");
-    let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == "ClutchStickSlip").unwrap();
+    let e = fmu::registry::get("ClutchStickSlip");
     let vars = (e.variables)();
     let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
     let c = fmu.instantiate("clutch");
@@ -309,7 +309,7 @@ fn coupled_clutches_reports_a_clutch_free_in_the_step_its_normal_force_goes_to_z
     let fmu = RawFmu::load("CoupledClutches");
     let c = fmu.initialized("latency");
     let vr_of = |name: &str| {
-        let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == "CoupledClutches").unwrap();
+        let e = fmu::registry::get("CoupledClutches");
         (e.variables)().iter().find(|v| v.name == name).unwrap().value_reference
     };
     unsafe {
@@ -325,7 +325,7 @@ fn coupled_clutches_reports_a_clutch_free_in_the_step_its_normal_force_goes_to_z
         l.fmi2FreeInstance(c);
     }
     // Declared: mode_k depends on f_normalized_k.
-    let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == "CoupledClutches").unwrap();
+    let e = fmu::registry::get("CoupledClutches");
     let xml = (e.model_description)();
     for k in 1..=3 {
         let (mode, force) = (vr_of(&format!("mode_{k}")) + 1, vr_of(&format!("f_normalized_{k}")) + 1);

@@ -5,7 +5,6 @@
 
 use fmu_tests::{fmu_path, workspace_root, Table};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn out_dir(name: &str) -> PathBuf {
     let dir = workspace_root().join("target/examples").join(name);
@@ -15,16 +14,7 @@ fn out_dir(name: &str) -> PathBuf {
 
 /// Run `examples/<script>` with `args`; (success, stdout, stderr).
 fn example(script: &str, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(fmu_tests::python())
-        .arg(workspace_root().join("examples").join(script))
-        .args(args)
-        .output()
-        .expect("cannot run the examples' Python: run the tests through `cargo xtask test`, which installs it");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    fmu_tests::run_python(&workspace_root().join("examples").join(script), args)
 }
 
 fn run_ok(script: &str, args: &[&str]) -> String {

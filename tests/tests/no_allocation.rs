@@ -34,8 +34,8 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn set_inputs_do_step_get_outputs_allocate_nothing() {
-    let callbacks = fmu::scenarios::silent_callbacks();
-    for (index, entry) in fmu::models::MODELS.iter().enumerate() {
+    let callbacks = fmu::fmi2::in_process::silent_callbacks();
+    for (index, entry) in fmu::registry::MODELS.iter().enumerate() {
         let id = entry.info.identifier;
         let vars = (entry.variables)();
         let reals = |c: Causality| -> Vec<u32> {
@@ -45,7 +45,7 @@ fn set_inputs_do_step_get_outputs_allocate_nothing() {
         let starts: Vec<f64> =
             vars.iter().filter(|v| v.causality == Causality::Input && v.type_name == "Real").map(|v| v.start).collect();
         let mut values = vec![0.0; outputs.len()];
-        let guid = CString::new(fmu::models::guid(index)).unwrap();
+        let guid = CString::new(fmu::registry::guid(index)).unwrap();
         // SAFETY: valid strings, callbacks and buffers that outlive the instance.
         unsafe {
             let c = fmi2Instantiate(c"alloc".as_ptr(), 1, guid.as_ptr(), std::ptr::null(), &callbacks, 0, 0);

@@ -46,7 +46,7 @@ fn the_archive_has_the_standard_layout() {
 #[test]
 fn fmpy_and_the_fmi_crate_agree_bit_for_bit() {
     for id in identifiers() {
-        let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == id).unwrap().info.default_experiment;
+        let e = fmu::registry::get(id).info.default_experiment;
         let input = Loaded::new(id).inputs().remove(0);
         let runs = [
             Run::new(id, e.stop_time, e.step_size),
@@ -161,6 +161,6 @@ fn instances_are_independent() {
 fn models_doc_is_current() {
     let path = fmu_tests::workspace_root().join("docs/models.md");
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
-    let expected = fmu::models::models_markdown();
+    let expected = fmu::registry::models_markdown();
     assert!(on_disk == expected, "docs/models.md is stale: run `cargo xtask docs`");
 }

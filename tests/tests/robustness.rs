@@ -7,7 +7,7 @@ use fmu_tests::raw::{RawFmu, ERROR, OK};
 use std::ptr::{null, null_mut};
 
 fn models() -> Vec<(&'static str, Vec<VariableInfo>)> {
-    fmu::models::MODELS.iter().map(|m| (m.info.identifier, (m.variables)())).collect()
+    fmu::registry::MODELS.iter().map(|m| (m.info.identifier, (m.variables)())).collect()
 }
 
 /// Values that break a variable's declared rules, with words the error

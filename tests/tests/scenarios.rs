@@ -31,8 +31,9 @@
 //! its amplitude in half a step) and ~1e-3 for Nurre's sines: `BAND` is
 //! about ten times that, far below any wrong signal, column or time.
 
-use fmu::scenarios::{all, Scenario, Signal, Table};
+use fmu::scenarios::{all, Scenario, Signal};
 use fmu_tests::{fmpy, fmu_path};
+use runner::{Simulate, Table};
 use std::path::PathBuf;
 
 /// Allowed deviation beyond one-step alignment, as a fraction of the
@@ -109,7 +110,7 @@ fn every_scenario_replays_through_fmpy_from_the_shipped_files() {
             assert!((a - b).abs() <= 1e-12 * a.abs().max(1.0), "{}: time {a} against FMPy's {b}", s.name);
         }
         let exact = step_exact(s);
-        let model = fmu::models::MODELS.iter().find(|m| m.info.identifier == s.model).unwrap();
+        let model = fmu::registry::get(s.model);
         let variables = (model.variables)();
         let outputs: Vec<&String> = theirs.columns.iter().skip(1).collect();
         let discrete: Vec<&String> = outputs

@@ -50,7 +50,7 @@ fn every_fmu_holds_its_documentation_icon_and_licenses() {
             );
         }
         // Every variable is in the table, with its description.
-        let entry = fmu::models::MODELS.iter().find(|m| m.info.identifier == id).unwrap();
+        let entry = fmu::registry::get(id);
         for v in (entry.variables)() {
             assert!(html.contains(&format!("<tr id=\"{}\">", v.name)), "{id}: variable {} not documented", v.name);
             if let Some(e) = v.choices {
@@ -94,7 +94,7 @@ fn model_descriptions_carry_the_metadata_and_a_reproducible_date() {
     for id in identifiers() {
         let mut zip = archive(id);
         let xml = String::from_utf8(read(&mut zip, "modelDescription.xml")).unwrap();
-        let entry = fmu::models::MODELS.iter().find(|m| m.info.identifier == id).unwrap();
+        let entry = fmu::registry::get(id);
         for (attribute, value) in [
             ("author", fmu::xml::AUTHOR),
             ("version", env!("CARGO_PKG_VERSION")),

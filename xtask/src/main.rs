@@ -76,7 +76,7 @@ pub fn run(cmd: &mut Command) -> Result<()> {
 fn write_docs() -> Result<()> {
     let path = root().join("docs/models.md");
     std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
-    std::fs::write(&path, fmu::models::models_markdown()).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, fmu::registry::models_markdown()).map_err(|e| format!("{}: {e}", path.display()))?;
     println!("wrote {}", path.display());
     Ok(())
 }

@@ -22,7 +22,7 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
     let aarch64_dir = out.join(platforms::AARCH64_FOLDER);
     // A host-only build must not leave an older aarch64 set looking current.
     let _ = std::fs::remove_dir_all(&aarch64_dir);
-    for m in fmu::models::MODELS {
+    for m in fmu::registry::MODELS {
         let id = m.info.identifier;
         let path = out.join(format!("{id}.fmu"));
         let xml = fmu::xml::with_generation_date(&(m.model_description)(), &self_describing::generation_date());
@@ -52,7 +52,7 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
             (m.guid)()
         );
     }
-    println!("{} FMUs in {}", fmu::models::MODELS.len(), out.display());
+    println!("{} FMUs in {}", fmu::registry::MODELS.len(), out.display());
     write_cross_check_files(&out)?;
     self_describing::write_cross_check_sets(&out)?;
     crate::ssp::write_systems(&out)?;

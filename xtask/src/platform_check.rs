@@ -91,7 +91,7 @@ pub fn check(fmus: &Path) -> Result<Vec<Outcome>> {
     let dir = work_dir();
     let _ = std::fs::remove_dir_all(&dir);
     io(std::fs::create_dir_all(&dir), &dir)?;
-    let models: Vec<&str> = fmu::models::MODELS.iter().map(|m| m.info.identifier).collect();
+    let models: Vec<&str> = fmu::registry::MODELS.iter().map(|m| m.info.identifier).collect();
     let plans = models.iter().map(|id| plan(id)).collect::<Result<Vec<_>>>()?;
     let mut outcomes = Vec::new();
 
@@ -151,15 +151,15 @@ fn skip_or_fail(name: &str, e: String) -> Outcome {
 /// The plan the harness reads: GUID, step, the first scenario's parameters
 /// and its inputs at each of `STEPS` communication points, the outputs.
 fn plan(id: &str) -> Result<String> {
-    let index = fmu::models::MODELS.iter().position(|m| m.info.identifier == id).expect("registered");
-    let entry = &fmu::models::MODELS[index];
+    let index = fmu::registry::MODELS.iter().position(|m| m.info.identifier == id).expect("registered");
+    let entry = &fmu::registry::MODELS[index];
     let variables = (entry.variables)();
     let scenario = fmu::scenarios::all().into_iter().find(|s| s.model == id);
     let h = scenario.map(|s| s.step_size).unwrap_or(entry.info.default_experiment.step_size);
     let code = |t: &str| t.chars().next().unwrap_or('R');
     let bits = |x: f64| format!("{:016x}", x.to_bits());
     let find = |name: &str| variables.iter().find(|v| v.name == name).ok_or(format!("{id}: no variable {name}"));
-    let mut text = format!("guid {}\nstep {} steps {STEPS}\n", fmu::models::guid(index), bits(h));
+    let mut text = format!("guid {}\nstep {} steps {STEPS}\n", fmu::registry::guid(index), bits(h));
     let parameters = scenario.map(|s| s.parameters).unwrap_or(&[]);
     text += &format!("parameters {}\n", parameters.len());
     for (name, value) in parameters {
@@ -190,7 +190,7 @@ fn plan(id: &str) -> Result<String> {
 /// model: the binary picks its model by its file name).
 fn extract(fmus: &Path, folder: &str, extension: &str, into: &Path) -> Result<PathBuf> {
     io(std::fs::create_dir_all(into), into)?;
-    for m in fmu::models::MODELS {
+    for m in fmu::registry::MODELS {
         let id = m.info.identifier;
         let path = fmus.join(format!("{id}.fmu"));
         let file = io(std::fs::File::open(&path), &path)?;
@@ -289,7 +289,10 @@ fn compare(name: &str, reference: &[Run], runs: &[Run]) -> Outcome {
                 let relative = (x - y).abs() / x.abs().max(y.abs());
                 worst = worst.max(relative);
                 if relative.is_nan() || relative > RELATIVE_TOLERANCE {
-                    bad.push(format!("{} step {k} output {i}: {x:e} vs {y:e}", fmu::models::MODELS[m].info.identifier));
+                    bad.push(format!(
+                        "{} step {k} output {i}: {x:e} vs {y:e}",
+                        fmu::registry::MODELS[m].info.identifier
+                    ));
                 }
             }
         }

@@ -11,9 +11,10 @@
 
 use crate::{root, Result};
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont};
-use fmu::scenarios::{Scenario, Table};
+use fmu::scenarios::Scenario;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use runner::{Simulate, Table};
 
 /// The text font, read at run time (no fontconfig, no system -dev package).
 const FONTS: &[&str] = &[
@@ -186,9 +187,7 @@ impl Text {
 /// Whether a variable of the scenario's model is Integer or Boolean (drawn
 /// as steps).
 fn is_discrete(s: &Scenario, variable: &str) -> bool {
-    fmu::models::MODELS
-        .iter()
-        .find(|m| m.info.identifier == s.model)
+    fmu::registry::find(s.model)
         .and_then(|m| (m.variables)().into_iter().find(|v| v.name == variable))
         .is_some_and(|v| v.type_name != "Real")
 }

@@ -3,8 +3,8 @@
 //! reproducible `generationDateAndTime` ([`generation_date`]), plus each
 //! FMU's cross-check set in the fmi-cross-check layout
 //! ([`write_cross_check_sets`]). Everything is derived from the model's
-//! declarations (`fmu::models::MODELS`, `fmu::scenarios`,
-//! `fmu::cross_check`); nothing here is written per model.
+//! declarations (`fmu::registry::MODELS`, `fmu::scenarios`,
+//! `runner::cross_check`); nothing here is written per model.
 //!
 //! Inside each FMU:
 //! - `documentation/index.html`: the model, its named choices, every
@@ -19,8 +19,9 @@
 
 use crate::{root, Result};
 use fmu::description::{Causality, Variability, VariableInfo};
-use fmu::models::Entry;
-use fmu::scenarios::{Scenario, Table};
+use fmu::registry::Entry;
+use fmu::scenarios::Scenario;
+use runner::{Simulate, Table};
 use std::path::Path;
 
 /// `generationDateAndTime`, reproducible: `SOURCE_DATE_EPOCH` if set, else
@@ -70,7 +71,7 @@ pub fn entries(m: &Entry, platforms: &[&str]) -> Result<Vec<(String, Vec<u8>)>> 
             figures.push(s.figure);
         }
     }
-    let default_run = fmu::cross_check::default_run_of(id);
+    let default_run = runner::cross_check::default_run_of(id);
     let table = default_run.simulate()?;
     out.push((
         "documentation/index.html".to_string(),
@@ -394,13 +395,13 @@ fn model_png(m: &Entry, table: &Table) -> Result<Vec<u8>> {
 /// files beside each FMU in `out`.
 pub fn write_cross_check_sets(out: &Path) -> Result<()> {
     let tree = out.join(format!("cross-check/fmus/2.0/cs/linux64/friction-fmu/{}", env!("CARGO_PKG_VERSION")));
-    for m in fmu::models::MODELS {
+    for m in fmu::registry::MODELS {
         let id = m.info.identifier;
         let dir = tree.join(id);
         std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let fmu = out.join(format!("{id}.fmu"));
         std::fs::copy(&fmu, dir.join(format!("{id}.fmu"))).map_err(|e| format!("{}: {e}", fmu.display()))?;
-        for (name, text) in fmu::cross_check::files(id)? {
+        for (name, text) in runner::cross_check::files(id)? {
             for target in [dir.join(&name), out.join(&name)] {
                 if name == "ReadMe.md" && target.parent() == Some(out) {
                     continue; // one ReadMe per model folder only

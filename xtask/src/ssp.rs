@@ -102,11 +102,7 @@ pub fn write_systems(fmu_dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 fn variables(model: &str) -> Result<Vec<VariableInfo>> {
-    fmu::models::MODELS
-        .iter()
-        .find(|m| m.info.identifier == model)
-        .map(|m| (m.variables)())
-        .ok_or_else(|| format!("no model {model}"))
+    fmu::registry::find(model).map(|m| (m.variables)()).ok_or_else(|| format!("no model {model}"))
 }
 
 fn variable(model: &str, name: &str) -> Result<VariableInfo> {

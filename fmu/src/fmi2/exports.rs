@@ -10,7 +10,7 @@
 use super::component::{allowed, Component, Snapshot, COMPONENT_MAGIC};
 use super::log::{self, Log};
 use super::types::*;
-use crate::models;
+use crate::registry;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -129,7 +129,7 @@ fn binary_identifier() -> Option<&'static str> {
     *ID.get_or_init(|| {
         let path = super::module_path::this_library()?;
         let stem = path.file_stem()?.to_str()?;
-        models::MODELS.iter().map(|m| m.info.identifier).find(|id| *id == stem)
+        registry::MODELS.iter().map(|m| m.info.identifier).find(|id| *id == stem)
     })
 }
 
@@ -186,19 +186,19 @@ unsafe fn instantiate(
     }
     let guid = CStr::from_ptr(guid).to_string_lossy();
     let only = binary_identifier();
-    let found = models::MODELS
+    let found = registry::MODELS
         .iter()
         .enumerate()
         .filter(|(_, m)| only.is_none_or(|id| id == m.info.identifier))
-        .find(|(i, _)| models::guid(*i) == guid);
+        .find(|(i, _)| registry::guid(*i) == guid);
     let Some((index, entry)) = found else {
         let expected = match only {
-            Some(id) => format!("{id} has GUID {}", models::guid_of(id).unwrap_or("?")),
+            Some(id) => format!("{id} has GUID {}", registry::guid_of(id).unwrap_or("?")),
             None => "it matches no model in this binary".into(),
         };
         return refuse(format!("fmuGUID {guid} does not match the model description: {expected}"));
     };
-    let comp = Box::new(Component::new(log, models::guid(index), (entry.new_instance)()));
+    let comp = Box::new(Component::new(log, registry::guid(index), (entry.new_instance)()));
     Box::into_raw(comp) as Fmi2Component
 }
 

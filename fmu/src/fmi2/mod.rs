@@ -3,6 +3,7 @@
 pub mod component;
 pub mod erased;
 pub mod exports;
+pub mod in_process;
 pub mod log;
 pub mod module_path;
 pub mod types;

@@ -1,192 +1,89 @@
-//! The models, and the registry the FMI layer and the xtask read.
+//! The models: one file per model, listed once in [`models!`] below.
+//!
+//! This is the model layer: it knows the physics crate, the declarations
+//! ([`crate::description`]), the [`Model`] trait and the scenarios, and
+//! nothing of FMI. The FMI layer ([`crate::registry`]) builds its entries
+//! (XML, GUID, type-erased instances) from the same list through
+//! [`for_each_model!`].
 //!
 //! To add a model: write its file here (a struct implementing [`Model`]) and
-//! add one `entry::<YourModel>()` line to [`MODELS`]. Nothing else changes.
+//! add one `file::Type` entry to [`models!`]. Nothing else changes.
 
-mod antenna_servo;
-mod clutch;
-mod cmg_gimbal;
-mod compliant_drive;
-mod coulomb_inertia;
-mod coupled_clutches;
-mod dahl;
-mod flap_actuator;
-mod hill_friction_inertia;
 pub mod law_inertia;
-mod load_dependent;
-mod majd_simaan;
-mod stribeck;
-mod two_inertia_clutch;
 
-pub use antenna_servo::AntennaAzimuthServo;
-pub use clutch::ClutchStickSlip;
-pub use cmg_gimbal::CmgGimbalRateLoop;
-pub use compliant_drive::CompliantDrive;
-pub use coulomb_inertia::CoulombInertia;
-pub use coupled_clutches::CoupledClutches;
-pub use dahl::{DahlElement, DahlInertia};
-pub use hill_friction_inertia::HillFrictionInertia;
-pub use load_dependent::LoadDependentFrictionInertia;
-pub use majd_simaan::{MajdSimaanElement, MajdSimaanInertia};
-pub use stribeck::{StribeckElement, StribeckInertia};
-pub use two_inertia_clutch::TwoInertiaClutch;
-
-use crate::description::{Experiment, ModelInfo, VariableInfo};
-use crate::fmi2::erased::{Erased, ModelBox};
+use crate::description::{Experiment, VariableInfo};
 use crate::model::Model;
 use crate::scenarios::Scenario;
-use std::sync::OnceLock;
+
+/// Declares the model files and what they export, once: `file::Type` (or
+/// `file::{TypeA, TypeB}` for a file with several models), followed by
+/// `+ SCENARIOS` when the file declares the papers' experiments. Expands to
+/// the `mod` and `pub use` lines, [`SCENARIOS`], [`variables_of`] and
+/// `for_each_model!` (the flat list of model types, in this order, for the
+/// layers above).
+macro_rules! models {
+    // Normalise each entry to `(file [Type ...] [SCENARIOS?])`.
+    (@munch ($d:tt) [$($done:tt)*] $file:ident :: { $($model:ident),+ $(,)? } $(+ $scenarios:ident)? $(, $($rest:tt)*)?) => {
+        models!(@munch ($d) [$($done)* ($file [$($model)+] [$($scenarios)?])] $($($rest)*)?);
+    };
+    (@munch ($d:tt) [$($done:tt)*] $file:ident :: $model:ident $(+ $scenarios:ident)? $(, $($rest:tt)*)?) => {
+        models!(@munch ($d) [$($done)* ($file [$model] [$($scenarios)?])] $($($rest)*)?);
+    };
+    (@munch ($d:tt) [$( ($file:ident [$($model:ident)+] [$($scenarios:ident)?]) )*]) => {
+        $(
+            mod $file;
+            pub use $file::{$($model),+};
+        )*
+
+        /// The papers' experiments, per plant (see [`crate::scenarios`]).
+        pub static SCENARIOS: &[&[Scenario]] = &[$($($file::$scenarios,)?)*];
+
+        /// The declared variables of the model named `identifier`.
+        pub fn variables_of(identifier: &str) -> Option<Vec<VariableInfo>> {
+            $($(
+                if identifier == <$model as Model>::INFO.identifier {
+                    return Some(variables::<$model>());
+                }
+            )+)*
+            None
+        }
+
+        /// Calls `$callback! { Type, ... }` with every model type (full
+        /// paths), in declaration order: how the FMI layer builds its
+        /// registry from this list without this layer knowing it.
+        macro_rules! for_each_model {
+            ($d callback:ident) => {
+                $d callback! { $($($crate::models::$model),+),* }
+            };
+        }
+        pub(crate) use for_each_model;
+    };
+    ($($list:tt)*) => {
+        models!(@munch ($) [] $($list)*);
+    };
+}
+
+models! {
+    coulomb_inertia::CoulombInertia,
+    hill_friction_inertia::HillFrictionInertia,
+    stribeck::{StribeckInertia, StribeckElement},
+    majd_simaan::{MajdSimaanInertia, MajdSimaanElement},
+    dahl::{DahlInertia, DahlElement},
+    clutch::ClutchStickSlip,
+    load_dependent::LoadDependentFrictionInertia,
+    two_inertia_clutch::TwoInertiaClutch + SCENARIOS,
+    coupled_clutches::CoupledClutches + SCENARIOS,
+    antenna_servo::AntennaAzimuthServo + SCENARIOS,
+    cmg_gimbal::CmgGimbalRateLoop + SCENARIOS,
+    flap_actuator::FlapActuatorServo + SCENARIOS,
+    compliant_drive::CompliantDrive,
+}
 
 /// Default experiment of the Coulomb/Hill FMUs: coasting from `w_start` =
 /// 1 rad/s to rest (at t = J*w_start/F_c = 1 s), then resting without torque.
 pub const COAST_EXPERIMENT: Experiment = Experiment { start_time: 0.0, stop_time: 2.0, step_size: 0.01 };
 
-/// One exported model: what the xtask packages and fmi2Instantiate finds.
-pub struct Entry {
-    pub info: ModelInfo,
-    pub model_description: fn() -> String,
-    pub guid: fn() -> String,
-    pub new_instance: fn() -> Box<dyn Erased>,
-    /// Markdown table of the variables (for the docs).
-    pub variables_table: fn() -> String,
-    /// The variables as plain data (for table-driven tests).
-    pub variables: fn() -> Vec<VariableInfo>,
-}
-
-fn variables<M: Model>() -> Vec<VariableInfo> {
+/// The variables of `M` as plain data, value reference = index in `VARIABLES`.
+pub fn variables<M: Model>() -> Vec<VariableInfo> {
     M::VARIABLES.iter().enumerate().map(|(vr, v)| v.info(vr as u32)).collect()
-}
-
-fn boxed<M: Model>() -> Box<dyn Erased> {
-    Box::new(ModelBox::<M>::new())
-}
-
-pub const fn entry<M: Model>() -> Entry {
-    Entry {
-        info: M::INFO,
-        model_description: crate::xml::model_description::<M>,
-        guid: crate::xml::guid::<M>,
-        new_instance: boxed::<M>,
-        variables_table: crate::xml::variables_table::<M>,
-        variables: variables::<M>,
-    }
-}
-
-/// Every model this binary exports, one FMU each.
-pub static MODELS: &[Entry] = &[
-    entry::<CoulombInertia>(),
-    entry::<HillFrictionInertia>(),
-    entry::<StribeckInertia>(),
-    entry::<StribeckElement>(),
-    entry::<MajdSimaanInertia>(),
-    entry::<MajdSimaanElement>(),
-    entry::<DahlInertia>(),
-    entry::<DahlElement>(),
-    entry::<ClutchStickSlip>(),
-    entry::<LoadDependentFrictionInertia>(),
-    entry::<TwoInertiaClutch>(),
-    entry::<CoupledClutches>(),
-    entry::<AntennaAzimuthServo>(),
-    entry::<CmgGimbalRateLoop>(),
-    entry::<flap_actuator::FlapActuatorServo>(),
-    entry::<CompliantDrive>(),
-];
-
-/// The papers' experiments, per plant (see [`crate::scenarios`]).
-pub static SCENARIOS: &[&[Scenario]] = &[
-    two_inertia_clutch::SCENARIOS,
-    coupled_clutches::SCENARIOS,
-    antenna_servo::SCENARIOS,
-    cmg_gimbal::SCENARIOS,
-    flap_actuator::SCENARIOS,
-];
-
-/// GUID of `MODELS[index]`, computed once.
-pub fn guid(index: usize) -> &'static str {
-    static GUIDS: OnceLock<Vec<String>> = OnceLock::new();
-    &GUIDS.get_or_init(|| MODELS.iter().map(|m| (m.guid)()).collect())[index]
-}
-
-/// GUID of the model named `identifier`.
-pub fn guid_of(identifier: &str) -> Option<&'static str> {
-    MODELS.iter().position(|m| m.info.identifier == identifier).map(guid)
-}
-
-/// `docs/models.md`: every model's variables, derived from the declarations.
-pub fn models_markdown() -> String {
-    let mut out = String::from(
-        "# Models\n\nGenerated by `cargo xtask docs` from the variable declarations in `fmu/src/models/`; \
-         do not edit by hand (a test checks it is current).\n",
-    );
-    for m in MODELS {
-        let e = m.info.default_experiment;
-        out.push_str(&format!(
-            "\n## {}\n\n{}\n\nDefault experiment: {} s to {} s, communication step {} s.\n\n{}",
-            m.info.identifier,
-            m.info.description,
-            e.start_time,
-            e.stop_time,
-            e.step_size,
-            (m.variables_table)()
-        ));
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifiers_and_guids_are_unique() {
-        for (i, a) in MODELS.iter().enumerate() {
-            for (j, b) in MODELS.iter().enumerate().skip(i + 1) {
-                assert_ne!(a.info.identifier, b.info.identifier);
-                assert_ne!(guid(i), guid(j));
-            }
-        }
-    }
-
-    /// Every choice parameter's Enumeration: contiguous increasing values
-    /// (the range check is `[first, last]`), unique named items, a start
-    /// value among them, and one declaration per type name.
-    #[test]
-    fn choices_are_well_formed_enumerations() {
-        let mut seen: Vec<&crate::description::Enumeration> = Vec::new();
-        for m in MODELS {
-            for v in (m.variables)() {
-                let Some(e) = v.choices else { continue };
-                assert!(e.items.windows(2).all(|w| w[1].value == w[0].value + 1), "{}: values", e.name);
-                let mut names: Vec<&str> = e.items.iter().map(|i| i.name).collect();
-                names.sort_unstable();
-                names.dedup();
-                assert_eq!(names.len(), e.items.len(), "{}: repeated item name", e.name);
-                assert!(e.item(v.start as i32).is_some(), "{}.{}: start not an item", m.info.identifier, v.name);
-                assert_eq!((v.min, v.max), (Some(e.items[0].value as f64), Some(e.items.last().unwrap().value as f64)));
-                match seen.iter().find(|s| s.name == e.name) {
-                    Some(s) => assert_eq!(*s, e, "{}: two declarations", e.name),
-                    None => seen.push(e),
-                }
-                let xml = (m.model_description)();
-                assert!(xml.contains(&format!("<Enumeration declaredType=\"{}\"", e.name)));
-            }
-        }
-        assert_eq!(seen.len(), 4, "SigmaMethod, StribeckEquation, FrictionModel, HillIntegration");
-    }
-
-    #[test]
-    fn variable_names_are_unique_and_described() {
-        for m in MODELS {
-            let vars = (m.variables)();
-            let mut names: Vec<&str> = vars.iter().map(|v| v.name).collect();
-            names.sort_unstable();
-            names.dedup();
-            assert_eq!(names.len(), vars.len(), "{} repeats a variable name", m.info.identifier);
-            let xml = (m.model_description)();
-            assert!(!xml.contains("description=\"\""), "{} has an empty description", m.info.identifier);
-            // A stray `\\` at a line end in a Rust string keeps the break and the indentation.
-            assert!(!xml.contains('\\'), "{}: a backslash in the model description", m.info.identifier);
-            assert!(!m.info.description.contains("  "), "{}: runs of spaces in the description", m.info.identifier);
-        }
-    }
 }

@@ -57,7 +57,7 @@ impl Bytes<'_> {
 fuzz_target!(|data: &[u8]| {
     let mut b = Bytes(data);
     let Some(pick) = b.u8() else { return };
-    let entry = &fmu::models::MODELS[pick as usize % fmu::models::MODELS.len()];
+    let entry = &fmu::registry::MODELS[pick as usize % fmu::registry::MODELS.len()];
     let variables = (entry.variables)();
     let n_vars = variables.len() as u32;
     let internal_step_vr = variables.iter().find(|v| v.name == "internal_step").map(|v| v.value_reference);

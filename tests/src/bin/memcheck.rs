@@ -10,7 +10,7 @@ fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(20);
     let dir = std::env::temp_dir().join(format!("fmu-memcheck-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for m in fmu::models::MODELS {
+    for m in fmu::registry::MODELS {
         let id = m.info.identifier;
         let path = fmu_tests::raw::extract_binary(id, &dir);
         // A second handle that is never closed keeps the library loaded: its

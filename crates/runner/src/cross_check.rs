@@ -11,9 +11,10 @@
 //! the in-process run with the inputs held at the communication points as
 //! FMPy applies a CSV; tests check it against closed forms and paper numbers.
 
-use crate::description::{Causality, Experiment};
-use crate::models::{Entry, MODELS};
-use crate::scenarios::{Scenario, Signal};
+use crate::Simulate;
+use fmu::description::{Causality, Experiment};
+use fmu::registry::{Entry, MODELS};
+use fmu::scenarios::{Scenario, Signal};
 use std::sync::OnceLock;
 
 /// Most rows a cross-check CSV may have (the rules' 1000 samples).
@@ -28,10 +29,6 @@ pub fn fmpy_interval(e: &Experiment) -> f64 {
         h *= 2.0;
     }
     h
-}
-
-fn entry(identifier: &str) -> &'static Entry {
-    MODELS.iter().find(|m| m.info.identifier == identifier).unwrap_or_else(|| panic!("no model {identifier}"))
 }
 
 /// The default run of every model as a scenario on FMPy's grid, in
@@ -80,13 +77,13 @@ fn default_run(m: &'static Entry) -> Scenario {
 
 /// `<Model>_ref.opt`: the DefaultExperiment itself (so the two agree).
 pub fn ref_opt(identifier: &str) -> String {
-    let e = entry(identifier).info.default_experiment;
+    let e = fmu::registry::get(identifier).info.default_experiment;
     format!(
         "StartTime, {:?}\nStopTime, {:?}\nStepSize, {:?}\nRelTol, {:?}\n",
         e.start_time,
         e.stop_time,
         e.step_size,
-        crate::xml::DEFAULT_TOLERANCE
+        fmu::xml::DEFAULT_TOLERANCE
     )
 }
 
@@ -97,7 +94,7 @@ pub fn ref_csv(identifier: &str) -> Result<String, String> {
     let run = default_run_of(identifier);
     let table = run.simulate_like_fmpy()?;
     let outputs: Vec<_> =
-        (entry(identifier).variables)().into_iter().filter(|v| v.causality == Causality::Output).collect();
+        (fmu::registry::get(identifier).variables)().into_iter().filter(|v| v.causality == Causality::Output).collect();
     let stride = table.rows.len().div_ceil(MAX_ROWS);
     let mut out = String::from("\"time\"");
     for v in &outputs {
@@ -124,7 +121,7 @@ pub fn ref_csv(identifier: &str) -> Result<String, String> {
 
 /// `ReadMe.md` of the cross-check folder.
 pub fn readme(identifier: &str) -> String {
-    let m = entry(identifier);
+    let m = fmu::registry::get(identifier);
     let e = m.info.default_experiment;
     let run = default_run_of(identifier);
     let inputs: Vec<String> = run
@@ -157,7 +154,7 @@ pub fn readme(identifier: &str) -> String {
         max = MAX_ROWS,
         input =
             if run.inputs.is_empty() { String::new() } else { format!(", input=u.read_csv('{identifier}_in.csv')") },
-        tool = crate::xml::GENERATION_TOOL,
+        tool = fmu::xml::GENERATION_TOOL,
     )
 }
 

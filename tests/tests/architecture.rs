@@ -1,0 +1,340 @@
+//! The layers of `docs/dev/architecture.md`, checked: no file of the `fmu`
+//! crate reaches a module of a layer above its own (every `crate::`,
+//! `$crate::` and `super::` path, in code and in macro bodies, resolved
+//! against the file's module), `unsafe` and `#[no_mangle]` stay where the
+//! document says, and the crates depend only downwards.
+//!
+//! Files are read as Rust tokens (proc-macro2), so comments and strings
+//! never count as imports.
+
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use std::path::{Path, PathBuf};
+
+/// Layers of the `fmu` crate, bottom up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Layer {
+    /// Declarations, the `Model` trait, the models, the scenarios as data.
+    Model,
+    /// The XML, the registry and the FMI bookkeeping behind the ABI.
+    Fmi,
+    /// The exported `fmi2*` functions and what calls them in-process.
+    Exported,
+}
+
+/// The layer of a module path (`["fmi2", "exports"]`); `None` for paths
+/// that are not modules of this crate (`crate::Model` re-exports resolve
+/// through their target's module, handled by the caller).
+fn layer_of(module: &[String]) -> Option<Layer> {
+    let first = module.first()?.as_str();
+    Some(match first {
+        "description" | "model" | "models" | "scenarios" | "Model" => Layer::Model,
+        "xml" | "registry" => Layer::Fmi,
+        "fmi2" => match module.get(1).map(String::as_str) {
+            Some("exports") | Some("in_process") => Layer::Exported,
+            _ => Layer::Fmi,
+        },
+        _ => return None,
+    })
+}
+
+fn fmu_src() -> PathBuf {
+    fmu_tests::workspace_root().join("fmu/src")
+}
+
+/// Every `.rs` file under `dir`, with its module path (`models/dahl.rs` ->
+/// `["models", "dahl"]`, `fmi2/mod.rs` -> `["fmi2"]`, `lib.rs` -> `[]`).
+fn rust_files(dir: &Path, module: &[String], out: &mut Vec<(PathBuf, Vec<String>)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if path.is_dir() {
+            let mut sub = module.to_vec();
+            sub.push(stem);
+            rust_files(&path, &sub, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let mut m = module.to_vec();
+            if stem != "mod" && stem != "lib" {
+                m.push(stem);
+            }
+            out.push((path, m));
+        }
+    }
+}
+
+fn tokens(path: &Path) -> TokenStream {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.parse().unwrap_or_else(|e| panic!("{}: not Rust tokens: {e:?}", path.display()))
+}
+
+/// A path found in a file: the module it was written in and its segments
+/// (`crate`/`super`/`self` first).
+struct Reference {
+    module: Vec<String>,
+    segments: Vec<String>,
+}
+
+/// Every path starting with `crate`, `$crate` or `super`, with the module
+/// (inline `mod name { }` blocks included) it appears in.
+fn references(stream: TokenStream, module: &[String], out: &mut Vec<Reference>) {
+    let trees: Vec<TokenTree> = stream.into_iter().collect();
+    let mut i = 0;
+    while i < trees.len() {
+        match &trees[i] {
+            TokenTree::Ident(id) if id == "mod" => {
+                if let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(g))) = (trees.get(i + 1), trees.get(i + 2))
+                {
+                    if g.delimiter() == Delimiter::Brace {
+                        let mut inner = module.to_vec();
+                        inner.push(name.to_string());
+                        references(g.stream(), &inner, out);
+                        i += 3;
+                        continue;
+                    }
+                }
+            }
+            TokenTree::Ident(id) if id == "crate" || id == "super" => {
+                let preceded_by_path = i >= 1 && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == ':');
+                if !preceded_by_path || id == "crate" {
+                    let mut segments = vec![id.to_string()];
+                    let mut j = i + 1;
+                    // `seg :: seg :: ...` (a `::` is two ':' puncts).
+                    while let (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) = (trees.get(j), trees.get(j + 1))
+                    {
+                        if a.as_char() != ':' || b.as_char() != ':' {
+                            break;
+                        }
+                        match trees.get(j + 2) {
+                            Some(TokenTree::Ident(s)) => segments.push(s.to_string()),
+                            Some(TokenTree::Punct(p)) if p.as_char() == '*' => segments.push("*".into()),
+                            // `use crate::{a, b}`: each branch.
+                            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
+                                for branch in split_commas(g.stream()) {
+                                    let mut s = segments.clone();
+                                    s.extend(branch);
+                                    out.push(Reference { module: module.to_vec(), segments: s });
+                                }
+                                segments.clear();
+                                j += 3;
+                                break;
+                            }
+                            _ => break,
+                        }
+                        j += 3;
+                    }
+                    if !segments.is_empty() {
+                        out.push(Reference { module: module.to_vec(), segments });
+                    }
+                    i = j;
+                    continue;
+                }
+            }
+            TokenTree::Group(g) => references(g.stream(), module, out),
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// The leading identifiers of each comma-separated branch of a use group.
+fn split_commas(stream: TokenStream) -> Vec<Vec<String>> {
+    let mut branches = vec![Vec::new()];
+    for t in stream {
+        match t {
+            TokenTree::Punct(p) if p.as_char() == ',' => branches.push(Vec::new()),
+            TokenTree::Ident(id) => branches.last_mut().unwrap().push(id.to_string()),
+            _ => {}
+        }
+    }
+    branches.retain(|b| !b.is_empty());
+    branches
+}
+
+/// The module path a reference names, from the crate root.
+fn resolve(r: &Reference) -> Vec<String> {
+    let mut module = r.module.clone();
+    let mut segments = r.segments.iter().peekable();
+    match segments.peek().map(|s| s.as_str()) {
+        Some("crate") => {
+            module.clear();
+            segments.next();
+        }
+        _ => {
+            while segments.peek().is_some_and(|s| *s == "super") {
+                module.pop();
+                segments.next();
+            }
+        }
+    }
+    module.extend(segments.cloned());
+    module
+}
+
+/// Upward references of the crate's files, as "file: path (layer -> layer)".
+fn upward_references() -> Vec<String> {
+    let root = fmu_src();
+    let mut files = Vec::new();
+    rust_files(&root, &[], &mut files);
+    let mut bad = Vec::new();
+    for (path, module) in &files {
+        let rel = path.strip_prefix(&root).unwrap().display().to_string();
+        // lib.rs only declares the modules: the crate root is the top.
+        let Some(own) = layer_of(module) else { continue };
+        let mut refs = Vec::new();
+        references(tokens(path), module, &mut refs);
+        for r in &refs {
+            let target = resolve(r);
+            if let Some(to) = layer_of(&target) {
+                if to > own {
+                    bad.push(format!(
+                        "fmu/src/{rel}: `{}` reaches {} ({to:?} layer) from the {own:?} layer",
+                        r.segments.join("::"),
+                        target.join("::")
+                    ));
+                }
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn no_file_imports_from_a_layer_above_its_own() {
+    let bad = upward_references();
+    assert!(bad.is_empty(), "upward imports (see docs/dev/architecture.md):\n{}", bad.join("\n"));
+}
+
+/// The check sees what it must: known references resolve to the right
+/// layer (a `super::` from a nested module, a macro body's `$crate::`, a
+/// use group), so an empty list above means something.
+#[test]
+fn the_layer_check_finds_the_references_it_must() {
+    let src = fmu_src();
+    let mut refs = Vec::new();
+    references(tokens(&src.join("fmi2/component.rs")), &["fmi2".into(), "component".into()], &mut refs);
+    assert!(refs.iter().any(|r| resolve(r) == ["fmi2", "component", "Phase", "*"]), "super:: in `mod allowed`");
+    let mut refs = Vec::new();
+    references(tokens(&src.join("registry.rs")), &["registry".into()], &mut refs);
+    let targets: Vec<Vec<String>> = refs.iter().map(resolve).collect();
+    let reaches = |prefix: [&str; 2]| targets.iter().any(|t| t.len() >= 2 && t[..2] == prefix);
+    assert!(reaches(["fmi2", "erased"]), "use crate::fmi2::erased::{{..}}");
+    assert!(reaches(["xml", "model_description"]), "crate::xml:: in an expression");
+    // A made-up upward import is caught, with the file and the path.
+    let upward: TokenStream = "fn f() { let _ = crate::fmi2::exports::fmi2GetVersion(); }".parse().unwrap();
+    let mut refs = Vec::new();
+    references(upward, &["models".into(), "dahl".into()], &mut refs);
+    let to = layer_of(&resolve(&refs[0]));
+    assert_eq!(to, Some(Layer::Exported));
+    assert!(to > layer_of(&["models".into()]));
+}
+
+/// Every file of the crate is in a layer (a new top-level module must be
+/// placed in one, here and in the document).
+#[test]
+fn every_file_has_a_layer() {
+    let root = fmu_src();
+    let mut files = Vec::new();
+    rust_files(&root, &[], &mut files);
+    for (path, module) in &files {
+        if !module.is_empty() {
+            assert!(layer_of(module).is_some(), "{}: in no layer of docs/dev/architecture.md", path.display());
+        }
+    }
+}
+
+fn contains_ident(stream: TokenStream, word: &str) -> bool {
+    stream.into_iter().any(|t| match t {
+        TokenTree::Ident(id) => id == word,
+        TokenTree::Group(g) => contains_ident(g.stream(), word),
+        _ => false,
+    })
+}
+
+/// `unsafe` only in `fmu/src/fmi2/`: not in the physics crate, the model
+/// layer, the XML or the registry, nor in the runner; `#[no_mangle]` only
+/// in `fmi2/exports.rs`.
+#[test]
+fn unsafe_and_exports_stay_in_the_fmi2_folder() {
+    let ws = fmu_tests::workspace_root();
+    let mut files = Vec::new();
+    rust_files(&ws.join("fmu/src"), &[], &mut files);
+    let mut physics = Vec::new();
+    rust_files(&ws.join("crates/friction/src"), &[], &mut physics);
+    let mut runner = Vec::new();
+    rust_files(&ws.join("crates/runner/src"), &[], &mut runner);
+    let mut bad = Vec::new();
+    for (path, module) in files.iter().chain(&physics).chain(&runner) {
+        let in_fmi2 = path.starts_with(ws.join("fmu/src")) && module.first().is_some_and(|m| m == "fmi2");
+        let t = tokens(path);
+        if !in_fmi2 && contains_ident(t.clone(), "unsafe") {
+            bad.push(format!("{}: `unsafe` outside fmu/src/fmi2/", path.display()));
+        }
+        if path != &ws.join("fmu/src/fmi2/exports.rs") && contains_ident(t, "no_mangle") {
+            bad.push(format!("{}: `#[no_mangle]` outside fmu/src/fmi2/exports.rs", path.display()));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// The names under `[dependencies]` of a manifest.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(fmu_tests::workspace_root().join(manifest)).unwrap();
+    let mut in_deps = false;
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps && !line.is_empty() && !line.starts_with('#') {
+            let name = line.split(['=', '.']).next().unwrap().trim().to_string();
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// Crates point down: the physics crate uses nothing of ours and nothing of
+/// FFI or XML; the FMU binary does not link the runner, the xtask or the tests.
+#[test]
+fn crates_depend_only_downwards() {
+    let ours = ["friction", "fmu", "runner", "xtask", "fmu-tests"];
+    let friction = dependencies("crates/friction/Cargo.toml");
+    for d in &friction {
+        assert!(!ours.contains(&d.as_str()), "crates/friction depends on {d}");
+        assert!(!["libc", "quick-xml", "fmi", "serde_xml"].contains(&d.as_str()), "crates/friction depends on {d}");
+    }
+    let fmu = dependencies("fmu/Cargo.toml");
+    assert!(fmu.contains(&"friction".to_string()), "{fmu:?}");
+    for d in &fmu {
+        assert!(!["runner", "xtask", "fmu-tests"].contains(&d.as_str()), "fmu (the FMU binary) depends on {d}");
+    }
+    let runner = dependencies("crates/runner/Cargo.toml");
+    for d in &runner {
+        assert!(!["xtask", "fmu-tests"].contains(&d.as_str()), "runner depends on {d}");
+    }
+}
+
+/// The README's model table (section "Models", first column: the FMUs in
+/// backticks, one or more per row) lists exactly the registry's models,
+/// each once.
+#[test]
+fn readme_model_table_lists_exactly_the_registry() {
+    let readme = std::fs::read_to_string(fmu_tests::workspace_root().join("README.md")).unwrap();
+    let section = readme.split("\n## Models\n").nth(1).expect("a \"## Models\" section").split("\n## ").next().unwrap();
+    let rows: Vec<&str> =
+        section.lines().skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|')).collect();
+    assert!(rows.len() > 2, "no table under \"## Models\"");
+    let mut listed: Vec<&str> = rows[2..]
+        .iter()
+        .flat_map(|row| {
+            let first = row.split('|').nth(1).unwrap();
+            first.split('`').skip(1).step_by(2).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut registered = fmu_tests::identifiers();
+    listed.sort_unstable();
+    registered.sort_unstable();
+    let mut unique = listed.clone();
+    unique.dedup();
+    assert_eq!(unique, listed, "the README lists a model twice");
+    assert_eq!(listed, registered, "README model table vs the registry (fmu/src/models/mod.rs)");
+}
