@@ -336,5 +336,10 @@ fn readme_model_table_lists_exactly_the_registry() {
     let mut unique = listed.clone();
     unique.dedup();
     assert_eq!(unique, listed, "the README lists a model twice");
-    assert_eq!(listed, registered, "README model table vs the registry (fmu/src/models/mod.rs)");
+    let missing: Vec<_> = registered.iter().filter(|id| !listed.contains(id)).collect();
+    let extra: Vec<_> = listed.iter().filter(|id| !registered.contains(id)).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "README model table vs the registry (fmu/src/models/mod.rs): missing {missing:?}, not registered {extra:?}"
+    );
 }

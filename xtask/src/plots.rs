@@ -1,4 +1,4 @@
-//! `cargo xtask plots`: every scenario run in-process (`Scenario::simulate`)
+//! `cargo xtask plots`: every scenario run in-process (`runner::Simulate`)
 //! and drawn into `docs/figures/<figure>.png`, laid out like the paper's
 //! figure: the scenarios sharing a figure are columns (in declared order),
 //! each distinct trace label a row of panels, traces with the same label
