@@ -128,9 +128,10 @@ impl Drop for Instance {
 
 /// Callbacks for an in-process instance whose logger drops every message.
 pub fn silent_callbacks() -> CallbackFunctions {
+    // SAFETY: the same ABI for the calls the FMU makes; see `quiet`.
+    let logger = unsafe { std::mem::transmute::<QuietLogger, Logger>(quiet as QuietLogger) };
     CallbackFunctions {
-        // SAFETY: see `quiet`.
-        logger: Some(unsafe { std::mem::transmute::<QuietLogger, Logger>(quiet as QuietLogger) }),
+        logger: Some(logger),
         allocate_memory: None,
         free_memory: None,
         step_finished: None,
