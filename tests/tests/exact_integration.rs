@@ -86,6 +86,68 @@ fn clutch_slip_angle_is_exact_when_the_lock_falls_inside_a_step() {
     }
 }
 
+/// CoupledClutches from w = (10, 0, 0, -6), J = 1 each, every clutch
+/// sliding at mu*fn_max = 10 N.m and holding 11: the closed form (rates,
+/// angles) at `t`. Clutch 1 slides body 1 down at -10 rad/s^2, clutch 3 body
+/// 4 up at +10 while bodies 2-3 stay held (net torque 0); clutch 3 locks at
+/// 0.6 s (w4 = 0, phi4 = -1.8); bodies 2-4 then gain 10/3 rad/s^2 until
+/// clutch 1 locks at 0.9 s at the common speed 4/4 = 1 rad/s.
+fn two_locks(t: f64) -> ([f64; 4], [f64; 4]) {
+    if t <= 0.6 {
+        ([10.0 - 10.0 * t, 0.0, 0.0, -6.0 + 10.0 * t], [10.0 * t - 5.0 * t * t, 0.0, 0.0, -6.0 * t + 5.0 * t * t])
+    } else if t <= 0.9 {
+        let s = t - 0.6;
+        let (w, phi) = (10.0 / 3.0 * s, 5.0 / 3.0 * s * s);
+        ([4.0 - 10.0 * s, w, w, w], [4.2 + 4.0 * s - 5.0 * s * s, phi, phi, -1.8 + phi])
+    } else {
+        let s = t - 0.9;
+        ([1.0; 4], [4.95 + s, 0.15 + s, 0.15 + s, -1.65 + s])
+    }
+}
+
+#[test]
+fn coupled_clutches_angles_are_exact_through_locks_inside_a_step() {
+    // Locks at 0.6 and 0.9 s: inside steps of 0.7 s (one per step) and 1 s
+    // (both in the first), at step ends for 0.3 s (within rounding).
+    for h in [0.3, 0.7, 1.0] {
+        let run = Run::new("CoupledClutches", 2.1, h)
+            .with("w1_start", 10.0)
+            .with("w4_start", -6.0)
+            .with("internal_step", h);
+        for t in [run_fmi(&run), run_fmpy(&run)] {
+            let mut worst: f64 = 0.0;
+            for (k, &time) in t.column("time").iter().enumerate() {
+                let (w, phi) = two_locks(time);
+                for i in 0..4 {
+                    worst = worst
+                        .max((t.column(&format!("w{}", i + 1))[k] - w[i]).abs())
+                        .max((t.column(&format!("phi{}", i + 1))[k] - phi[i]).abs());
+                }
+                // No external torque: momentum sum(J*w) = 4 at every step,
+                // within the rounding of four separately rounded rates.
+                let momentum: f64 = (1..=4).map(|i| t.column(&format!("w{i}"))[k]).sum();
+                assert!((momentum - 4.0).abs() <= 8.0 * f64::EPSILON * 10.0, "h = {h}, t = {time}: {momentum}");
+            }
+            eprintln!("CoupledClutches h = {h}: worst rate/angle error {worst:e}");
+            assert!(worst <= 1e-12, "h = {h}: worst rate/angle error {worst:e}");
+            for m in ["mode_1", "mode_2", "mode_3"] {
+                assert_eq!(last(&t, m), 0.0, "h = {h}: {m} locked");
+            }
+            let w1 = last(&t, "w1");
+            assert!((2..=4).all(|i| last(&t, &format!("w{i}")) == w1), "h = {h}: one speed, bit-identical");
+            // Energy: the kinetic energy lost, (10^2 + 6^2)/2 - 4*1^2/2 = 66 J,
+            // is the clutches' work, capacity times slip angle (clutch 1
+            // slid forward 4.8 rad, clutch 3 1.8 rad, clutch 2 held).
+            let slip1 = last(&t, "phi1") - last(&t, "phi2");
+            let slip3 = last(&t, "phi3") - last(&t, "phi4");
+            assert_eq!(last(&t, "phi2"), last(&t, "phi3"), "clutch 2 never slid");
+            let work = 10.0 * (slip1 + slip3);
+            eprintln!("CoupledClutches h = {h}: friction work - energy lost = {:e} J", work - 66.0);
+            assert!((work - 66.0).abs() <= 1e-12, "h = {h}: friction work {work} vs 66 J lost");
+        }
+    }
+}
+
 const TAU: u32 = 0;
 const PHI: u32 = 1;
 const W: u32 = 2;
