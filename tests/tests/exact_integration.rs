@@ -148,6 +148,76 @@ fn coupled_clutches_angles_are_exact_through_locks_inside_a_step() {
     }
 }
 
+/// An element under `J*w' = A - CM*w` from `w0`: rate and angle travelled
+/// after `t` (the closed form between Borello's events).
+fn damped(j: f64, cm: f64, a: f64, w0: f64, t: f64) -> (f64, f64) {
+    let (k, w_inf) = (cm / j, a / cm);
+    let e = (-k * t).exp();
+    (w_inf + (w0 - w_inf) * e, w_inf * t + (w0 - w_inf) * (1.0 - e) / k)
+}
+
+#[test]
+fn load_dependent_friction_is_exact_through_stops_reversals_and_hard_stops() {
+    const MODEL: &str = "LoadDependentFrictionInertia";
+    // Instants the closed forms need, found from them (not from the FMU).
+    let reverse_at = (1.0_f64 / 60.0).ln_1p() / 0.1;
+    let (mut low, mut high) = (0.0, 2.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (low + high);
+        if damped(1.0, 0.1, -2.5, 0.0, mid).1 > -1.0 {
+            low = mid
+        } else {
+            high = mid
+        }
+    }
+    let impact = high;
+    for h in [0.3, 0.7] {
+        let base = |stop| Run::new(MODEL, stop, h).with("internal_step", h);
+        // Coasting: J = 2, w0 = 1, TFR0 = 0.5, CM = 0.1, no load: stops at
+        // ln(1.2)/0.05 = 3.646 s at (w0 + w_inf*ln(1 - w0/w_inf))/k, w_inf = -5.
+        let coast = base(6.0)
+            .with("J", 2.0)
+            .with("w_start", 1.0)
+            .with("tau_friction0", 0.5)
+            .with("tau_load", 0.0)
+            .with("stop_angle", 10.0);
+        let stops_at = 20.0 * 1.2_f64.ln();
+        // Reversal: J = 1, w0 = 1, TM = -5, TFR0 = 1: A = -6 to the stop,
+        // then |Act| = 5 > FSD*TFR0 = 1.2: backwards at once with A = -4.
+        let reversal = base(2.1).with("w_start", 1.0).with("tau_motor", -5.0).with("tau_load", 0.0).with("stop_angle", 100.0);
+        // The default: back-driven from rest (Act = -5, aided static limit 3):
+        // J*w' = -2.5 - 0.1*w up to the lower stop at -1 rad, held there.
+        let wall = base(2.1);
+        let cases: [(&Run, &dyn Fn(f64) -> (f64, f64)); 3] = [
+            (&coast, &|t| if t < stops_at { damped(2.0, 0.1, -0.5, 1.0, t) } else { (0.0, 20.0 * (1.0 - 5.0 * 1.2_f64.ln())) }),
+            (&reversal, &|t| {
+                if t < reverse_at {
+                    damped(1.0, 0.1, -6.0, 1.0, t)
+                } else {
+                    let (w, phi) = damped(1.0, 0.1, -4.0, 0.0, t - reverse_at);
+                    (w, phi + damped(1.0, 0.1, -6.0, 1.0, reverse_at).1)
+                }
+            }),
+            (&wall, &|t| if t < impact { damped(1.0, 0.1, -2.5, 0.0, t) } else { (0.0, -1.0) }),
+        ];
+        for (run, exact) in cases {
+            for t in [run_fmi(run), run_fmpy(run)] {
+                let mut worst: f64 = 0.0;
+                for (k, &time) in t.column("time").iter().enumerate() {
+                    let (w, phi) = exact(time);
+                    worst = worst.max((t.column("w")[k] - w).abs()).max((t.column("phi")[k] - phi).abs());
+                    // At rest means exactly 0, and stuck: mode 0.
+                    if w == 0.0 {
+                        assert_eq!((t.column("w")[k], t.column("mode")[k]), (0.0, 0.0), "h = {h}, t = {time}");
+                    }
+                }
+                eprintln!("{MODEL} h = {h}: worst rate/angle error {worst:e}");
+                assert!(worst <= 1e-12, "h = {h}: {:?}: worst {worst:e}", run.start_values);
+            }
+        }
+    }
+}
+
 const TAU: u32 = 0;
 const PHI: u32 = 1;
 const W: u32 = 2;
