@@ -110,10 +110,8 @@ fn coupled_clutches_angles_are_exact_through_locks_inside_a_step() {
     // Locks at 0.6 and 0.9 s: inside steps of 0.7 s (one per step) and 1 s
     // (both in the first), at step ends for 0.3 s (within rounding).
     for h in [0.3, 0.7, 1.0] {
-        let run = Run::new("CoupledClutches", 2.1, h)
-            .with("w1_start", 10.0)
-            .with("w4_start", -6.0)
-            .with("internal_step", h);
+        let run =
+            Run::new("CoupledClutches", 2.1, h).with("w1_start", 10.0).with("w4_start", -6.0).with("internal_step", h);
         for t in [run_fmi(&run), run_fmpy(&run)] {
             let mut worst: f64 = 0.0;
             for (k, &time) in t.column("time").iter().enumerate() {
@@ -147,6 +145,9 @@ fn coupled_clutches_angles_are_exact_through_locks_inside_a_step() {
         }
     }
 }
+
+/// Rate and angle at a time.
+type ClosedForm = dyn Fn(f64) -> (f64, f64);
 
 /// An element under `J*w' = A - CM*w` from `w0`: rate and angle travelled
 /// after `t` (the closed form between Borello's events).
@@ -184,12 +185,19 @@ fn load_dependent_friction_is_exact_through_stops_reversals_and_hard_stops() {
         let stops_at = 20.0 * 1.2_f64.ln();
         // Reversal: J = 1, w0 = 1, TM = -5, TFR0 = 1: A = -6 to the stop,
         // then |Act| = 5 > FSD*TFR0 = 1.2: backwards at once with A = -4.
-        let reversal = base(2.1).with("w_start", 1.0).with("tau_motor", -5.0).with("tau_load", 0.0).with("stop_angle", 100.0);
+        let reversal =
+            base(2.1).with("w_start", 1.0).with("tau_motor", -5.0).with("tau_load", 0.0).with("stop_angle", 100.0);
         // The default: back-driven from rest (Act = -5, aided static limit 3):
         // J*w' = -2.5 - 0.1*w up to the lower stop at -1 rad, held there.
         let wall = base(2.1);
-        let cases: [(&Run, &dyn Fn(f64) -> (f64, f64)); 3] = [
-            (&coast, &|t| if t < stops_at { damped(2.0, 0.1, -0.5, 1.0, t) } else { (0.0, 20.0 * (1.0 - 5.0 * 1.2_f64.ln())) }),
+        let cases: [(&Run, &ClosedForm); 3] = [
+            (&coast, &|t| {
+                if t < stops_at {
+                    damped(2.0, 0.1, -0.5, 1.0, t)
+                } else {
+                    (0.0, 20.0 * (1.0 - 5.0 * 1.2_f64.ln()))
+                }
+            }),
             (&reversal, &|t| {
                 if t < reverse_at {
                     damped(1.0, 0.1, -6.0, 1.0, t)

@@ -237,7 +237,10 @@ fn load_dependent_reversible_back_driven_into_the_stop() {
         assert!((w[k] - w_exact).abs() <= 1e-12 && (phi[k] - phi_exact).abs() <= 1e-12, "t = {}", time[k]);
     }
     assert!((time[at_stop] - 0.9).abs() < 0.05, "stop reached at {}", time[at_stop]);
-    assert!(-25.0 * time[at_stop] + 250.0 * (1.0 - (-0.1 * time[at_stop]).exp()) < -1.0, "not before the closed form's impact");
+    assert!(
+        -25.0 * time[at_stop] + 250.0 * (1.0 - (-0.1 * time[at_stop]).exp()) < -1.0,
+        "not before the closed form's impact"
+    );
 }
 
 /// Irreversible transmissions (EtA = -0.2, -0.4) hold the paper's 74500 N.m

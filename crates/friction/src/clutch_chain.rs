@@ -237,12 +237,12 @@ impl ClutchChain {
                 whole_step = Some(*torque);
             }
             let before = self.rate;
-            for i in 0..n {
-                self.angle[i] += self.rate[i] * u + 0.5 * a[i] * u * u;
-                self.rate[i] += a[i] * u;
+            for ((angle, rate), a) in self.angle.iter_mut().zip(&mut self.rate).zip(a).take(n) {
+                *angle += *rate * u + 0.5 * a * u * u;
+                *rate += a * u;
             }
-            for k in 0..m {
-                torque_impulse[k] += torque[k] * u;
+            for (impulse, torque) in torque_impulse.iter_mut().zip(torque).take(m) {
+                *impulse += torque * u;
             }
             elapsed += u;
             // The clutch of the event, and every sliding clutch whose
@@ -265,7 +265,8 @@ impl ClutchChain {
                     right += 1;
                 }
                 let range = left..=right;
-                let momentum: f64 = self.inertia[range.clone()].iter().zip(&self.rate[range.clone()]).map(|(j, w)| j * w).sum();
+                let momentum: f64 =
+                    self.inertia[range.clone()].iter().zip(&self.rate[range.clone()]).map(|(j, w)| j * w).sum();
                 let common = momentum / self.inertia[range.clone()].iter().sum::<f64>();
                 self.rate[range].iter_mut().for_each(|w| *w = common);
             }

@@ -413,14 +413,20 @@ mod tests {
         // stop at ln(1.2)/k = 3.646 s after (w0 + w_inf*ln(1 - w0/w_inf))/k.
         let angle = 20.0 * (1.0 - 5.0 * 1.2_f64.ln());
         for dt in [1e-3, 0.3, 0.7, 1.0, 5.0] {
-            let mut f = LoadDependentFriction { inertia: 2.0, base_friction: 0.5, stop: 10.0, rate: 1.0, ..reversible() };
+            let mut f =
+                LoadDependentFriction { inertia: 2.0, base_friction: 0.5, stop: 10.0, rate: 1.0, ..reversible() };
             let steps = (10.0 / dt) as usize;
             for k in 1..=steps {
                 f.step_exact(0.0, 0.0, dt);
                 let t = k as f64 * dt;
                 if t < 20.0 * 1.2_f64.ln() {
                     let (w, phi) = damped(2.0, 0.1, -0.5, 1.0, t);
-                    assert!((f.rate - w).abs() <= 1e-12 && (f.angle - phi).abs() <= 1e-12, "dt = {dt}, t = {t}: {:e} {:e}", f.rate - w, f.angle - phi);
+                    assert!(
+                        (f.rate - w).abs() <= 1e-12 && (f.angle - phi).abs() <= 1e-12,
+                        "dt = {dt}, t = {t}: {:e} {:e}",
+                        f.rate - w,
+                        f.angle - phi
+                    );
                 }
             }
             assert_eq!(f.rate, 0.0);
@@ -456,7 +462,11 @@ mod tests {
         let (mut low, mut high) = (0.0, 2.0);
         for _ in 0..200 {
             let mid = 0.5 * (low + high);
-            if phi_at(mid) > -1.0 { low = mid } else { high = mid }
+            if phi_at(mid) > -1.0 {
+                low = mid
+            } else {
+                high = mid
+            }
         }
         let impact = high;
         for dt in [1e-3_f64, 0.3, 0.7] {
