@@ -147,7 +147,7 @@ fn coupled_clutches_angles_are_exact_through_locks_inside_a_step() {
 }
 
 /// Rate and angle at a time.
-type ClosedForm = dyn Fn(f64) -> (f64, f64);
+type ClosedForm<'a> = dyn Fn(f64) -> (f64, f64) + 'a;
 
 /// An element under `J*w' = A - CM*w` from `w0`: rate and angle travelled
 /// after `t` (the closed form between Borello's events).
@@ -190,7 +190,7 @@ fn load_dependent_friction_is_exact_through_stops_reversals_and_hard_stops() {
         // The default: back-driven from rest (Act = -5, aided static limit 3):
         // J*w' = -2.5 - 0.1*w up to the lower stop at -1 rad, held there.
         let wall = base(2.1);
-        let cases: [(&Run, &ClosedForm); 3] = [
+        let cases: [(&Run, &ClosedForm<'_>); 3] = [
             (&coast, &|t| {
                 if t < stops_at {
                     damped(2.0, 0.1, -0.5, 1.0, t)
@@ -403,6 +403,67 @@ fn clutch_output_derivatives_follow_the_exact_solution() {
         assert!((w[0] - 6.25).abs() < 1e-13 && (w[1] - 3.75).abs() < 1e-13, "{w:?}");
         assert_eq!(derivatives_of(c)[1], 15.0, "(tau1(1) - 5)/J1");
         l.fmi2FreeInstance(c);
+    }
+}
+
+/// ClutchStickSlip locked at rest, J1 = J2 = 1, tau1 = 4 (T_s = 2, both at
+/// 2 rad/s^2), capacity 5 - 2*t by its input derivative over one 3 s step:
+/// the lock breaks at 1.5 s (w = 3, phi = 2.25), the clutch slips with the
+/// falling capacity (w1' = 2 + 2r, w2' = 2 - 2r, r = t - 1.5) until it is
+/// empty at 2.5 s, then the bodies run free (w1' = 4, w2' = 0): at 3 s
+/// w = (8, 4), phi = (6.25 + 1/3 + 3.5, 6.25 - 1/3 + 2).
+const CAPACITY_RAMP_END: [f64; 4] = [8.0, 4.0, 6.25 + 1.0 / 3.0 + 3.5, 6.25 - 1.0 / 3.0 + 2.0];
+
+#[test]
+fn a_capacity_ramp_breaks_the_lock_and_empties_the_clutch_at_the_closed_form_instants() {
+    let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == "ClutchStickSlip").unwrap();
+    let vars = (e.variables)();
+    let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
+    let fmu = RawFmu::load("ClutchStickSlip");
+    let l = &fmu.lib;
+    // Internal steps of 0.3 s (1.5 s on a substep boundary, 2.5 s inside)
+    // and 0.7 s (both inside substeps).
+    for h in [0.3, 0.7] {
+        let c = fmu.instantiate("capacity-ramp");
+        unsafe {
+            assert_eq!(l.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            for (name, x) in [("internal_step", h), ("w1_start", 0.0), ("w2_start", 0.0)] {
+                assert_eq!(l.fmi2SetReal(c, &vr(name), 1, &x), OK);
+            }
+            assert_eq!(l.fmi2EnterInitializationMode(c), OK);
+            assert_eq!(l.fmi2ExitInitializationMode(c), OK);
+            assert_eq!(l.fmi2SetReal(c, [vr("tau1"), vr("tau_capacity")].as_ptr(), 2, [4.0, 5.0].as_ptr()), OK);
+            assert_eq!(l.fmi2SetRealInputDerivatives(c, &vr("tau_capacity"), 1, &1, &-2.0), OK);
+            assert_eq!(l.fmi2DoStep(c, 0.0, 3.0, 1), OK);
+            let vrs = [vr("w1"), vr("w2"), vr("phi1"), vr("phi2")];
+            let mut got = [f64::NAN; 4];
+            assert_eq!(l.fmi2GetReal(c, vrs.as_ptr(), 4, got.as_mut_ptr()), OK);
+            for (x, e) in got.iter().zip(CAPACITY_RAMP_END) {
+                assert!((x - e).abs() <= 1e-12, "h = {h}: {got:?} vs {CAPACITY_RAMP_END:?}");
+            }
+            // Open at the end: no torque transmitted, w1' = tau1/J1, w2' = 0.
+            let mut d = [f64::NAN; 2];
+            assert_eq!(l.fmi2GetRealOutputDerivatives(c, vrs.as_ptr(), 2, [1; 2].as_ptr(), d.as_mut_ptr()), OK);
+            assert_eq!(d, [4.0, 0.0], "h = {h}");
+            // The derivative applied to that step only: the next one holds
+            // the 5 N.m set (slipping: w1' = 4 - 5, w2' = 5).
+            assert_eq!(l.fmi2DoStep(c, 3.0, 0.5, 1), OK);
+            assert_eq!(l.fmi2GetReal(c, vrs.as_ptr(), 2, got.as_mut_ptr()), OK);
+            assert!((got[0] - 7.5).abs() <= 1e-12 && (got[1] - 6.5).abs() <= 1e-12, "h = {h}: {got:?}");
+            l.fmi2FreeInstance(c);
+        }
+        // The same through FMPy's FMU2Slave.
+        let path = fmu_path("ClutchStickSlip");
+        let (ok, stdout, stderr) = fmpy(&["capacity_ramp", path.to_str().unwrap(), &h.to_string()]);
+        assert!(ok, "{stderr}");
+        let value = |key: &str| -> f64 {
+            let line = stdout.lines().find(|l| l.starts_with(&format!("{key}="))).unwrap_or_else(|| panic!("{stdout}"));
+            line[key.len() + 1..].parse().unwrap()
+        };
+        for (key, e) in ["w1", "w2", "phi1", "phi2"].iter().zip(CAPACITY_RAMP_END) {
+            assert!((value(key) - e).abs() <= 1e-12, "FMPy h = {h}: {key} {} vs {e}", value(key));
+        }
+        assert_eq!((value("dw1"), value("dw2")), (4.0, 0.0));
     }
 }
 
