@@ -82,7 +82,8 @@ def replay(path, in_csv, ref_opt, assignments):
     return 0
 
 
-def derivatives(path):
+def slave(path, name):
+    """An instantiated FMU2Slave and the value references by name."""
     from fmpy import extract, read_model_description
     from fmpy.fmi2 import FMU2Slave
 
@@ -92,9 +93,14 @@ def derivatives(path):
         guid=md.guid,
         unzipDirectory=extract(path),
         modelIdentifier=md.coSimulation.modelIdentifier,
-        instanceName="derivatives",
+        instanceName=name,
     )
     fmu.instantiate()
+    return fmu, vr
+
+
+def derivatives(path):
+    fmu, vr = slave(path, "derivatives")
     fmu.setupExperiment(startTime=0.0)
     names = ["J", "tau_static", "tau_coulomb", "w_start", "internal_step"]
     fmu.setReal([vr[n] for n in names], [2.0, 0.6, 0.5, 0.0, 0.25])
@@ -118,18 +124,7 @@ def derivatives(path):
 
 
 def capacity_ramp(path, internal_step):
-    from fmpy import extract, read_model_description
-    from fmpy.fmi2 import FMU2Slave
-
-    md = read_model_description(path)
-    vr = {v.name: v.valueReference for v in md.modelVariables}
-    fmu = FMU2Slave(
-        guid=md.guid,
-        unzipDirectory=extract(path),
-        modelIdentifier=md.coSimulation.modelIdentifier,
-        instanceName="capacity_ramp",
-    )
-    fmu.instantiate()
+    fmu, vr = slave(path, "capacity_ramp")
     fmu.setupExperiment(startTime=0.0)
     names = ["w1_start", "w2_start", "internal_step"]
     fmu.setReal([vr[n] for n in names], [0.0, 0.0, float(internal_step)])

@@ -174,7 +174,7 @@ fn clutch_blog_scenario() {
     let run = Run::new("ClutchStickSlip", 3.0, 1e-3).with("w1_start", 0.0).with("w2_start", 0.0);
     let t = run_fmi_with(&run, |time, table| {
         let w2 = table.last("w2");
-        let capacity = if time >= 1.0 - 1e-9 && time < 2.0 - 1e-9 { 50.0 } else { 0.0 };
+        let capacity = if (1.0 - 1e-9..2.0 - 1e-9).contains(&time) { 50.0 } else { 0.0 };
         vec![("tau1", 20.0), ("tau2", -10.0 * w2), ("tau_capacity", capacity)]
     });
     let every = 100;
