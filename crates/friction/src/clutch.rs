@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 ///   clutch torque averaged over the step is then `capacity*sign(v)*(2*t_c/dt - 1)`
 ///   (Hill Eq. 6).
 ///
-/// Torques are held over the step (zero-order hold).
+/// [`Self::step`] holds the torques and the capacity over the step;
+/// [`Self::step_ramps`] takes them linear in time (input interpolation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TwoInertiaClutch {
     pub inertia1: f64,
