@@ -15,6 +15,11 @@
                                      key=value lines: w, phi, dphi, dw
                                      (fmi2GetRealOutputDerivatives) and
                                      order2_refused
+  capacity_ramp FMU H               ClutchStickSlip through FMU2Slave: one 3 s
+                                     step (internal step H) of tau1 = 4 and
+                                     tau_capacity = 5 - 2*t (its input
+                                     derivative); key=value lines: w1, w2,
+                                     phi1, phi2, dw1, dw2
 """
 import sys
 
@@ -77,7 +82,8 @@ def replay(path, in_csv, ref_opt, assignments):
     return 0
 
 
-def derivatives(path):
+def slave(path, name):
+    """An instantiated FMU2Slave and the value references by name."""
     from fmpy import extract, read_model_description
     from fmpy.fmi2 import FMU2Slave
 
@@ -87,9 +93,14 @@ def derivatives(path):
         guid=md.guid,
         unzipDirectory=extract(path),
         modelIdentifier=md.coSimulation.modelIdentifier,
-        instanceName="derivatives",
+        instanceName=name,
     )
     fmu.instantiate()
+    return fmu, vr
+
+
+def derivatives(path):
+    fmu, vr = slave(path, "derivatives")
     fmu.setupExperiment(startTime=0.0)
     names = ["J", "tau_static", "tau_coulomb", "w_start", "internal_step"]
     fmu.setReal([vr[n] for n in names], [2.0, 0.6, 0.5, 0.0, 0.25])
@@ -112,6 +123,25 @@ def derivatives(path):
     return 0
 
 
+def capacity_ramp(path, internal_step):
+    fmu, vr = slave(path, "capacity_ramp")
+    fmu.setupExperiment(startTime=0.0)
+    names = ["w1_start", "w2_start", "internal_step"]
+    fmu.setReal([vr[n] for n in names], [0.0, 0.0, float(internal_step)])
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    fmu.setReal([vr["tau1"], vr["tau_capacity"]], [4.0, 5.0])
+    fmu.setRealInputDerivatives([vr["tau_capacity"]], [1], [-2.0])
+    fmu.doStep(0.0, 3.0)
+    values = fmu.getReal([vr[n] for n in ["w1", "w2", "phi1", "phi2"]])
+    dw1, dw2 = fmu.getRealOutputDerivatives([vr["w1"], vr["w2"]], [1, 1])
+    fmu.terminate()
+    fmu.freeInstance()
+    for key, value in zip(["w1", "w2", "phi1", "phi2", "dw1", "dw2"], list(values) + [dw1, dw2]):
+        print(f"{key}={float(value)!r}")
+    return 0
+
+
 def main(argv):
     command = argv[1]
     if command == "validate":
@@ -120,6 +150,8 @@ def main(argv):
         return simulate(argv[2], argv[3], argv[4], argv[5:])
     if command == "derivatives":
         return derivatives(argv[2])
+    if command == "capacity_ramp":
+        return capacity_ramp(argv[2], argv[3])
     if command == "replay":
         return replay(argv[2], argv[3], argv[4], argv[5:])
     print(__doc__, file=sys.stderr)

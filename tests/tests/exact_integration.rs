@@ -86,6 +86,146 @@ fn clutch_slip_angle_is_exact_when_the_lock_falls_inside_a_step() {
     }
 }
 
+/// CoupledClutches from w = (10, 0, 0, -6), J = 1 each, every clutch
+/// sliding at mu*fn_max = 10 N.m and holding 11: the closed form (rates,
+/// angles) at `t`. Clutch 1 slides body 1 down at -10 rad/s^2, clutch 3 body
+/// 4 up at +10 while bodies 2-3 stay held (net torque 0); clutch 3 locks at
+/// 0.6 s (w4 = 0, phi4 = -1.8); bodies 2-4 then gain 10/3 rad/s^2 until
+/// clutch 1 locks at 0.9 s at the common speed 4/4 = 1 rad/s.
+fn two_locks(t: f64) -> ([f64; 4], [f64; 4]) {
+    if t <= 0.6 {
+        ([10.0 - 10.0 * t, 0.0, 0.0, -6.0 + 10.0 * t], [10.0 * t - 5.0 * t * t, 0.0, 0.0, -6.0 * t + 5.0 * t * t])
+    } else if t <= 0.9 {
+        let s = t - 0.6;
+        let (w, phi) = (10.0 / 3.0 * s, 5.0 / 3.0 * s * s);
+        ([4.0 - 10.0 * s, w, w, w], [4.2 + 4.0 * s - 5.0 * s * s, phi, phi, -1.8 + phi])
+    } else {
+        let s = t - 0.9;
+        ([1.0; 4], [4.95 + s, 0.15 + s, 0.15 + s, -1.65 + s])
+    }
+}
+
+#[test]
+fn coupled_clutches_angles_are_exact_through_locks_inside_a_step() {
+    // Locks at 0.6 and 0.9 s: inside steps of 0.7 s (one per step) and 1 s
+    // (both in the first), at step ends for 0.3 s (within rounding).
+    for h in [0.3, 0.7, 1.0] {
+        let run =
+            Run::new("CoupledClutches", 2.1, h).with("w1_start", 10.0).with("w4_start", -6.0).with("internal_step", h);
+        for t in [run_fmi(&run), run_fmpy(&run)] {
+            let mut worst: f64 = 0.0;
+            for (k, &time) in t.column("time").iter().enumerate() {
+                let (w, phi) = two_locks(time);
+                for i in 0..4 {
+                    worst = worst
+                        .max((t.column(&format!("w{}", i + 1))[k] - w[i]).abs())
+                        .max((t.column(&format!("phi{}", i + 1))[k] - phi[i]).abs());
+                }
+                // No external torque: momentum sum(J*w) = 4 at every step,
+                // within the rounding of four separately rounded rates.
+                let momentum: f64 = (1..=4).map(|i| t.column(&format!("w{i}"))[k]).sum();
+                assert!((momentum - 4.0).abs() <= 8.0 * f64::EPSILON * 10.0, "h = {h}, t = {time}: {momentum}");
+            }
+            eprintln!("CoupledClutches h = {h}: worst rate/angle error {worst:e}");
+            assert!(worst <= 1e-12, "h = {h}: worst rate/angle error {worst:e}");
+            for m in ["mode_1", "mode_2", "mode_3"] {
+                assert_eq!(last(&t, m), 0.0, "h = {h}: {m} locked");
+            }
+            let w1 = last(&t, "w1");
+            assert!((2..=4).all(|i| last(&t, &format!("w{i}")) == w1), "h = {h}: one speed, bit-identical");
+            // Energy: the kinetic energy lost, (10^2 + 6^2)/2 - 4*1^2/2 = 66 J,
+            // is the clutches' work, capacity times slip angle (clutch 1
+            // slid forward 4.8 rad, clutch 3 1.8 rad, clutch 2 held).
+            let slip1 = last(&t, "phi1") - last(&t, "phi2");
+            let slip3 = last(&t, "phi3") - last(&t, "phi4");
+            assert_eq!(last(&t, "phi2"), last(&t, "phi3"), "clutch 2 never slid");
+            let work = 10.0 * (slip1 + slip3);
+            eprintln!("CoupledClutches h = {h}: friction work - energy lost = {:e} J", work - 66.0);
+            assert!((work - 66.0).abs() <= 1e-12, "h = {h}: friction work {work} vs 66 J lost");
+        }
+    }
+}
+
+/// Rate and angle at a time.
+type ClosedForm<'a> = dyn Fn(f64) -> (f64, f64) + 'a;
+
+/// An element under `J*w' = A - CM*w` from `w0`: rate and angle travelled
+/// after `t` (the closed form between Borello's events).
+fn damped(j: f64, cm: f64, a: f64, w0: f64, t: f64) -> (f64, f64) {
+    let (k, w_inf) = (cm / j, a / cm);
+    let e = (-k * t).exp();
+    (w_inf + (w0 - w_inf) * e, w_inf * t + (w0 - w_inf) * (1.0 - e) / k)
+}
+
+#[test]
+fn load_dependent_friction_is_exact_through_stops_reversals_and_hard_stops() {
+    const MODEL: &str = "LoadDependentFrictionInertia";
+    // Instants the closed forms need, found from them (not from the FMU).
+    let reverse_at = (1.0_f64 / 60.0).ln_1p() / 0.1;
+    let (mut low, mut high) = (0.0, 2.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (low + high);
+        if damped(1.0, 0.1, -2.5, 0.0, mid).1 > -1.0 {
+            low = mid
+        } else {
+            high = mid
+        }
+    }
+    let impact = high;
+    for h in [0.3, 0.7] {
+        let base = |stop| Run::new(MODEL, stop, h).with("internal_step", h);
+        // Coasting: J = 2, w0 = 1, TFR0 = 0.5, CM = 0.1, no load: stops at
+        // ln(1.2)/0.05 = 3.646 s at (w0 + w_inf*ln(1 - w0/w_inf))/k, w_inf = -5.
+        let coast = base(6.0)
+            .with("J", 2.0)
+            .with("w_start", 1.0)
+            .with("tau_friction0", 0.5)
+            .with("tau_load", 0.0)
+            .with("stop_angle", 10.0);
+        let stops_at = 20.0 * 1.2_f64.ln();
+        // Reversal: J = 1, w0 = 1, TM = -5, TFR0 = 1: A = -6 to the stop,
+        // then |Act| = 5 > FSD*TFR0 = 1.2: backwards at once with A = -4.
+        let reversal =
+            base(2.1).with("w_start", 1.0).with("tau_motor", -5.0).with("tau_load", 0.0).with("stop_angle", 100.0);
+        // The default: back-driven from rest (Act = -5, aided static limit 3):
+        // J*w' = -2.5 - 0.1*w up to the lower stop at -1 rad, held there.
+        let wall = base(2.1);
+        let cases: [(&Run, &ClosedForm<'_>); 3] = [
+            (&coast, &|t| {
+                if t < stops_at {
+                    damped(2.0, 0.1, -0.5, 1.0, t)
+                } else {
+                    (0.0, 20.0 * (1.0 - 5.0 * 1.2_f64.ln()))
+                }
+            }),
+            (&reversal, &|t| {
+                if t < reverse_at {
+                    damped(1.0, 0.1, -6.0, 1.0, t)
+                } else {
+                    let (w, phi) = damped(1.0, 0.1, -4.0, 0.0, t - reverse_at);
+                    (w, phi + damped(1.0, 0.1, -6.0, 1.0, reverse_at).1)
+                }
+            }),
+            (&wall, &|t| if t < impact { damped(1.0, 0.1, -2.5, 0.0, t) } else { (0.0, -1.0) }),
+        ];
+        for (run, exact) in cases {
+            for t in [run_fmi(run), run_fmpy(run)] {
+                let mut worst: f64 = 0.0;
+                for (k, &time) in t.column("time").iter().enumerate() {
+                    let (w, phi) = exact(time);
+                    worst = worst.max((t.column("w")[k] - w).abs()).max((t.column("phi")[k] - phi).abs());
+                    // At rest means exactly 0, and stuck: mode 0.
+                    if w == 0.0 {
+                        assert_eq!((t.column("w")[k], t.column("mode")[k]), (0.0, 0.0), "h = {h}, t = {time}");
+                    }
+                }
+                eprintln!("{MODEL} h = {h}: worst rate/angle error {worst:e}");
+                assert!(worst <= 1e-12, "h = {h}: {:?}: worst {worst:e}", run.start_values);
+            }
+        }
+    }
+}
+
 const TAU: u32 = 0;
 const PHI: u32 = 1;
 const W: u32 = 2;
@@ -263,6 +403,67 @@ fn clutch_output_derivatives_follow_the_exact_solution() {
         assert!((w[0] - 6.25).abs() < 1e-13 && (w[1] - 3.75).abs() < 1e-13, "{w:?}");
         assert_eq!(derivatives_of(c)[1], 15.0, "(tau1(1) - 5)/J1");
         l.fmi2FreeInstance(c);
+    }
+}
+
+/// ClutchStickSlip locked at rest, J1 = J2 = 1, tau1 = 4 (T_s = 2, both at
+/// 2 rad/s^2), capacity 5 - 2*t by its input derivative over one 3 s step:
+/// the lock breaks at 1.5 s (w = 3, phi = 2.25), the clutch slips with the
+/// falling capacity (w1' = 2 + 2r, w2' = 2 - 2r, r = t - 1.5) until it is
+/// empty at 2.5 s, then the bodies run free (w1' = 4, w2' = 0): at 3 s
+/// w = (8, 4), phi = (6.25 + 1/3 + 3.5, 6.25 - 1/3 + 2).
+const CAPACITY_RAMP_END: [f64; 4] = [8.0, 4.0, 6.25 + 1.0 / 3.0 + 3.5, 6.25 - 1.0 / 3.0 + 2.0];
+
+#[test]
+fn a_capacity_ramp_breaks_the_lock_and_empties_the_clutch_at_the_closed_form_instants() {
+    let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == "ClutchStickSlip").unwrap();
+    let vars = (e.variables)();
+    let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
+    let fmu = RawFmu::load("ClutchStickSlip");
+    let l = &fmu.lib;
+    // Internal steps of 0.3 s (1.5 s on a substep boundary, 2.5 s inside)
+    // and 0.7 s (both inside substeps).
+    for h in [0.3, 0.7] {
+        let c = fmu.instantiate("capacity-ramp");
+        unsafe {
+            assert_eq!(l.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            for (name, x) in [("internal_step", h), ("w1_start", 0.0), ("w2_start", 0.0)] {
+                assert_eq!(l.fmi2SetReal(c, &vr(name), 1, &x), OK);
+            }
+            assert_eq!(l.fmi2EnterInitializationMode(c), OK);
+            assert_eq!(l.fmi2ExitInitializationMode(c), OK);
+            assert_eq!(l.fmi2SetReal(c, [vr("tau1"), vr("tau_capacity")].as_ptr(), 2, [4.0, 5.0].as_ptr()), OK);
+            assert_eq!(l.fmi2SetRealInputDerivatives(c, &vr("tau_capacity"), 1, &1, &-2.0), OK);
+            assert_eq!(l.fmi2DoStep(c, 0.0, 3.0, 1), OK);
+            let vrs = [vr("w1"), vr("w2"), vr("phi1"), vr("phi2")];
+            let mut got = [f64::NAN; 4];
+            assert_eq!(l.fmi2GetReal(c, vrs.as_ptr(), 4, got.as_mut_ptr()), OK);
+            for (x, e) in got.iter().zip(CAPACITY_RAMP_END) {
+                assert!((x - e).abs() <= 1e-12, "h = {h}: {got:?} vs {CAPACITY_RAMP_END:?}");
+            }
+            // Open at the end: no torque transmitted, w1' = tau1/J1, w2' = 0.
+            let mut d = [f64::NAN; 2];
+            assert_eq!(l.fmi2GetRealOutputDerivatives(c, vrs.as_ptr(), 2, [1; 2].as_ptr(), d.as_mut_ptr()), OK);
+            assert_eq!(d, [4.0, 0.0], "h = {h}");
+            // The derivative applied to that step only: the next one holds
+            // the 5 N.m set (slipping: w1' = 4 - 5, w2' = 5).
+            assert_eq!(l.fmi2DoStep(c, 3.0, 0.5, 1), OK);
+            assert_eq!(l.fmi2GetReal(c, vrs.as_ptr(), 2, got.as_mut_ptr()), OK);
+            assert!((got[0] - 7.5).abs() <= 1e-12 && (got[1] - 6.5).abs() <= 1e-12, "h = {h}: {got:?}");
+            l.fmi2FreeInstance(c);
+        }
+        // The same through FMPy's FMU2Slave.
+        let path = fmu_path("ClutchStickSlip");
+        let (ok, stdout, stderr) = fmpy(&["capacity_ramp", path.to_str().unwrap(), &h.to_string()]);
+        assert!(ok, "{stderr}");
+        let value = |key: &str| -> f64 {
+            let line = stdout.lines().find(|l| l.starts_with(&format!("{key}="))).unwrap_or_else(|| panic!("{stdout}"));
+            line[key.len() + 1..].parse().unwrap()
+        };
+        for (key, e) in ["w1", "w2", "phi1", "phi2"].iter().zip(CAPACITY_RAMP_END) {
+            assert!((value(key) - e).abs() <= 1e-12, "FMPy h = {h}: {key} {} vs {e}", value(key));
+        }
+        assert_eq!((value("dw1"), value("dw2")), (4.0, 0.0));
     }
 }
 

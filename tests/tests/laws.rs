@@ -174,7 +174,7 @@ fn clutch_blog_scenario() {
     let run = Run::new("ClutchStickSlip", 3.0, 1e-3).with("w1_start", 0.0).with("w2_start", 0.0);
     let t = run_fmi_with(&run, |time, table| {
         let w2 = table.last("w2");
-        let capacity = if time >= 1.0 - 1e-9 && time < 2.0 - 1e-9 { 50.0 } else { 0.0 };
+        let capacity = if (1.0 - 1e-9..2.0 - 1e-9).contains(&time) { 50.0 } else { 0.0 };
         vec![("tau1", 20.0), ("tau2", -10.0 * w2), ("tau_capacity", capacity)]
     });
     let every = 100;
@@ -226,13 +226,21 @@ fn load_dependent_reversible_back_driven_into_the_stop() {
     let t = run_fmpy(&Run::new("LoadDependentFrictionInertia", 2.0, 0.01));
     insta::assert_snapshot!("load_dependent_default", t.snapshot_text(10));
     let (time, phi, w) = (t.column("time"), t.column("phi"), t.column("w"));
-    // Breakaway at once: the first step accelerates at (Act - TFR)/J = -2 rad/s^2.
-    assert!(w[1] < 0.0);
     let at_stop = phi.iter().position(|&p| p == -1.0).expect("reaches the stop");
     assert!(phi[at_stop..].iter().all(|&p| p == -1.0) && w[at_stop..].iter().all(|&x| x == 0.0));
-    // Before the stop: J*dw/dt = -5 + FDA - CM*w, FDA = 1 + 0.3*5 = 2.5; reaches
-    // -1 rad after about sqrt(2/2.5) = 0.89 s (viscous term small).
+    // Breakaway at once, then J*dw/dt = -5 + FDA - CM*w, FDA = 1 + 0.3*5 =
+    // 2.5, integrated exactly: w = -25*(1 - e^(-0.1 t)), phi = -25 t + 250*(1 - e^(-0.1 t))
+    // up to the stop at -1 rad, after about sqrt(2/2.5) = 0.89 s (viscous term small).
+    for k in 1..at_stop {
+        let e = (-0.1 * time[k]).exp();
+        let (w_exact, phi_exact) = (-25.0 * (1.0 - e), -25.0 * time[k] + 250.0 * (1.0 - e));
+        assert!((w[k] - w_exact).abs() <= 1e-12 && (phi[k] - phi_exact).abs() <= 1e-12, "t = {}", time[k]);
+    }
     assert!((time[at_stop] - 0.9).abs() < 0.05, "stop reached at {}", time[at_stop]);
+    assert!(
+        -25.0 * time[at_stop] + 250.0 * (1.0 - (-0.1 * time[at_stop]).exp()) < -1.0,
+        "not before the closed form's impact"
+    );
 }
 
 /// Irreversible transmissions (EtA = -0.2, -0.4) hold the paper's 74500 N.m
@@ -417,7 +425,8 @@ fn dahl_step_bound_is_enforced_and_sufficient() {
 
 /// Borello & Dalla Vedova conditions c), d), e) through the FMU (a) and b)
 /// are the irreversible hold and the back-driven breakaway above), at a
-/// communication step equal to the internal step so each step is seen.
+/// communication step equal to the internal step so each step is seen; the
+/// FMU integrates the law exactly, so e) reverses inside its step.
 #[test]
 fn load_dependent_conditions_c_d_e_through_the_fmu() {
     let base = |w0: f64| {
@@ -438,11 +447,20 @@ fn load_dependent_conditions_c_d_e_through_the_fmu() {
     let k = w.iter().position(|&x| x == 0.0).expect("stops");
     assert!((time[k] - 0.05).abs() < 2e-3, "stopped at {}", time[k]);
     assert!(w[..k].iter().all(|&x| x > 0.0) && w[k..].iter().all(|&x| x == 0.0));
-    // e) -10 N.m against the motion, beyond the static limit 1.2 N.m: the
-    // reversal step stops exactly, the next one breaks away backwards.
+    // e) -10 N.m against the motion, beyond the static limit 1.2 N.m. The
+    // FMU integrates Table 1's law exactly: it stops inside the step, at
+    // ln(1 + CM*w0/11)/CM (J*w' = -11 - CM*w), and reverses there at once
+    // (J*w' = -9 - CM*w), instead of Table 1's step ending at rest and the
+    // breakaway a step later (its condition e, kept by FlapActuatorServo).
     let t = run_fmi_with(&base(0.05), |_, _| vec![("tau_motor", -10.0)]);
-    let w = t.column("w");
+    let (time, w) = (t.column("time"), t.column("w"));
     let k = w.iter().position(|&x| x <= 0.0).unwrap();
-    assert_eq!(w[k], 0.0, "the reversal step ends at rest");
-    assert!(w[k + 1] < 0.0 && w[k + 1..].iter().all(|&x| x < 0.0), "breakaway at the next step");
+    assert!(w[k] < 0.0 && w[k..].iter().all(|&x| x < 0.0), "reverses inside the step, never sampled at rest");
+    let damped = |a: f64, w0: f64, t: f64| a / 0.1 + (w0 - a / 0.1) * (-0.1 * t).exp();
+    let reversal = (0.1_f64 * 0.05 / 11.0).ln_1p() / 0.1;
+    assert!(time[k - 1] < reversal && reversal < time[k]);
+    for j in k..time.len() {
+        let exact = damped(-9.0, 0.0, time[j] - reversal);
+        assert!((w[j] - exact).abs() <= 1e-12, "t = {}: {} vs {exact}", time[j], w[j]);
+    }
 }

@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 ///   clutch torque averaged over the step is then `capacity*sign(v)*(2*t_c/dt - 1)`
 ///   (Hill Eq. 6).
 ///
-/// Torques are held over the step (zero-order hold).
+/// [`Self::step`] holds the torques and the capacity over the step;
+/// [`Self::step_ramps`] takes them linear in time (input interpolation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TwoInertiaClutch {
     pub inertia1: f64,
@@ -78,22 +79,48 @@ impl TwoInertiaClutch {
 
     /// [`Self::step`] with the external torques linear in time over the step,
     /// `t1 + slope1*s` and `t2 + slope2*s` (input interpolation); the
-    /// capacity is held. The events stay closed-form: a lock breaks where
-    /// the (linear) sticking torque passes the capacity, a slip ends at the
-    /// first root of the (quadratic) relative speed.
+    /// capacity is held. See [`Self::step_ramps`].
     pub fn step_ramp(&mut self, t1: f64, t2: f64, slope1: f64, slope2: f64, capacity: f64, dt: f64) {
+        self.step_ramps(t1, t2, slope1, slope2, capacity, 0.0, dt);
+    }
+
+    /// [`Self::step`] with the external torques and the capacity linear in
+    /// time over the step (`capacity + capacity_slope*s`, taken as 0 once it
+    /// ramps down to 0). The events stay closed-form: a lock breaks where the
+    /// (linear) sticking torque passes the (linear) capacity, a slip ends at
+    /// the first root of the (quadratic) relative speed, the capacity
+    /// reaches 0 at `-capacity/capacity_slope`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_ramps(
+        &mut self,
+        t1: f64,
+        t2: f64,
+        slope1: f64,
+        slope2: f64,
+        capacity: f64,
+        capacity_slope: f64,
+        dt: f64,
+    ) {
         let (j1, j2) = (self.inertia1, self.inertia2);
         let (w1_start, w2_start) = (self.rate1, self.rate2);
         let (mut w1, mut w2) = (w1_start, w2_start);
         let sticking_slope = (slope1 * j2 - slope2 * j1) / (j1 + j2);
-        let (b1, b2) = (slope1 / j1, slope2 / j2);
+        // The capacity reaches 0 (and stays there) at `empty`.
+        let empty = if capacity <= 0.0 {
+            0.0
+        } else if capacity_slope < 0.0 {
+            -capacity / capacity_slope
+        } else {
+            f64::INFINITY
+        };
+        let capacity_at = |s: f64| if s >= empty { 0.0 } else { capacity + capacity_slope * s };
         let mut elapsed = 0.0;
         let mut locked = false;
         // The sliding torque, while no event has happened in the step.
         let mut whole_step_slip = None;
         // Sense of the slip right after a lock broke (|T_s| = capacity there).
         let mut forced = 0.0;
-        // A handful of events at most: crossing, lock, break, crossing, ...
+        // A handful of events at most: crossing, lock, break, empty, crossing, ...
         for _ in 0..8 {
             let remaining = dt - elapsed;
             if remaining <= 0.0 {
@@ -101,11 +128,24 @@ impl TwoInertiaClutch {
             }
             let (a, b) = (t1 + slope1 * elapsed, t2 + slope2 * elapsed);
             let sticking = self.sticking_torque(a, b);
+            let (c, c_slope) = if elapsed >= empty { (0.0, 0.0) } else { (capacity_at(elapsed), capacity_slope) };
+            // Up to the capacity's end of ramp (an event: its slope changes).
+            let ramp = if elapsed >= empty { remaining } else { (empty - elapsed).min(remaining) };
             let v = w1 - w2;
-            if v == 0.0 && forced == 0.0 && sticking.abs() <= capacity {
-                // Locked until |T_s| passes the capacity on the way out.
-                let until = crate::exact::time_to_reach(capacity, sticking, sticking_slope);
-                let u = until.min(remaining);
+            if v == 0.0 && forced == 0.0 && sticking.abs() <= c {
+                // Locked until |T_s| passes the capacity on the way out:
+                // T_s + s*slope = +-(c + s*c_slope), closed form.
+                let mut until = f64::INFINITY;
+                for (side, towards) in [(1.0, sticking_slope - c_slope), (-1.0, -sticking_slope - c_slope)] {
+                    if towards > 0.0 {
+                        let s = ((c - side * sticking) / towards).max(0.0);
+                        if s < until {
+                            until = s;
+                            forced = side;
+                        }
+                    }
+                }
+                let u = until.min(ramp);
                 let (a0, beta) = ((a + b) / (j1 + j2), (slope1 + slope2) / (j1 + j2));
                 let travel = w1 * u + a0 * u * u / 2.0 + beta * u * u * u / 6.0;
                 self.angle1 += travel;
@@ -117,7 +157,9 @@ impl TwoInertiaClutch {
                     locked = true;
                     break;
                 }
-                forced = sign(sticking_slope);
+                if until > ramp {
+                    forced = 0.0; // the capacity's ramp ended first: still locked
+                }
                 continue;
             }
             let direction = if v != 0.0 {
@@ -128,14 +170,15 @@ impl TwoInertiaClutch {
                 sign(sticking)
             };
             forced = 0.0;
-            let slip = capacity * direction;
+            let slip = c * direction;
             let (a1, a2) = ((a - slip) / j1, (b + slip) / j2);
+            let (b1, b2) = ((slope1 - c_slope * direction) / j1, (slope2 + c_slope * direction) / j2);
             // v(u) = v + (a1 - a2)*u + (b1 - b2)*u^2/2; a crossing a rounding
             // error past the end is a lock at the end.
-            let crossing = crate::exact::first_positive_root(0.5 * (b1 - b2), a1 - a2, v, remaining);
-            let u = crossing.unwrap_or(remaining);
-            if elapsed == 0.0 && crossing.is_none() {
-                whole_step_slip = Some(slip);
+            let crossing = crate::exact::first_positive_root(0.5 * (b1 - b2), a1 - a2, v, ramp);
+            let u = crossing.unwrap_or(ramp);
+            if elapsed == 0.0 && crossing.is_none() && u == remaining {
+                whole_step_slip = Some(direction * (c + 0.5 * c_slope * dt));
             }
             self.angle1 += w1 * u + a1 * u * u / 2.0 + b1 * u * u * u / 6.0;
             self.angle2 += w2 * u + a2 * u * u / 2.0 + b2 * u * u * u / 6.0;
@@ -170,7 +213,8 @@ impl TwoInertiaClutch {
         };
         self.rate1 = w1;
         self.rate2 = w2;
-        (self.acceleration1, self.acceleration2) = self.accelerations(t1 + slope1 * dt, t2 + slope2 * dt, capacity);
+        (self.acceleration1, self.acceleration2) =
+            self.accelerations(t1 + slope1 * dt, t2 + slope2 * dt, capacity_at(dt));
     }
 }
 
@@ -266,5 +310,48 @@ mod tests {
         assert!((c.angle1 - (locked_travel + 0.625 + 0.625 + 10.0 * 0.125 / 3.0)).abs() < 1e-14, "{c:?}");
         assert!((c.angle2 - (locked_travel + 0.625 + 0.625)).abs() < 1e-14, "{c:?}");
         assert_eq!((c.acceleration1, c.acceleration2), (15.0, 5.0));
+    }
+
+    #[test]
+    fn a_capacity_ramp_breaks_the_lock_and_empties_at_the_closed_form_instants() {
+        // Locked at rest, J1 = J2 = 1, T1 = 4: T_s = 2, a = 2 rad/s^2.
+        // Capacity 5 - 2*s: the lock breaks at s = 1.5 (w = 3, phi = 2.25);
+        // then, r = s - 1.5, w1' = 2 + 2r, w2' = 2 - 2r until the capacity
+        // is empty at s = 2.5, then w1' = 4, w2' = 0 to s = 3.
+        let exact = |s: f64| -> [f64; 4] {
+            if s <= 1.5 {
+                [2.0 * s, 2.0 * s, s * s, s * s]
+            } else if s <= 2.5 {
+                let r = s - 1.5;
+                let (w, phi) = (3.0 + 2.0 * r, 2.25 + 3.0 * r + r * r);
+                [w + r * r, w - r * r, phi + r * r * r / 3.0, phi - r * r * r / 3.0]
+            } else {
+                let r = s - 2.5;
+                [6.0 + 4.0 * r, 4.0, 6.25 + 1.0 / 3.0 + 6.0 * r + 2.0 * r * r, 6.25 - 1.0 / 3.0 + 4.0 * r]
+            }
+        };
+        // One 3 s step, and steps of 0.3 and 0.7 s (capacity and its slope
+        // set at each step's start, as an FMU's input interpolation does).
+        for dt in [3.0_f64, 0.3, 0.7] {
+            let mut c = TwoInertiaClutch::new(1.0, 1.0, 0.0, 0.0);
+            let mut t = 0.0;
+            while t < 3.0 - 1e-9 {
+                let h = dt.min(3.0 - t);
+                c.step_ramps(4.0, 0.0, 0.0, 0.0, 5.0 - 2.0 * t, -2.0, h);
+                t += h;
+                let e = exact(t);
+                let got = [c.rate1, c.rate2, c.angle1, c.angle2];
+                for i in 0..4 {
+                    assert!((got[i] - e[i]).abs() <= 1e-12, "dt = {dt}, t = {t}: {got:?} vs {e:?}");
+                }
+            }
+            assert!(!c.locked);
+            assert_eq!((c.acceleration1, c.acceleration2), (4.0, 0.0), "open: no torque transmitted");
+        }
+        // Transmitted over the 3 s step: T_s = 2 for 1.5 s, then the ramp
+        // 2 - 2r for 1 s: 4 N.m.s, a mean of 4/3 N.m.
+        let mut c = TwoInertiaClutch::new(1.0, 1.0, 0.0, 0.0);
+        c.step_ramps(4.0, 0.0, 0.0, 0.0, 5.0, -2.0, 3.0);
+        assert!((c.clutch_torque - 4.0 / 3.0).abs() <= 1e-14, "{}", c.clutch_torque);
     }
 }

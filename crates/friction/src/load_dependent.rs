@@ -133,6 +133,173 @@ impl LoadDependentFriction {
     }
 }
 
+/// `(1 - e^-x)/x`, 1 at `x = 0`: the rate's and travel's decay factor.
+fn decay1(x: f64) -> f64 {
+    if x == 0.0 {
+        1.0
+    } else {
+        -(-x).exp_m1() / x
+    }
+}
+
+/// `(x - 1 + e^-x)/x^2`, 1/2 at `x = 0` (its series below 0.1, where the
+/// direct form loses digits to cancellation).
+fn decay2(x: f64) -> f64 {
+    if x < 0.1 {
+        // 1/2 - x/6 + x^2/24 - ...: the terms (-x)^n/(n+2)!, to x^9 (< 1e-16 relative at 0.1).
+        let mut term = 0.5;
+        let mut sum = 0.5;
+        for n in 1..10 {
+            term *= -x / (n + 2) as f64;
+            sum += term;
+        }
+        sum
+    } else {
+        (x + (-x).exp_m1()) / (x * x)
+    }
+}
+
+/// Motion under `J*dw/dt = A - CM*w` (a constant net torque `A` besides
+/// the viscous term) from rate `w0`: the rate and angle travelled after `s`,
+/// `w0*e^(-k s) + (A/J)*s*decay1(k s)` and `w0*s*decay1(k s) + (A/J)*s^2*decay2(k s)`
+/// with `k = CM/J` (the constant-acceleration forms at `CM = 0`).
+#[derive(Clone, Copy, Debug)]
+struct Viscous {
+    w0: f64,
+    /// `A/J` (rad/s^2).
+    acceleration: f64,
+    /// `CM/J` (1/s).
+    k: f64,
+}
+
+impl Viscous {
+    fn rate(&self, s: f64) -> f64 {
+        self.w0 * (-self.k * s).exp() + self.acceleration * s * decay1(self.k * s)
+    }
+
+    fn travel(&self, s: f64) -> f64 {
+        self.w0 * s * decay1(self.k * s) + self.acceleration * s * s * decay2(self.k * s)
+    }
+
+    /// When the rate reaches 0, if it does (the net torque opposes the
+    /// motion): `ln(1 - w0/w_inf)/k` with `w_inf = A/CM`, `-w0*J/A` at `CM = 0`.
+    fn stop_time(&self) -> Option<f64> {
+        if self.w0 == 0.0 || self.w0 * self.acceleration >= 0.0 {
+            return None;
+        }
+        let y = -self.w0 / self.acceleration; // > 0: the undamped stop time
+        Some(if self.k == 0.0 { y } else { (self.k * y).ln_1p() / self.k })
+    }
+
+    /// The instant in `(0, limit]` at which the travel reaches `distance`
+    /// (same sign as the motion, which keeps its sense up to `limit`), if it
+    /// does. Transcendental with damping: Newton on the monotone travel,
+    /// kept inside its bracket, to the last bit.
+    fn time_to_travel(&self, distance: f64, limit: f64) -> Option<f64> {
+        if distance == 0.0 {
+            return Some(0.0);
+        }
+        let direction = sign(distance);
+        if (self.travel(limit) - distance) * direction < 0.0 {
+            return None;
+        }
+        if self.k == 0.0 {
+            return crate::exact::first_positive_root(0.5 * self.acceleration, self.w0, -distance, limit);
+        }
+        let (mut low, mut high) = (0.0, limit);
+        let mut s = limit;
+        for _ in 0..200 {
+            let error = self.travel(s) - distance;
+            if error == 0.0 {
+                return Some(s);
+            }
+            if error * direction > 0.0 {
+                high = s;
+            } else {
+                low = s;
+            }
+            let newton = s - error / self.rate(s);
+            let next = if newton > low && newton < high { newton } else { 0.5 * (low + high) };
+            if next == s || next <= low || next >= high {
+                break;
+            }
+            s = next;
+        }
+        Some(high)
+    }
+}
+
+impl LoadDependentFriction {
+    /// The same law as [`Self::step`] (statements 01-10, 16-17), integrated
+    /// exactly with the torques held over `dt`, event by event. Between
+    /// events the friction is constant (`FDO` or `FDA` by the sense of motion
+    /// and load), so `JM*dw/dt = Act0 - TFR - CM*w` has the exponential
+    /// solution of [`Viscous`]; a stop is its closed-form zero, after which
+    /// the element sticks (`|Act|` within the static limits) or breaks away
+    /// the other way at once; a hard stop is reached at the root of the
+    /// travel (to the last bit), where the rate is zeroed (plastic impact)
+    /// and the element stays while pressed into it. Rate AND angle are
+    /// exact to rounding at any step: Table 1's Euler step delays every
+    /// breakaway and stop by up to a step (the half-step average delay of its
+    /// condition e) and integrates the viscous term explicitly.
+    ///
+    /// `friction` becomes the mean of `TFR` over the step (its value when
+    /// one mode lasts the whole step).
+    pub fn step_exact(&mut self, motor: f64, load: f64, dt: f64) {
+        let act = motor - load; // 01 at rest; the viscous term is in Viscous
+        let (fdo, fda) = self.dynamic_levels(load);
+        let (negative, positive) = self.static_limits(load);
+        let k = self.viscous / self.inertia;
+        let (mut elapsed, mut impulse) = (0.0, 0.0);
+        let mut whole_step = None;
+        // Events per step: stop, breakaway, hard stop: a handful at most.
+        for _ in 0..8 {
+            let remaining = dt - elapsed;
+            if remaining <= 0.0 {
+                break;
+            }
+            let direction = if self.rate != 0.0 {
+                sign(self.rate)
+            } else {
+                let pressed = (self.angle >= self.stop && act > 0.0) || (self.angle <= -self.stop && act < 0.0);
+                if pressed || (-negative..=positive).contains(&act) {
+                    // Stuck (or held by a hard stop) for the rest of the step.
+                    let held = act.clamp(-negative, positive);
+                    impulse += held * remaining;
+                    if elapsed == 0.0 {
+                        whole_step = Some(held);
+                    }
+                    break;
+                }
+                sign(act)
+            };
+            let aided = direction * load < 0.0; // 06 (README reading)
+            let friction = direction * if aided { fda } else { fdo };
+            let motion = Viscous { w0: self.rate, acceleration: (act - friction) / self.inertia, k };
+            let stop = motion.stop_time().filter(|&s| s <= remaining * (1.0 + 1e-12));
+            let limit = stop.map_or(remaining, |s| s.min(remaining));
+            let wall = motion.time_to_travel(direction * self.stop - self.angle, limit);
+            let u = wall.unwrap_or(limit);
+            if elapsed == 0.0 && u == remaining && wall.is_none() && stop.is_none() {
+                whole_step = Some(friction);
+            }
+            impulse += friction * u;
+            elapsed += u;
+            if wall.is_some() {
+                // Plastic impact: exactly at the stop, at rest (16-17).
+                self.angle = direction * self.stop;
+                self.rate = 0.0;
+            } else {
+                self.angle = (self.angle + motion.travel(u)).clamp(-self.stop, self.stop);
+                let end = motion.rate(u);
+                // At the stop instant, or a rounding residue of the other sign: at rest.
+                self.rate = if stop.is_some() || end * direction <= 0.0 { 0.0 } else { end };
+            }
+        }
+        self.friction = whole_step.unwrap_or(impulse / dt);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +397,91 @@ mod tests {
         let c = f.step(40.0, 20.0, 0.05);
         assert_eq!(c, BreaksAway);
         assert!(f.rate > 0.0 && f.angle > -1.0);
+    }
+
+    /// Closed form of an element coasting under `J*w' = A - CM*w` from
+    /// `w0`: rate and travel after `t` (independent of [`Viscous`]).
+    fn damped(j: f64, cm: f64, a: f64, w0: f64, t: f64) -> (f64, f64) {
+        let (k, w_inf) = (cm / j, a / cm);
+        let e = (-k * t).exp();
+        (w_inf + (w0 - w_inf) * e, w_inf * t + (w0 - w_inf) * (1.0 - e) / k)
+    }
+
+    #[test]
+    fn exact_coasting_stops_at_the_closed_form_angle_for_any_step() {
+        // J = 2, w0 = 1, TFR0 = 0.5, CM = 0.1: w_inf = -5 rad/s, k = 0.05/s;
+        // stop at ln(1.2)/k = 3.646 s after (w0 + w_inf*ln(1 - w0/w_inf))/k.
+        let angle = 20.0 * (1.0 - 5.0 * 1.2_f64.ln());
+        for dt in [1e-3, 0.3, 0.7, 1.0, 5.0] {
+            let mut f =
+                LoadDependentFriction { inertia: 2.0, base_friction: 0.5, stop: 10.0, rate: 1.0, ..reversible() };
+            let steps = (10.0 / dt) as usize;
+            for k in 1..=steps {
+                f.step_exact(0.0, 0.0, dt);
+                let t = k as f64 * dt;
+                if t < 20.0 * 1.2_f64.ln() {
+                    let (w, phi) = damped(2.0, 0.1, -0.5, 1.0, t);
+                    assert!(
+                        (f.rate - w).abs() <= 1e-12 && (f.angle - phi).abs() <= 1e-12,
+                        "dt = {dt}, t = {t}: {:e} {:e}",
+                        f.rate - w,
+                        f.angle - phi
+                    );
+                }
+            }
+            assert_eq!(f.rate, 0.0);
+            assert!((f.angle - angle).abs() <= 1e-12 + steps as f64 * 1e-16, "dt = {dt}: {} vs {angle}", f.angle);
+        }
+    }
+
+    #[test]
+    fn exact_reversal_stops_and_breaks_away_inside_the_step() {
+        // J = 1, w0 = 1, TM = -5, no load, TFR0 = 1, FSD = 1.2, CM = 0.1:
+        // A = -6 until the stop at ln(1 + 1/60)/0.1 s; |Act| = 5 > 1.2:
+        // reverses at once with A = -4.
+        let stop: f64 = (1.0_f64 / 60.0).ln_1p() / 0.1;
+        let (_, travel1) = damped(1.0, 0.1, -6.0, 1.0, stop);
+        for dt in [1e-3_f64, 0.3, 0.7] {
+            let mut f = LoadDependentFriction { stop: 100.0, rate: 1.0, ..reversible() };
+            let steps = (2.1_f64 / dt).round() as usize;
+            for _ in 0..steps {
+                f.step_exact(-5.0, 0.0, dt);
+            }
+            let (w, travel2) = damped(1.0, 0.1, -4.0, 0.0, steps as f64 * dt - stop);
+            assert!((f.rate - w).abs() <= 1e-12, "dt = {dt}: {} vs {w}", f.rate);
+            assert!((f.angle - travel1 - travel2).abs() <= 1e-12, "dt = {dt}: {}", f.angle - travel1 - travel2);
+            assert_eq!(f.friction, -1.0, "sliding backward: TFR = -FDO");
+        }
+    }
+
+    #[test]
+    fn exact_hard_stop_is_reached_at_the_root_of_the_travel() {
+        // Back-driven from rest (Act = -5 beyond the aided limit 3): J*w' =
+        // -2.5 - 0.1*w up to the lower stop at -1 rad, then held there.
+        let phi_at = |t: f64| damped(1.0, 0.1, -2.5, 0.0, t).1;
+        let (mut low, mut high) = (0.0, 2.0);
+        for _ in 0..200 {
+            let mid = 0.5 * (low + high);
+            if phi_at(mid) > -1.0 {
+                low = mid
+            } else {
+                high = mid
+            }
+        }
+        let impact = high;
+        for dt in [1e-3_f64, 0.3, 0.7] {
+            let mut f = reversible();
+            for k in 1..=(2.1_f64 / dt).round() as usize {
+                f.step_exact(0.0, 5.0, dt);
+                let t = k as f64 * dt;
+                if t < impact - 1e-9 {
+                    let (w, phi) = damped(1.0, 0.1, -2.5, 0.0, t);
+                    assert!((f.rate - w).abs() <= 1e-12 && (f.angle - phi).abs() <= 1e-12, "dt = {dt}, t = {t}");
+                } else {
+                    assert_eq!((f.angle, f.rate), (-1.0, 0.0), "dt = {dt}, t = {t}: held at the stop");
+                }
+            }
+        }
+        assert!((impact - 0.9).abs() < 0.05, "{impact}");
     }
 }

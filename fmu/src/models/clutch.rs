@@ -14,6 +14,8 @@ pub struct ClutchStickSlip {
     slope1: f64,
     slope2: f64,
     capacity: f64,
+    /// d(tau_capacity)/dt for the next step.
+    capacity_slope: f64,
     rate1_start: f64,
     rate2_start: f64,
     internal_step: f64,
@@ -110,10 +112,11 @@ impl Model for ClutchStickSlip {
         Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
     ];
 
-    // The torques linear over a step (events stay closed-form); the capacity is held.
+    // The torques and the capacity linear over a step (events stay closed-form).
     const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] = &[
         InputDerivative { input: "tau1", get: |m| m.slope1, set: |m, x| m.slope1 = x },
         InputDerivative { input: "tau2", get: |m| m.slope2, set: |m, x| m.slope2 = x },
+        InputDerivative { input: "tau_capacity", get: |m| m.capacity_slope, set: |m, x| m.capacity_slope = x },
     ];
     // Rates, and the accelerations of the exact solution at the end of the
     // step (equal while locked).
@@ -138,7 +141,8 @@ impl Model for ClutchStickSlip {
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.clutch.locked;
-        self.clutch.step_ramp(self.torque1, self.torque2, self.slope1, self.slope2, self.capacity, dt);
+        let (t1, t2, capacity) = (self.torque1, self.torque2, self.capacity);
+        self.clutch.step_ramps(t1, t2, self.slope1, self.slope2, capacity, self.capacity_slope, dt);
         if let Some(t) = Transition::of_lock(before, self.clutch.locked) {
             on_transition(t);
         }

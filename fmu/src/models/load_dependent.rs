@@ -169,7 +169,10 @@ impl Model for LoadDependentFrictionInertia {
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = Motion::of_rate(self.element.rate);
-        self.element.step(self.motor_torque, self.load_torque, dt);
+        // Table 1's law integrated exactly (its Euler step delays breakaways
+        // and stops by up to a step; FlapActuatorServo keeps it, as the
+        // paper's figures use it).
+        self.element.step_exact(self.motor_torque, self.load_torque, dt);
         if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.element.rate)) {
             on_transition(t);
         }

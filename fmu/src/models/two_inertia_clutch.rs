@@ -35,6 +35,8 @@ pub struct TwoInertiaClutch {
     /// d(tau_drive)/dt for the next step (fmi2SetRealInputDerivatives).
     drive_slope: f64,
     capacity: f64,
+    /// d(tau_capacity)/dt for the next step.
+    capacity_slope: f64,
     damping: f64,
     rate1_start: f64,
     rate2_start: f64,
@@ -136,10 +138,12 @@ impl Model for TwoInertiaClutch {
         Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
     ];
 
-    // The drive torque linear over a step; the damping torque is taken at
-    // each internal step's start, the capacity held.
-    const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] =
-        &[InputDerivative { input: "tau_drive", get: |m| m.drive_slope, set: |m, x| m.drive_slope = x }];
+    // The drive torque and the capacity linear over a step; the damping
+    // torque is taken at each internal step's start.
+    const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] = &[
+        InputDerivative { input: "tau_drive", get: |m| m.drive_slope, set: |m, x| m.drive_slope = x },
+        InputDerivative { input: "tau_capacity", get: |m| m.capacity_slope, set: |m, x| m.capacity_slope = x },
+    ];
 
     fn max_substep(&self) -> f64 {
         self.internal_step
@@ -154,7 +158,8 @@ impl Model for TwoInertiaClutch {
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.clutch.locked;
         let damping_torque = -self.damping * self.clutch.rate2;
-        self.clutch.step_ramp(self.drive_torque, damping_torque, self.drive_slope, 0.0, self.capacity, dt);
+        let (drive, capacity) = (self.drive_torque, self.capacity);
+        self.clutch.step_ramps(drive, damping_torque, self.drive_slope, 0.0, capacity, self.capacity_slope, dt);
         if let Some(t) = Transition::of_lock(before, self.clutch.locked) {
             on_transition(t);
         }
