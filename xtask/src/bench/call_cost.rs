@@ -21,6 +21,7 @@ const COUNTED_CALLS: u32 = 20_000;
 /// The heading of the section this bench writes in docs/performance.md.
 pub const HEADING: &str = "## FMI call cost against a C FMU";
 
+#[derive(Clone)]
 struct Fmu {
     name: &'static str,
     library: PathBuf,
@@ -104,9 +105,25 @@ pub fn measure(binary: &Path) -> Result<String> {
         let mut w = line.split_whitespace().skip(2).map(|x| x.parse::<f64>().map_err(|e| e.to_string()));
         Ok((w.next().ok_or("short line")??, w.next().ok_or("short line")??))
     };
-    let instructions = |f: &Fmu| callgrind(&harness, f, &dir);
+    // Instructions from a build with line tables (same code, but callgrind
+    // can tell the model's own step from the FMI layer by source file).
+    let profiled = profiled_build(&dir);
+    let counted: Vec<Option<Count>> = fmus
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let mut f = f.clone();
+            if i > 0 {
+                if let Some(p) = &profiled {
+                    f.library = dir.join(format!("profiled_{}.so", f.name));
+                    std::fs::copy(p, &f.library).ok()?;
+                }
+            }
+            callgrind(&harness, &f, &dir)
+        })
+        .collect();
     let (c_median, c_min) = ns("FirstOrderC")?;
-    let c_instructions = instructions(&fmus[0]);
+    let c_count = counted[0];
     let mut doc = format!(
         "{HEADING}\n\n`fmi2DoStep` + `fmi2GetReal` (one value), one internal model step per call ({H} s), called \
          through function pointers from `dlsym` by one C harness (`tests/harness/call_cost.c`), the FMUs in the same \
@@ -115,43 +132,80 @@ pub fn measure(binary: &Path) -> Result<String> {
          (`tests/harness/c_fmu.c`: one first-order state, explicit Euler, instance struct, state mask, NULL checks, \
          logging gate; `cc -O3`). Our FMUs slide under 2 N.m (a full step each call) with every check on: \
          call sequence, arguments, a copy of the state to restore and a finiteness check of every Real variable \
-         after the step. Each FMU's figure includes its own model step: HillFrictionInertia's exact integrator \
-         alone is about 130 instructions, CoulombInertia's Euler step with the sign function is close to the C \
-         model's. Instructions per call from callgrind (`valgrind --tool=callgrind --toggle-collect=run_calls`, \
-         {COUNTED_CALLS} calls), exact and independent of the machine's load; the times vary with it.\n\n\
-         | FMU | ns per call (median) | ns (min) | / C FMU (median) | instructions per call | / C FMU |\n\
-         |---|---|---|---|---|---|\n"
+         after the step.\n\n\
+         Instructions per call from callgrind (`valgrind --tool=callgrind --toggle-collect=run_calls`, \
+         {COUNTED_CALLS} calls), exact and independent of the machine's load (the times vary with it). Each total \
+         includes the model's own step, which differs from model to model; \"own step\" is what callgrind \
+         attributes to `crates/friction` and `fmu/src/models` (a build with line tables), and the FMI layer is the \
+         rest minus the harness loop (`run_calls` itself, {} instructions). The C FMU's bookkeeping is its total \
+         minus the harness loop, its Euler step (a few instructions) included.\n\n\
+         | FMU | ns per call (median) | ns (min) | / C FMU (median) | instructions per call | / C FMU | own step | FMI layer | FMI layer / C bookkeeping |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
+        c_count.and_then(|c| c.harness).map(|x| format!("{x:.0}")).unwrap_or_else(|| "-".into())
     );
     let cell = |x: Option<f64>| x.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
+    let c_total = c_count.map(|c| c.total);
+    let c_bookkeeping = c_count.and_then(|c| Some(c.total - c.harness?));
     let _ = writeln!(
         doc,
-        "| C FMU (first-order, Euler) | {c_median:.2} | {c_min:.2} | 1.00 | {} | 1.00 |",
-        cell(c_instructions)
+        "| C FMU (first-order, Euler) | {c_median:.2} | {c_min:.2} | 1.00 | {} | 1.00 | - | {} | 1.00 |",
+        cell(c_total),
+        cell(c_bookkeeping)
     );
-    for f in &fmus[1..] {
+    for (f, count) in fmus.iter().zip(&counted).skip(1) {
         let (median, min) = ns(f.name)?;
-        let count = instructions(f);
-        let ratio = match (count, c_instructions) {
+        let total = count.map(|c| c.total);
+        let own = count.and_then(|c| c.own_step);
+        let layer = count.and_then(|c| Some(c.total - c.own_step? - c.harness?));
+        let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
             (Some(a), Some(b)) => format!("{:.2}", a / b),
             _ => "-".into(),
         };
         let _ = writeln!(
             doc,
-            "| {} | {median:.2} | {min:.2} | {:.2} | {} | {ratio} |",
+            "| {} | {median:.2} | {min:.2} | {:.2} | {} | {} | {} | {} | {} |",
             f.name,
             median / c_median,
-            cell(count)
+            cell(total),
+            ratio(total, c_total),
+            cell(own),
+            cell(layer),
+            ratio(layer, c_bookkeeping)
         );
     }
-    if c_instructions.is_none() {
+    if c_count.is_none() {
         doc.push_str("\nInstruction counts skipped: valgrind is not installed.\n");
+    } else if profiled.is_none() {
+        doc.push_str("\nOwn step and FMI layer skipped: the build with line tables failed.\n");
     }
     Ok(doc)
 }
 
+#[derive(Clone, Copy)]
+struct Count {
+    total: f64,
+    /// In `crates/friction` and `fmu/src/models` (needs line tables).
+    own_step: Option<f64>,
+    /// In the harness's `run_calls` itself (the loop, the two indirect calls).
+    harness: Option<f64>,
+}
+
+/// The FMU binary again, with line tables, in its own target directory.
+fn profiled_build(dir: &Path) -> Option<PathBuf> {
+    let target = dir.join("profiled");
+    let ok = crate::cargo()
+        .current_dir(root())
+        .args(["build", "--release", "--locked", "-p", "fmu", "--target-dir"])
+        .arg(&target)
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only")
+        .status()
+        .is_ok_and(|s| s.success());
+    ok.then(|| target.join("release/libfmu.so"))
+}
+
 /// Instructions per call under callgrind, collected inside `run_calls` only;
 /// None without valgrind.
-fn callgrind(harness: &Path, f: &Fmu, dir: &Path) -> Option<f64> {
+fn callgrind(harness: &Path, f: &Fmu, dir: &Path) -> Option<Count> {
     let out_file = dir.join(format!("callgrind.{}.out", f.name));
     let out = Command::new("valgrind")
         .args(["--tool=callgrind", "--toggle-collect=run_calls"])
@@ -174,7 +228,23 @@ fn callgrind(harness: &Path, f: &Fmu, dir: &Path) -> Option<f64> {
         .next()?
         .parse()
         .ok()?;
-    Some(total / COUNTED_CALLS as f64)
+    // Exclusive counts per file:function ("  1,720,000 (14.55%)  path:function [object]").
+    let annotated = Command::new("callgrind_annotate").arg("--auto=no").arg(&out_file).output().ok();
+    let annotated = annotated.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    let calls = COUNTED_CALLS as f64;
+    let sum = |keep: &dyn Fn(&str) -> bool| {
+        let ir: f64 = annotated
+            .lines()
+            .filter(|l| keep(l))
+            .filter_map(|l| l.split_whitespace().next()?.replace(',', "").parse::<f64>().ok())
+            .sum();
+        (ir > 0.0).then_some(ir / calls)
+    };
+    Some(Count {
+        total: total / calls,
+        own_step: sum(&|l| l.contains("crates/friction/") || l.contains("fmu/src/models/")),
+        harness: sum(&|l| l.contains(":run_calls ")),
+    })
 }
 
 /// Replace the section under [`HEADING`] in `doc` (up to the next `## `), or
