@@ -331,6 +331,7 @@ impl Component {
         // tells that h, t and t + h are all finite (LLVM turns a chain of
         // `is_finite` into a few dozen integer instructions).
         let end = t + h;
+        #[allow(clippy::eq_op)]
         let all_finite = (h - h) + (t - t) + (end - end) == 0.0;
         if !(all_finite
             && h > 0.0

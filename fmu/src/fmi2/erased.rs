@@ -60,10 +60,10 @@ pub fn substep_count(h: f64, max_substep: f64) -> f64 {
     let ratio = h / max_substep - 1e-9;
     // One substep (the usual case) without calling `ceil`; a NaN ratio too,
     // as `NaN.ceil().max(1.0)` is 1.
-    if !(ratio > 1.0) {
-        1.0
-    } else {
+    if ratio > 1.0 {
         ratio.ceil()
+    } else {
+        1.0
     }
 }
 
@@ -465,16 +465,16 @@ impl<M: Model> Erased for ModelBox<M> {
         let n = M::INPUT_DERIVATIVES.len();
         let mut value = [0.0; MAX_INTERPOLATED];
         let mut slope = [0.0; MAX_INTERPOLATED];
-        for k in 0..n {
+        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
             value[k] = self.input(Self::INTERPOLATED_VRS[k]);
-            slope[k] = (M::INPUT_DERIVATIVES[k].get)(&self.model);
+            slope[k] = (d.get)(&self.model);
         }
         let interpolating = slope[..n].iter().any(|&s| s != 0.0);
         for k in 1..substeps + 1 {
             if interpolating && k > 1 {
                 let offset = (k - 1) as f64 * dt;
-                for i in 0..n {
-                    self.set_input(Self::INTERPOLATED_VRS[i], value[i] + slope[i] * offset);
+                for (i, &vr) in Self::INTERPOLATED_VRS[..n].iter().enumerate() {
+                    self.set_input(vr, value[i] + slope[i] * offset);
                 }
             }
             let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
@@ -487,9 +487,9 @@ impl<M: Model> Erased for ModelBox<M> {
         }
         // The inputs keep the values the environment set; their derivatives
         // applied to this step only.
-        for k in 0..n {
+        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
             self.set_input(Self::INTERPOLATED_VRS[k], value[k]);
-            (M::INPUT_DERIVATIVES[k].set)(&mut self.model, 0.0);
+            (d.set)(&mut self.model, 0.0);
         }
         Ok(())
     }
