@@ -1,6 +1,8 @@
 //! The call-cost bench: `fmi2DoStep` + one `fmi2GetReal` through the C ABI,
-//! for our HillFrictionInertia and CoulombInertia binaries and for a minimal
-//! C FMU of the Reference-FMUs kind (`tests/harness/c_fmu.c`), timed by one
+//! for our HillFrictionInertia and CoulombInertia binaries and for two C FMUs
+//! of one first-order state (`tests/harness/c_fmu.c`, minimal bookkeeping;
+//! `tests/harness/c_fmu_reference_kind.c`, the Reference-FMUs framework's
+//! bookkeeping), timed by one
 //! C harness (`tests/harness/call_cost.c`) in one process, interleaved, with
 //! subnormals flushed. One internal model step per call for every FMU. With
 //! valgrind, also the instructions per call (callgrind).
@@ -17,6 +19,10 @@ const CALLS: u32 = 200_000;
 const ROUNDS: u32 = 31;
 /// Calls per callgrind run (instructions are counted exactly: few suffice).
 const COUNTED_CALLS: u32 = 20_000;
+
+/// The C FMUs of the bench, first in its list: (name, what the table calls it).
+const YARDSTICKS: [(&str, &str); 2] =
+    [("FirstOrderC", "minimal C FMU"), ("ReferenceKindC", "C FMU, Reference-FMUs bookkeeping")];
 
 /// The heading of the section this bench writes in docs/performance.md.
 pub const HEADING: &str = "## FMI call cost against a C FMU";
@@ -81,10 +87,20 @@ pub fn measure(binary: &Path) -> Result<String> {
     // -O3: the optimization level of a CMake Release build (Reference-FMUs).
     let flags = ["-O3", "-std=c99", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Werror"];
     cc(&[&flags[..], &["-fPIC", "-shared"]].concat(), &c_fmu, &harness_dir.join("c_fmu.c"), &["-lm"])?;
+    let reference_kind = dir.join("ReferenceKindC.so");
+    let source = harness_dir.join("c_fmu_reference_kind.c");
+    cc(&[&flags[..], &["-fPIC", "-shared"]].concat(), &reference_kind, &source, &["-lm"])?;
     let harness = dir.join("call_cost");
     cc(&flags, &harness, &harness_dir.join("call_cost.c"), &["-ldl"])?;
     let fmus = [
         Fmu { name: "FirstOrderC", library: c_fmu, guid: "{c}".into(), output: 1, values: vec![(4, H), (2, 1.0)] },
+        Fmu {
+            name: "ReferenceKindC",
+            library: reference_kind,
+            guid: "{c}".into(),
+            output: 1,
+            values: vec![(4, H), (2, 1.0)],
+        },
         ours("HillFrictionInertia", binary, &dir)?,
         ours("CoulombInertia", binary, &dir)?,
     ];
@@ -113,7 +129,7 @@ pub fn measure(binary: &Path) -> Result<String> {
         .enumerate()
         .map(|(i, f)| {
             let mut f = f.clone();
-            if i > 0 {
+            if i >= YARDSTICKS.len() {
                 if let Some(p) = &profiled {
                     f.library = dir.join(format!("profiled_{}.so", f.name));
                     std::fs::copy(p, &f.library).ok()?;
@@ -122,55 +138,75 @@ pub fn measure(binary: &Path) -> Result<String> {
             callgrind(&harness, &f, &dir)
         })
         .collect();
-    let (c_median, c_min) = ns("FirstOrderC")?;
+    // Per yardstick: median ns, instructions per call, bookkeeping (all but the harness loop).
+    let mut yard = Vec::new();
+    for (k, (name, _)) in YARDSTICKS.iter().enumerate() {
+        let count = counted[k];
+        yard.push((ns(name)?.0, count.map(|c| c.total), count.and_then(|c| Some(c.total - c.harness?))));
+    }
     let c_count = counted[0];
     let mut doc = format!(
         "{HEADING}\n\n`fmi2DoStep` + `fmi2GetReal` (one value), one internal model step per call ({H} s), called \
          through function pointers from `dlsym` by one C harness (`tests/harness/call_cost.c`), the FMUs in the same \
-         process, {ROUNDS} interleaved rounds of {CALLS} calls, subnormals flushed (FTZ/DAZ). The yardstick is a \
-         minimal C FMU written here the way the Modelica Reference-FMUs do their bookkeeping \
-         (`tests/harness/c_fmu.c`: one first-order state, explicit Euler, instance struct, state mask, NULL checks, \
-         logging gate; `cc -O3`). Our FMUs slide under 2 N.m (a full step each call) with every check on: \
-         call sequence, arguments, a copy of the state to restore and a finiteness check of every Real variable \
-         after the step.\n\n\
+         process, {ROUNDS} interleaved rounds of {CALLS} calls, subnormals flushed (FTZ/DAZ). Two yardsticks, both \
+         written here, both the same model (one first-order state x' = (u - x) / T, explicit Euler), both `cc -O3`:\n\n\
+         - **minimal C FMU** (`tests/harness/c_fmu.c`), the leanest bookkeeping we would accept: per doStep the state \
+         bit against a mask, h > 0 and t, h finite, t against the FMU's time, the end against stopTime, a loop of \
+         internal steps (the Euler step inline, a sign test for the event log), a finiteness test of x; per getReal \
+         the state mask, NULL checks, a switch on the value reference.\n\
+         - **C FMU, Reference-FMUs bookkeeping** (`tests/harness/c_fmu_reference_kind.c`), the per-call path of the \
+         Modelica Reference-FMUs framework (`src/fmi2Functions.c`, `src/cosimulation.c`, a model unit like \
+         `Dahlquist/model.c`) written again here: per doStep the state mask, t against the FMU's time and the end \
+         against stopTime by its closeness test (absolute or relative 1e-5), h > 0, then per internal step \
+         getContinuousStates into an array, getDerivatives (through calculateValues), the Euler update over the \
+         array, setContinuousStates (values marked dirty), time = start + nSteps * step, the event indicator \
+         evaluated and compared with the previous one, the time-event test, the intermediate-update test; per \
+         getReal the state mask, NULL checks, calculateValues when dirty, and per value reference a call of the \
+         model's getFloat64 (room check, switch). The model unit's functions are real calls (separate translation \
+         units there, no LTO). No finiteness test of the result (the framework has none). The loop's end test \
+         uses half an internal step instead of the framework's relative 1e-5, which past t = 100 s would let an \
+         extra internal step through per call.\n\n\
+         Our FMUs slide under 2 N.m (a full step each call) with every check on: call sequence, arguments, the state \
+         kept to restore and a finiteness check of what the step wrote.\n\n\
          Instructions per call from callgrind (`valgrind --tool=callgrind --toggle-collect=run_calls`, \
          {COUNTED_CALLS} calls), exact and independent of the machine's load (the times vary with it). Each total \
          includes the model's own step, which differs from model to model; \"own step\" is what callgrind \
          attributes to `crates/friction` and `fmu/src/models` (a build with line tables), and the FMI layer is the \
-         rest minus the harness loop (`run_calls` itself, {} instructions). The C FMU's bookkeeping is its total \
+         rest minus the harness loop (`run_calls` itself, {} instructions). A C FMU's bookkeeping is its total \
          minus the harness loop, its Euler step (a few instructions) included.\n\n\
-         | FMU | ns per call (median) | ns (min) | / C FMU (median) | instructions per call | / C FMU | own step | FMI layer | FMI layer / C bookkeeping |\n\
-         |---|---|---|---|---|---|---|---|---|\n",
+         | FMU | ns per call (median) | ns (min) | / minimal C (median ns) | / Reference-kind C (median ns) | \
+         instructions per call | / minimal C | / Reference-kind C | own step | FMI layer | layer / minimal C \
+         bookkeeping | layer / Reference-kind C bookkeeping |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
         c_count.and_then(|c| c.harness).map(|x| format!("{x:.0}")).unwrap_or_else(|| "-".into())
     );
     let cell = |x: Option<f64>| x.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
-    let c_total = c_count.map(|c| c.total);
-    let c_bookkeeping = c_count.and_then(|c| Some(c.total - c.harness?));
-    let _ = writeln!(
-        doc,
-        "| C FMU (first-order, Euler) | {c_median:.2} | {c_min:.2} | 1.00 | {} | 1.00 | - | {} | 1.00 |",
-        cell(c_total),
-        cell(c_bookkeeping)
-    );
-    for (f, count) in fmus.iter().zip(&counted).skip(1) {
+    let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => format!("{:.2}", a / b),
+        _ => "-".into(),
+    };
+    for (i, f) in fmus.iter().enumerate() {
+        let count = counted[i];
         let (median, min) = ns(f.name)?;
         let total = count.map(|c| c.total);
-        let own = count.and_then(|c| c.own_step);
-        let layer = count.and_then(|c| Some(c.total - c.own_step? - c.harness?));
-        let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
-            (Some(a), Some(b)) => format!("{:.2}", a / b),
-            _ => "-".into(),
+        let yardstick = YARDSTICKS.get(i).map(|y| y.1);
+        let (own, layer) = match yardstick {
+            Some(_) => (None, count.and_then(|c| Some(c.total - c.harness?))),
+            None => (count.and_then(|c| c.own_step), count.and_then(|c| Some(c.total - c.own_step? - c.harness?))),
         };
         let _ = writeln!(
             doc,
-            "| {} | {median:.2} | {min:.2} | {:.2} | {} | {} | {} | {} | {} |",
-            f.name,
-            median / c_median,
+            "| {} | {median:.2} | {min:.2} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} |",
+            yardstick.unwrap_or(f.name),
+            median / yard[0].0,
+            median / yard[1].0,
             cell(total),
-            ratio(total, c_total),
+            ratio(total, yard[0].1),
+            ratio(total, yard[1].1),
             cell(own),
             cell(layer),
-            ratio(layer, c_bookkeeping)
+            ratio(layer, yard[0].2),
+            ratio(layer, yard[1].2)
         );
     }
     if c_count.is_none() {
