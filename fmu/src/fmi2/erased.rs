@@ -2,7 +2,7 @@
 //! functions are written once for every model. The generic implementation
 //! is monomorphized per model, so the sub-step loop inlines the model's step.
 
-use crate::description::{Value, Variable};
+use crate::description::{Causality, Value, Variability, Variable};
 use crate::model::{Model, Transition};
 use std::any::Any;
 
@@ -261,6 +261,47 @@ fn first_non_finite<M: Model>(model: &M) -> Option<usize> {
     })
 }
 
+/// True when every Real variable of `model` is finite: `x - x` is 0 for a
+/// finite `x` and NaN otherwise, so the sum of them all is 0 exactly when
+/// [`first_non_finite`] would find none, with one branch instead of one per
+/// variable (written out per index as there).
+#[inline(always)]
+#[allow(clippy::eq_op)]
+fn all_finite<M: Model>(model: &M) -> bool {
+    let mut residue = 0.0;
+    macro_rules! add {
+        ($($i:literal)*) => {$(
+            if $i < M::VARIABLES.len() && !fixed_parameter(&M::VARIABLES[$i]) {
+                if let Value::Real { get, .. } = M::VARIABLES[$i].value {
+                    let x = get(model);
+                    residue += x - x;
+                }
+            }
+        )*};
+    }
+    add!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+         32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63);
+    const UNROLLED: usize = 64;
+    residue == 0.0 && (M::VARIABLES.len() <= UNROLLED || first_non_finite(model).is_none())
+}
+
+/// A parameter fixed after initialization: checked finite when set, and
+/// only read by a step (checked after every step in debug builds, hence by
+/// every test that steps a model in-process: [`fixed_parameters_changed`]).
+const fn fixed_parameter<M>(v: &Variable<M>) -> bool {
+    matches!(v.causality, Causality::Parameter) && matches!(v.variability, Variability::Fixed)
+}
+
+/// Name of the first fixed Real parameter whose bits differ between `before`
+/// and `after` (debug builds: the step must leave them alone for
+/// [`all_finite`] to skip them).
+fn fixed_parameters_changed<M: Model>(before: &M, after: &M) -> Option<&'static str> {
+    M::VARIABLES.iter().find_map(|v| match v.value {
+        Value::Real { get, .. } if fixed_parameter(v) && get(before).to_bits() != get(after).to_bits() => Some(v.name),
+        _ => None,
+    })
+}
+
 /// The error for a variable [`first_non_finite`] found.
 #[cold]
 #[inline(never)]
@@ -470,20 +511,34 @@ impl<M: Model> Erased for ModelBox<M> {
             slope[k] = (d.get)(&self.model);
         }
         let interpolating = slope[..n].iter().any(|&s| s != 0.0);
-        for k in 1..substeps + 1 {
-            if interpolating && k > 1 {
-                let offset = (k - 1) as f64 * dt;
-                for (i, &vr) in Self::INTERPOLATED_VRS[..n].iter().enumerate() {
-                    self.set_input(vr, value[i] + slope[i] * offset);
+        if substeps == 1 {
+            // The usual case, without the loop's bookkeeping: the same `dt`
+            // (`h / 1`) and time (`t0 + h`) as the loop's single pass.
+            self.model.step(dt, &mut |tr| on_transition(t0 + h, tr));
+        } else {
+            for k in 1..substeps + 1 {
+                if interpolating && k > 1 {
+                    let offset = (k - 1) as f64 * dt;
+                    for (i, &vr) in Self::INTERPOLATED_VRS[..n].iter().enumerate() {
+                        self.set_input(vr, value[i] + slope[i] * offset);
+                    }
                 }
+                let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
+                self.model.step(dt, &mut |tr| on_transition(t, tr));
             }
-            let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
-            self.model.step(dt, &mut |tr| on_transition(t, tr));
         }
-        if let Some(vr) = first_non_finite(&self.model) {
-            let error = non_finite::<M>(&self.model, vr);
+        if !all_finite(&self.model) {
+            let error = match first_non_finite(&self.model) {
+                Some(vr) => non_finite::<M>(&self.model, vr),
+                None => "a Real variable became non-finite".into(), // all_finite and first_non_finite agree
+            };
             self.model = saved;
             return Err(error);
+        }
+        if cfg!(debug_assertions) {
+            if let Some(name) = fixed_parameters_changed(&saved, &self.model) {
+                panic!("a step changed the fixed parameter {name}");
+            }
         }
         // The inputs keep the values the environment set; their derivatives
         // applied to this step only.
