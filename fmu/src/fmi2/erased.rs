@@ -500,7 +500,6 @@ impl<M: Model> Erased for ModelBox<M> {
         // A stack copy (the models hold plain numbers): restores the state if
         // the step fails, without allocating on the step path.
         let saved = self.model.clone();
-        let dt = h / substeps as f64;
         // Interpolated inputs: value and slope at the start of the step
         // (`n` is a constant of the model type: these loops unroll).
         let n = M::INPUT_DERIVATIVES.len();
@@ -514,8 +513,9 @@ impl<M: Model> Erased for ModelBox<M> {
         if substeps == 1 {
             // The usual case, without the loop's bookkeeping: the same `dt`
             // (`h / 1`) and time (`t0 + h`) as the loop's single pass.
-            self.model.step(dt, &mut |tr| on_transition(t0 + h, tr));
+            self.model.step(h, &mut |tr| on_transition(t0 + h, tr));
         } else {
+            let dt = h / substeps as f64;
             for k in 1..substeps + 1 {
                 if interpolating && k > 1 {
                     let offset = (k - 1) as f64 * dt;
