@@ -302,6 +302,12 @@ fn fixed_parameters_changed<M: Model>(before: &M, after: &M) -> Option<&'static 
     })
 }
 
+/// `get_real`'s general case, out of line.
+#[inline(never)]
+fn get_reals<M: Model>(model: &ModelBox<M>, vrs: &[u32], out: &mut [f64]) -> Result<(), String> {
+    get_values!(model, vrs, out, Real, "Real")
+}
+
 /// The error for a variable [`first_non_finite`] found.
 #[cold]
 #[inline(never)]
@@ -399,7 +405,15 @@ impl<M: Model> Erased for ModelBox<M> {
     }
 
     fn get_real(&self, vrs: &[u32], out: &mut [f64]) -> Result<(), String> {
-        get_values!(self, vrs, out, Real, "Real")
+        // One value, the commonest request: without the loop, so that
+        // few registers are live across the getter (a short entry and exit).
+        if let ([vr], [slot]) = (vrs, &mut *out) {
+            if let Some(Value::Real { get, .. }) = M::VARIABLES.get(*vr as usize).map(|v| &v.value) {
+                *slot = get(&self.model);
+                return Ok(());
+            }
+        }
+        get_reals(self, vrs, out)
     }
 
     fn get_integer(&self, vrs: &[u32], out: &mut [i32]) -> Result<(), String> {

@@ -167,7 +167,9 @@ pub fn measure(binary: &Path) -> Result<String> {
          uses half an internal step instead of the framework's relative 1e-5, which past t = 100 s would let an \
          extra internal step through per call.\n\n\
          Our FMUs slide under 2 N.m (a full step each call) with every check on: call sequence, arguments, the state \
-         kept to restore and a finiteness check of what the step wrote.\n\n\
+         kept to restore (a copy of the model on the stack) and after the step a finiteness check of every Real \
+         variable a step can write (all but the fixed parameters, which were checked when set; debug builds assert \
+         after every step that it left them bit-for-bit alone).\n\n\
          Instructions per call from callgrind (`valgrind --tool=callgrind --toggle-collect=run_calls`, \
          {COUNTED_CALLS} calls), exact and independent of the machine's load (the times vary with it). Each total \
          includes the model's own step, which differs from model to model; \"own step\" is what callgrind \
