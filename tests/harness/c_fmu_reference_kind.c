@@ -40,26 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(_WIN32)
-#define EXPORT __declspec(dllexport)
-#else
-#define EXPORT __attribute__((visibility("default")))
-#endif
-#define MODEL_UNIT __attribute__((noinline))
+#include "call_cost_fmi2.h"
 
-typedef void *fmi2Component;
-typedef unsigned int fmi2ValueReference;
-typedef double fmi2Real;
-typedef int fmi2Boolean;
-typedef const char *fmi2String;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef struct {
-    void (*logger)(void *, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
-    void *(*allocateMemory)(size_t, size_t);
-    void (*freeMemory)(void *);
-    void (*stepFinished)(void *, fmi2Status);
-    void *componentEnvironment;
-} fmi2CallbackFunctions;
+#define MODEL_UNIT __attribute__((noinline))
 
 typedef enum { OK, Warning, Discard, Error, Fatal } Status;
 
