@@ -32,12 +32,15 @@ fn overhead(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("fmu-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = fmu_tests::raw::extract_binary(id, &dir);
+    // SAFETY: the FMU binary built by this workspace.
     let lib = unsafe { Fmi2Binding::new(&path) }.unwrap();
     let guid = CString::new(fmu::registry::guid_of(id).unwrap()).unwrap();
     let callbacks = fmu_tests::raw::silent_callbacks();
     let vars = (fmu::registry::get(id).variables)();
     let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
     let (tau_vr, w_vr, step_vr, w_start_vr) = (vr("tau"), vr("w"), vr("internal_step"), vr("w_start"));
+    // SAFETY: the FMI call sequence on an instance of this binary, with
+    // one-element arrays and callbacks that outlive it.
     unsafe {
         let comp = lib.fmi2Instantiate(c"bench".as_ptr(), 1, guid.as_ptr(), null(), &callbacks, 0, 0);
         assert!(!comp.is_null());

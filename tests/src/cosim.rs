@@ -144,6 +144,8 @@ pub fn cosimulate(fmu: &RawFmu, o: &Oscillator, master: Master, integration: i32
     let (j, fc, fs, w0, step, int) =
         (vr("J"), vr("tau_coulomb"), vr("tau_static"), vr("w_start"), vr("internal_step"), vr("integration"));
     let mut phases = Phases { sticks: Vec::new(), slips: Vec::new() };
+    // SAFETY: calls into the FMU binary in the FMI call sequence, on an
+    // instance it returned, with arrays of the lengths passed.
     unsafe {
         assert_eq!(lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
         let reals = [(j, o.inertia), (fc, o.coulomb_torque), (fs, o.static_torque), (w0, 0.0), (step, h)];

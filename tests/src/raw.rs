@@ -60,6 +60,8 @@ impl RawFmu {
     pub fn load(model: &str) -> Self {
         let import = fmi::import::from_path::<Fmi2Import>(crate::fmu_path(model)).expect("load FMU");
         let so = import.archive_path().join(format!("binaries/linux64/{model}.so"));
+        // SAFETY: the FMU binary built by this workspace; loading it runs no
+        // initializer beyond Rust's own.
         let lib = unsafe { Fmi2Binding::new(&so) }.expect("dlopen the FMU binary");
         let guid = CString::new(import.model_description().guid.clone()).unwrap();
         let messages: Box<Mutex<Vec<Message>>> = Box::default();
@@ -83,6 +85,8 @@ impl RawFmu {
     /// `fmi2Instantiate` for Co-Simulation with this FMU's GUID.
     pub fn instantiate(&self, name: &str) -> binding::fmi2Component {
         let name = CString::new(name).unwrap();
+        // SAFETY: NUL-terminated strings and callbacks that outlive the call
+        // (the callbacks live as long as `self`).
         unsafe {
             self.lib.fmi2Instantiate(
                 name.as_ptr(),
@@ -100,6 +104,7 @@ impl RawFmu {
     pub fn initialized(&self, name: &str) -> binding::fmi2Component {
         let c = self.instantiate(name);
         assert!(!c.is_null());
+        // SAFETY: `c` is a live instance of this binary, made just above.
         unsafe {
             assert_eq!(self.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
             assert_eq!(self.lib.fmi2EnterInitializationMode(c), OK);

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::process::Command;
 
+mod call_cost;
+
 /// Mean of a criterion benchmark in ns, from its estimates.json.
 fn mean_ns(group: &str, name: &str) -> Option<f64> {
     // criterion files "group/name" benchmarks under target/criterion/group_name.
@@ -17,7 +19,13 @@ fn mean_ns(group: &str, name: &str) -> Option<f64> {
     mean[at..].split([',', '}']).next()?.trim().parse().ok()
 }
 
-pub fn bench() -> Result<()> {
+/// `cargo xtask bench [call-cost]`: everything, or only the call-cost bench
+/// (its section of docs/performance.md is replaced in place).
+pub fn bench(args: &[String]) -> Result<()> {
+    if args.first().is_some_and(|a| a == "call-cost") {
+        let section = call_cost_section()?;
+        return splice_call_cost(&section);
+    }
     let env = provision::provision()?;
     let fmus = package::build_fmus(true)?;
     run(cargo().current_dir(root()).args(["bench", "--locked", "-p", "friction", "--bench", "step_cost"]))?;
@@ -49,11 +57,27 @@ pub fn bench() -> Result<()> {
         return Err(format!("accuracy bench failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     let study = String::from_utf8_lossy(&out.stdout).into_owned();
+    let call_cost = call_cost_section()?;
     write_doc(&study)?;
     let mut doc = std::fs::read_to_string(root().join("docs/performance.md")).map_err(|e| e.to_string())?;
     doc.push('\n');
     doc.push_str(&String::from_utf8_lossy(&cosim.stdout));
-    std::fs::write(root().join("docs/performance.md"), doc).map_err(|e| e.to_string())
+    std::fs::write(root().join("docs/performance.md"), doc).map_err(|e| e.to_string())?;
+    splice_call_cost(&call_cost)
+}
+
+/// The release binary (as packaged for linux64) against the C FMU.
+fn call_cost_section() -> Result<String> {
+    run(cargo().current_dir(root()).args(["build", "--release", "--locked", "-p", "fmu"]))?;
+    call_cost::measure(&root().join("target/release/libfmu.so"))
+}
+
+fn splice_call_cost(section: &str) -> Result<()> {
+    let path = root().join("docs/performance.md");
+    let doc = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, call_cost::splice(&doc, section)).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("wrote the call-cost section of docs/performance.md");
+    Ok(())
 }
 
 /// docs/performance.md from the criterion estimates and the study's output.

@@ -11,7 +11,8 @@
 //!   `fmi` crate) in `target/venv`, build the FMUs, run every test, the
 //!   valgrind memcheck and a bounded fuzz run.
 //! - `cargo xtask fuzz [seconds]` — the libFuzzer target alone (default 60 s).
-//! - `cargo xtask bench` — benches; writes docs/performance.md and its plot.
+//! - `cargo xtask bench [call-cost]` — benches; writes docs/performance.md and
+//!   its plot (`call-cost`: only the FMI call cost against a C FMU).
 //! - `cargo xtask plots` — run every scenario in-process and render its
 //!   figure into `docs/figures/<figure>.png`.
 
@@ -36,11 +37,11 @@ fn main() -> ExitCode {
         Some("docs") => write_docs(),
         Some("test") => test(&args[1..]),
         Some("platform-check") => platform_check::report(&package::fmu_dir()).map(|_| ()),
-        Some("bench") => bench::bench(),
+        Some("bench") => bench::bench(&args[1..]),
         Some("plots") => plots::plots(),
         Some("fuzz") => fuzz(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60)).map(|_| ()),
         _ => {
-            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | fuzz [seconds] | bench | plots>"
+            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | fuzz [seconds] | bench [call-cost] | plots>"
                 .into())
         }
     };

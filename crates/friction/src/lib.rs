@@ -7,6 +7,8 @@
 //! Hill's predictive algorithm (Hill, Eqs. 1-6) looks ahead to a zero crossing
 //! inside it.
 
+#![forbid(unsafe_code)]
+
 pub mod antenna;
 pub mod clutch;
 pub mod clutch_chain;

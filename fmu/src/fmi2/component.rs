@@ -117,6 +117,8 @@ pub struct Component {
     /// A parameter or start value changed since `initialize`.
     stale: bool,
     model: Box<dyn Erased>,
+    /// The model's identifier (for event messages, without a call to the model).
+    identifier: &'static str,
     /// FMU states handed out by this instance and not yet freed.
     snapshots: Vec<*mut Snapshot>,
 }
@@ -135,16 +137,18 @@ impl Component {
             time: 0.0,
             substeps: 0,
             stale: false,
+            identifier: model.identifier(),
             model,
             snapshots: Vec::new(),
         }
     }
 
     pub fn identifier(&self) -> &'static str {
-        self.model.identifier()
+        self.identifier
     }
 
     /// Log `message` for a failed `function` and return `status`.
+    #[cold]
     pub fn fail(&mut self, function: &str, status: Status, message: &str) -> Status {
         self.log.emit(status, log::category_of(status), &format!("{function}: {message}"));
         status
@@ -160,20 +164,27 @@ impl Component {
 
     /// Run `body` if `function` is allowed in the current phase; turn an
     /// `Err(message)` into a logged fmi2Error that leaves the instance as it was.
+    #[inline(always)]
     pub fn call(&mut self, function: &str, allowed: u8, body: impl FnOnce(&mut Self) -> Outcome) -> Status {
         if self.phase.bit() & allowed == 0 {
-            let message = if self.phase == Phase::Fatal {
-                "refused: the instance had an internal error; only fmi2Reset and fmi2FreeInstance are allowed"
-                    .to_string()
-            } else {
-                format!("not allowed in state {}", self.phase.name())
-            };
-            return self.fail(function, Status::Error, &message);
+            return self.refuse(function);
         }
         match body(self) {
             Ok(status) => status,
             Err(message) => self.fail(function, Status::Error, &message),
         }
+    }
+
+    /// `function` called in a phase that does not allow it.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, function: &str) -> Status {
+        let message = if self.phase == Phase::Fatal {
+            "refused: the instance had an internal error; only fmi2Reset and fmi2FreeInstance are allowed".to_string()
+        } else {
+            format!("not allowed in state {}", self.phase.name())
+        };
+        self.fail(function, Status::Error, &message)
     }
 
     fn initialized(&self) -> bool {
@@ -182,12 +193,20 @@ impl Component {
 
     /// Outputs read before the first step reflect the current parameters,
     /// once those pass the model's rules (else the read is refused).
+    #[inline(always)]
     fn refresh(&mut self) -> Result<(), String> {
         if self.stale {
-            self.model.check().map_err(|e| format!("outputs cannot be computed yet: {e}"))?;
-            self.model.initialize();
-            self.stale = false;
+            return self.refresh_now();
         }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn refresh_now(&mut self) -> Result<(), String> {
+        self.model.check().map_err(|e| format!("outputs cannot be computed yet: {e}"))?;
+        self.model.initialize();
+        self.stale = false;
         Ok(())
     }
 
@@ -294,49 +313,39 @@ impl Component {
         self.model.check_string_vrs(vrs).map(|()| Status::Ok)
     }
 
-    /// `fmi2DoStep`: integrate from our own time to `t + h`.
+    /// `fmi2DoStep`: integrate from our own time to `t + h` (inlined into
+    /// the export: one function entry and exit less per call).
+    #[inline(always)]
     pub fn do_step(&mut self, t: f64, h: f64) -> Outcome {
-        if !h.is_finite() || h <= 0.0 {
-            return Err(format!("communicationStepSize = {h} rejected: must be finite and > 0"));
-        }
-        if !t.is_finite() {
-            return Err(format!("currentCommunicationPoint = {t} rejected: must be finite"));
-        }
-        if !(t + h).is_finite() {
-            return Err(format!("currentCommunicationPoint + communicationStepSize = {t} + {h} s overflows: the end of the step must be finite"));
-        }
+        // Every rule of `step_refused` at once, so that the accepted step
+        // takes one branch; the refusal finds and words the broken one.
         let tolerance = 1e-9 * self.time.abs().max(1.0);
-        if (t - self.time).abs() > tolerance {
-            return Err(format!(
-                "currentCommunicationPoint = {t} s rejected: the FMU is at t = {} s \
-                 (a step must start where the last one ended, within {tolerance:e} s)",
-                self.time
-            ));
-        }
-        if let Some(stop) = self.stop_time {
+        let within_stop = match self.stop_time {
             // FMI 2.0, 4.2.1: with stopTimeDefined, computing past stopTime
-            // is an error. The same relative round-off as above lets the
-            // last step of a grid summed in floating point land on it.
-            if t + h > stop + 1e-9 * stop.abs().max(1.0) {
-                return Err(format!(
-                    "step from t = {t} s to {} s rejected: it passes stopTime = {stop} s set by fmi2SetupExperiment \
-                     (stopTimeDefined = true)",
-                    t + h
-                ));
-            }
-        }
+            // is an error. The same relative round-off as for the start lets
+            // the last step of a grid summed in floating point land on it.
+            Some(stop) => t + h <= stop + 1e-9 * stop.abs().max(1.0),
+            None => true,
+        };
         let max_substep = self.model.max_substep();
         let substeps = substep_count(h, max_substep);
-        if substeps > MAX_SUBSTEPS_PER_STEP {
-            return Err(format!(
-                "communicationStepSize = {h} s rejected: it would take {substeps:e} internal steps of {max_substep} s \
-                 (limit {MAX_SUBSTEPS_PER_STEP:e}); use smaller communication steps or a larger internal step"
-            ));
+        // `x - x` is 0 for a finite x and NaN otherwise, so one comparison
+        // tells that h, t and t + h are all finite (LLVM turns a chain of
+        // `is_finite` into a few dozen integer instructions).
+        let end = t + h;
+        #[allow(clippy::eq_op)]
+        let all_finite = (h - h) + (t - t) + (end - end) == 0.0;
+        if !(all_finite
+            && h > 0.0
+            && (t - self.time).abs() <= tolerance
+            && within_stop
+            && substeps <= MAX_SUBSTEPS_PER_STEP)
+        {
+            return Err(self.step_refused(t, h, tolerance, max_substep, substeps));
         }
-        let substeps = substeps as u64;
-        let Component { log, model, .. } = self;
+        let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
+        let Component { log, model, identifier, .. } = self;
         let events_on = log.enabled(log::EVENTS);
-        let identifier = model.identifier();
         let outcome = model.advance(t, h, substeps, &mut |time, tr| {
             if events_on {
                 log.emit(
@@ -347,17 +356,60 @@ impl Component {
             }
         });
         if let Err(what) = outcome {
-            // The model is back at t; fmi2LastSuccessfulTime stays t.
-            self.phase = Phase::Error;
-            return Err(format!(
-                "step from t = {t} s to {} s failed: {what}; the model is left at t = {t} s in state error \
-                 (restore a saved FMU state or reset it)",
-                t + h
-            ));
+            return Err(self.step_failed(t, h, &what));
         }
         self.time = t + h;
         self.substeps += substeps;
         Ok(Status::Ok)
+    }
+
+    /// The first rule of `fmi2DoStep`'s arguments that (t, h) breaks (the
+    /// checks of `do_step` one by one).
+    #[cold]
+    #[inline(never)]
+    fn step_refused(&self, t: f64, h: f64, tolerance: f64, max_substep: f64, substeps: f64) -> String {
+        if !h.is_finite() || h <= 0.0 {
+            return format!("communicationStepSize = {h} rejected: must be finite and > 0");
+        }
+        if !t.is_finite() {
+            return format!("currentCommunicationPoint = {t} rejected: must be finite");
+        }
+        if !(t + h).is_finite() {
+            return format!("currentCommunicationPoint + communicationStepSize = {t} + {h} s overflows: the end of the step must be finite");
+        }
+        if (t - self.time).abs() > tolerance {
+            return format!(
+                "currentCommunicationPoint = {t} s rejected: the FMU is at t = {} s \
+                 (a step must start where the last one ended, within {tolerance:e} s)",
+                self.time
+            );
+        }
+        if let Some(stop) = self.stop_time {
+            if t + h > stop + 1e-9 * stop.abs().max(1.0) {
+                return format!(
+                    "step from t = {t} s to {} s rejected: it passes stopTime = {stop} s set by fmi2SetupExperiment \
+                     (stopTimeDefined = true)",
+                    t + h
+                );
+            }
+        }
+        format!(
+            "communicationStepSize = {h} s rejected: it would take {substeps:e} internal steps of {max_substep} s \
+             (limit {MAX_SUBSTEPS_PER_STEP:e}); use smaller communication steps or a larger internal step"
+        )
+    }
+
+    /// A step the model could not take: the model is back at t;
+    /// fmi2LastSuccessfulTime stays t.
+    #[cold]
+    #[inline(never)]
+    fn step_failed(&mut self, t: f64, h: f64, what: &str) -> String {
+        self.phase = Phase::Error;
+        format!(
+            "step from t = {t} s to {} s failed: {what}; the model is left at t = {t} s in state error \
+             (restore a saved FMU state or reset it)",
+            t + h
+        )
     }
 
     pub fn last_successful_time(&self) -> f64 {
@@ -536,6 +588,14 @@ impl Component {
         self.snapshots.push(ptr);
         Ok(ptr)
     }
+}
+
+/// A substep count above 1 (checked <= MAX_SUBSTEPS_PER_STEP) as an integer,
+/// off the path of the usual single substep.
+#[cold]
+#[inline(never)]
+fn several(substeps: f64) -> u64 {
+    substeps as u64
 }
 
 impl Drop for Component {

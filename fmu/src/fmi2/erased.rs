@@ -2,7 +2,7 @@
 //! functions are written once for every model. The generic implementation
 //! is monomorphized per model, so the sub-step loop inlines the model's step.
 
-use crate::description::{Value, Variable};
+use crate::description::{Causality, Value, Variability, Variable};
 use crate::model::{Model, Transition};
 use std::any::Any;
 
@@ -57,7 +57,14 @@ pub trait Erased: Send {
 pub fn substep_count(h: f64, max_substep: f64) -> f64 {
     // 1e-9: a step that exceeds a multiple of max_substep only by rounding
     // does not get an extra substep.
-    (h / max_substep - 1e-9).ceil().max(1.0)
+    let ratio = h / max_substep - 1e-9;
+    // One substep (the usual case) without calling `ceil`; a NaN ratio too,
+    // as `NaN.ceil().max(1.0)` is 1.
+    if ratio > 1.0 {
+        ratio.ceil()
+    } else {
+        1.0
+    }
 }
 
 /// A model and its start values.
@@ -120,12 +127,19 @@ fn not_settable<M>(v: &Variable<M>, initialized: bool) -> String {
     format!("{} cannot be set {when}: {rule}", v.name)
 }
 
+#[inline(always)]
 fn check_lengths(vrs: usize, values: usize) -> Result<(), String> {
     if vrs == values {
         Ok(())
     } else {
-        Err(format!("{vrs} value references but {values} values"))
+        Err(lengths_differ(vrs, values))
     }
+}
+
+#[cold]
+#[inline(never)]
+fn lengths_differ(vrs: usize, values: usize) -> String {
+    format!("{vrs} value references but {values} values")
 }
 
 /// Validate a Real against its declared range.
@@ -182,14 +196,24 @@ macro_rules! get_values {
     ($self:ident, $vrs:ident, $out:ident, $variant:ident, $type_name:literal) => {{
         check_lengths($vrs.len(), $out.len())?;
         for (&vr, slot) in $vrs.iter().zip($out.iter_mut()) {
-            let v = lookup::<M>(vr)?;
-            let Value::$variant { get, .. } = v.value else {
-                return Err(wrong_type(v, vr, $type_name));
+            let Some(Value::$variant { get, .. }) = M::VARIABLES.get(vr as usize).map(|v| &v.value) else {
+                return Err(cannot_get::<M>(vr, $type_name));
             };
             *slot = get(&$self.model);
         }
         Ok(())
     }};
+}
+
+/// Why a get of `vr` as `type_name` is refused (no such variable, or
+/// another type), out of the getters' fast path.
+#[cold]
+#[inline(never)]
+fn cannot_get<M: Model>(vr: u32, type_name: &str) -> String {
+    match lookup::<M>(vr) {
+        Ok(v) => wrong_type(v, vr, type_name),
+        Err(e) => e,
+    }
 }
 
 fn check_integer<M>(v: &Variable<M>, x: i32) -> Result<(), String> {
@@ -204,6 +228,93 @@ fn check_integer<M>(v: &Variable<M>, x: i32) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Value reference of the first Real variable of `model` that is not finite.
+///
+/// Checked after every step, so written out per index: `M::VARIABLES` is a
+/// constant, hence for each index the variable's type and getter are known
+/// when this is compiled, and each check becomes a direct read of the field
+/// (no loop over the declarations, no call through a function pointer).
+#[inline(always)]
+fn first_non_finite<M: Model>(model: &M) -> Option<usize> {
+    macro_rules! check {
+        ($($i:literal)*) => {$(
+            if $i < M::VARIABLES.len() {
+                if let Value::Real { get, .. } = M::VARIABLES[$i].value {
+                    if !get(model).is_finite() {
+                        return Some($i);
+                    }
+                }
+            }
+        )*};
+    }
+    check!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+           32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63);
+    const UNROLLED: usize = 64;
+    if M::VARIABLES.len() <= UNROLLED {
+        return None;
+    }
+    M::VARIABLES.iter().enumerate().skip(UNROLLED).find_map(|(i, v)| match v.value {
+        Value::Real { get, .. } if !get(model).is_finite() => Some(i),
+        _ => None,
+    })
+}
+
+/// True when every Real variable of `model` is finite: `x - x` is 0 for a
+/// finite `x` and NaN otherwise, so the sum of them all is 0 exactly when
+/// [`first_non_finite`] would find none, with one branch instead of one per
+/// variable (written out per index as there).
+#[inline(always)]
+#[allow(clippy::eq_op)]
+fn all_finite<M: Model>(model: &M) -> bool {
+    let mut residue = 0.0;
+    macro_rules! add {
+        ($($i:literal)*) => {$(
+            if $i < M::VARIABLES.len() && !fixed_parameter(&M::VARIABLES[$i]) {
+                if let Value::Real { get, .. } = M::VARIABLES[$i].value {
+                    let x = get(model);
+                    residue += x - x;
+                }
+            }
+        )*};
+    }
+    add!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+         32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63);
+    const UNROLLED: usize = 64;
+    residue == 0.0 && (M::VARIABLES.len() <= UNROLLED || first_non_finite(model).is_none())
+}
+
+/// A parameter fixed after initialization: checked finite when set, and
+/// only read by a step (checked after every step in debug builds, hence by
+/// every test that steps a model in-process: [`fixed_parameters_changed`]).
+const fn fixed_parameter<M>(v: &Variable<M>) -> bool {
+    matches!(v.causality, Causality::Parameter) && matches!(v.variability, Variability::Fixed)
+}
+
+/// Name of the first fixed Real parameter whose bits differ between `before`
+/// and `after` (debug builds: the step must leave them alone for
+/// [`all_finite`] to skip them).
+fn fixed_parameters_changed<M: Model>(before: &M, after: &M) -> Option<&'static str> {
+    M::VARIABLES.iter().find_map(|v| match v.value {
+        Value::Real { get, .. } if fixed_parameter(v) && get(before).to_bits() != get(after).to_bits() => Some(v.name),
+        _ => None,
+    })
+}
+
+/// `get_real`'s general case, out of line.
+#[inline(never)]
+fn get_reals<M: Model>(model: &ModelBox<M>, vrs: &[u32], out: &mut [f64]) -> Result<(), String> {
+    get_values!(model, vrs, out, Real, "Real")
+}
+
+/// The error for a variable [`first_non_finite`] found.
+#[cold]
+#[inline(never)]
+fn non_finite<M: Model>(model: &M, vr: usize) -> String {
+    let v = &M::VARIABLES[vr];
+    let Value::Real { get, .. } = v.value else { unreachable!("first_non_finite returns Real variables") };
+    format!("{} became {}", v.name, get(model))
 }
 
 /// Most interpolated inputs a model may declare (fixed-size bookkeeping,
@@ -221,15 +332,42 @@ fn check_order(function_order: i32, name: &str) -> Result<(), String> {
     Ok(())
 }
 
-impl<M: Model> ModelBox<M> {
-    /// Value reference of each declared interpolated input.
-    fn interpolated_vr(k: usize) -> usize {
-        let name = M::INPUT_DERIVATIVES[k].input;
-        M::VARIABLES
-            .iter()
-            .position(|v| v.name == name)
-            .unwrap_or_else(|| panic!("{}: input derivative of unknown variable {name}", M::INFO.identifier))
+/// `a == b` in a constant expression.
+const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
     }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Value reference of each declared interpolated input, found by name at
+/// compile time (an unknown name fails the build of that model).
+const fn interpolated_vrs<M: Model>() -> [usize; MAX_INTERPOLATED] {
+    assert!(M::INPUT_DERIVATIVES.len() <= MAX_INTERPOLATED, "more interpolated inputs than MAX_INTERPOLATED");
+    let mut vrs = [0; MAX_INTERPOLATED];
+    let mut k = 0;
+    while k < M::INPUT_DERIVATIVES.len() {
+        let mut vr = 0;
+        while !same_name(M::VARIABLES[vr].name, M::INPUT_DERIVATIVES[k].input) {
+            vr += 1; // past the end: "index out of bounds", an unknown input name
+        }
+        vrs[k] = vr;
+        k += 1;
+    }
+    vrs
+}
+
+impl<M: Model> ModelBox<M> {
+    /// [`interpolated_vrs`] of `M`, computed once per model type.
+    const INTERPOLATED_VRS: [usize; MAX_INTERPOLATED] = interpolated_vrs::<M>();
 
     fn set_input(&mut self, vr: usize, x: f64) {
         if let Value::Real { set: Some(set), .. } = M::VARIABLES[vr].value {
@@ -267,7 +405,15 @@ impl<M: Model> Erased for ModelBox<M> {
     }
 
     fn get_real(&self, vrs: &[u32], out: &mut [f64]) -> Result<(), String> {
-        get_values!(self, vrs, out, Real, "Real")
+        // One value, the commonest request: without the loop, so that
+        // few registers are live across the getter (a short entry and exit).
+        if let ([vr], [slot]) = (vrs, &mut *out) {
+            if let Some(Value::Real { get, .. }) = M::VARIABLES.get(*vr as usize).map(|v| &v.value) {
+                *slot = get(&self.model);
+                return Ok(());
+            }
+        }
+        get_reals(self, vrs, out)
     }
 
     fn get_integer(&self, vrs: &[u32], out: &mut [i32]) -> Result<(), String> {
@@ -368,35 +514,51 @@ impl<M: Model> Erased for ModelBox<M> {
         // A stack copy (the models hold plain numbers): restores the state if
         // the step fails, without allocating on the step path.
         let saved = self.model.clone();
-        let dt = h / substeps as f64;
-        // Interpolated inputs: value and slope at the start of the step.
-        let n = M::INPUT_DERIVATIVES.len().min(MAX_INTERPOLATED);
-        let mut ramps = [(0usize, 0.0, 0.0); MAX_INTERPOLATED];
-        for (k, ramp) in ramps.iter_mut().enumerate().take(n) {
-            let vr = Self::interpolated_vr(k);
-            *ramp = (vr, self.input(vr), (M::INPUT_DERIVATIVES[k].get)(&self.model));
+        // Interpolated inputs: value and slope at the start of the step
+        // (`n` is a constant of the model type: these loops unroll).
+        let n = M::INPUT_DERIVATIVES.len();
+        let mut value = [0.0; MAX_INTERPOLATED];
+        let mut slope = [0.0; MAX_INTERPOLATED];
+        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
+            value[k] = self.input(Self::INTERPOLATED_VRS[k]);
+            slope[k] = (d.get)(&self.model);
         }
-        let ramps = &ramps[..n];
-        let interpolating = ramps.iter().any(|&(_, _, slope)| slope != 0.0);
-        for k in 1..=substeps {
-            if interpolating && k > 1 {
-                let offset = (k - 1) as f64 * dt;
-                for &(vr, value, slope) in ramps {
-                    self.set_input(vr, value + slope * offset);
+        let interpolating = slope[..n].iter().any(|&s| s != 0.0);
+        if substeps == 1 {
+            // The usual case, without the loop's bookkeeping: the same `dt`
+            // (`h / 1`) and time (`t0 + h`) as the loop's single pass.
+            self.model.step(h, &mut |tr| on_transition(t0 + h, tr));
+        } else {
+            let dt = h / substeps as f64;
+            for k in 1..substeps + 1 {
+                if interpolating && k > 1 {
+                    let offset = (k - 1) as f64 * dt;
+                    for (i, &vr) in Self::INTERPOLATED_VRS[..n].iter().enumerate() {
+                        self.set_input(vr, value[i] + slope[i] * offset);
+                    }
                 }
+                let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
+                self.model.step(dt, &mut |tr| on_transition(t, tr));
             }
-            let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
-            self.model.step(dt, &mut |tr| on_transition(t, tr));
         }
-        if let Err(e) = self.check_finite() {
+        if !all_finite(&self.model) {
+            let error = match first_non_finite(&self.model) {
+                Some(vr) => non_finite::<M>(&self.model, vr),
+                None => "a Real variable became non-finite".into(), // all_finite and first_non_finite agree
+            };
             self.model = saved;
-            return Err(e);
+            return Err(error);
+        }
+        if cfg!(debug_assertions) {
+            if let Some(name) = fixed_parameters_changed(&saved, &self.model) {
+                panic!("a step changed the fixed parameter {name}");
+            }
         }
         // The inputs keep the values the environment set; their derivatives
         // applied to this step only.
-        for (k, &(vr, value, _)) in ramps.iter().enumerate() {
-            self.set_input(vr, value);
-            (M::INPUT_DERIVATIVES[k].set)(&mut self.model, 0.0);
+        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
+            self.set_input(Self::INTERPOLATED_VRS[k], value[k]);
+            (d.set)(&mut self.model, 0.0);
         }
         Ok(())
     }
@@ -413,15 +575,10 @@ impl<M: Model> Erased for ModelBox<M> {
     }
 
     fn check_finite(&self) -> Result<(), String> {
-        for v in M::VARIABLES {
-            if let Value::Real { get, .. } = v.value {
-                let x = get(&self.model);
-                if !x.is_finite() {
-                    return Err(format!("{} became {x}", v.name));
-                }
-            }
+        match first_non_finite(&self.model) {
+            Some(vr) => Err(non_finite::<M>(&self.model, vr)),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     fn reset_to_start(&mut self) {

@@ -18,11 +18,21 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 const MAX_ARRAY_LEN: usize = 1 << 24;
 
 /// The component behind `c`, if it is one of ours and alive.
+///
+/// # Safety
+/// `c` is NULL or a pointer the importer got from `fmi2Instantiate` (FMI 2.0,
+/// 2.1.5): readable for a `Component` unless it was freed, which the magic
+/// tells apart on a best-effort basis (the memory is then the allocator's).
+#[inline(always)]
 unsafe fn component<'a>(c: Fmi2Component) -> Option<&'a mut Component> {
     if c.is_null() || !(c as usize).is_multiple_of(std::mem::align_of::<Component>()) {
         return None;
     }
-    let comp = &mut *(c as *mut Component);
+    // SAFETY: non-NULL and aligned (checked above), and by this function's
+    // contract a pointer `fmi2Instantiate` returned; no other reference to the
+    // instance lives during an FMI call (FMI 2.0 forbids concurrent calls on
+    // one instance).
+    let comp = unsafe { &mut *(c as *mut Component) };
     (comp.magic == COMPONENT_MAGIC).then_some(comp)
 }
 
@@ -36,54 +46,92 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Run `body` on the component with the call-sequence check for `function`,
 /// turning a panic into fmi2Error and an instance that accepts only reset/free.
+///
+/// # Safety
+/// As [`component`] for `c`.
+#[inline(always)]
 unsafe fn with(
     c: Fmi2Component,
-    function: &str,
+    function: &'static str,
     allowed: u8,
     body: impl FnOnce(&mut Component) -> Result<Status, String>,
 ) -> Status {
-    let Some(comp) = component(c) else {
+    // SAFETY: this function's contract.
+    let Some(comp) = (unsafe { component(c) }) else {
         return Status::Error; // no instance, hence no logger to tell
     };
-    let result = catch_unwind(AssertUnwindSafe(|| comp.call(function, allowed, body)));
-    match result {
+    match catch_unwind(AssertUnwindSafe(|| comp.call(function, allowed, body))) {
         Ok(status) => status,
-        Err(payload) => {
-            let comp = &mut *(c as *mut Component);
-            let text = panic_text(payload.as_ref());
-            comp.poison(
-                function,
-                &format!("internal error (panic): {text}; only fmi2Reset and fmi2FreeInstance are allowed now"),
-            )
-        }
+        // SAFETY: `c` was found to be a live component above; the reference
+        // the panicking body held is gone with the unwound closure.
+        Err(payload) => unsafe { poisoned(c, function, payload) },
     }
 }
 
+/// The panic path of [`with`], out of line.
+///
+/// # Safety
+/// `c` is a live component with no other reference to it.
+#[cold]
+#[inline(never)]
+unsafe fn poisoned(c: Fmi2Component, function: &str, payload: Box<dyn std::any::Any + Send>) -> Status {
+    // SAFETY: this function's contract.
+    let comp = unsafe { &mut *(c as *mut Component) };
+    let text = panic_text(payload.as_ref());
+    comp.poison(
+        function,
+        &format!("internal error (panic): {text}; only fmi2Reset and fmi2FreeInstance are allowed now"),
+    )
+}
+
 /// `ptr[0..n]`, refusing NULL with n > 0 and absurd lengths.
+///
+/// # Safety
+/// `ptr` is NULL or points at `n` initialized `T` that outlive `'a` and that
+/// nothing writes meanwhile (an FMI array argument, FMI 2.0, 2.1.7).
+#[inline(always)]
 unsafe fn slice<'a, T>(ptr: *const T, n: usize, what: &str) -> Result<&'a [T], String> {
     if n == 0 {
         return Ok(&[]);
     }
     if ptr.is_null() {
-        return Err(format!("{what} is NULL with {n} elements"));
+        return Err(null_array(what, n));
     }
     if n > MAX_ARRAY_LEN {
-        return Err(format!("{what} has {n} elements (at most {MAX_ARRAY_LEN})"));
+        return Err(too_long(what, n));
     }
-    Ok(std::slice::from_raw_parts(ptr, n))
+    // SAFETY: non-NULL, and `n` elements by this function's contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, n) })
 }
 
+/// `ptr[0..n]` to write, as [`slice`].
+///
+/// # Safety
+/// `ptr` is NULL or points at `n` writable `T` that outlive `'a` and that
+/// nothing else reads or writes meanwhile.
+#[inline(always)]
 unsafe fn slice_mut<'a, T>(ptr: *mut T, n: usize, what: &str) -> Result<&'a mut [T], String> {
     if n == 0 {
         return Ok(&mut []);
     }
     if ptr.is_null() {
-        return Err(format!("{what} is NULL with {n} elements"));
+        return Err(null_array(what, n));
     }
     if n > MAX_ARRAY_LEN {
-        return Err(format!("{what} has {n} elements (at most {MAX_ARRAY_LEN})"));
+        return Err(too_long(what, n));
     }
-    Ok(std::slice::from_raw_parts_mut(ptr, n))
+    // SAFETY: non-NULL, and `n` exclusive elements by this function's contract.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, n) })
+}
+
+#[cold]
+fn null_array(what: &str, n: usize) -> String {
+    format!("{what} is NULL with {n} elements")
+}
+
+#[cold]
+fn too_long(what: &str, n: usize) -> String {
+    format!("{what} has {n} elements (at most {MAX_ARRAY_LEN})")
 }
 
 // ----- Common functions ------------------------------------------------------
@@ -105,21 +153,24 @@ pub unsafe extern "C" fn fmi2SetDebugLogging(
     n_categories: usize,
     categories: *const Fmi2String,
 ) -> Status {
-    with(c, "fmi2SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
-        let pointers = slice(categories, n_categories, "categories")?;
-        let mut names = Vec::with_capacity(pointers.len());
-        for (i, &p) in pointers.iter().enumerate() {
-            if p.is_null() {
-                return Err(format!("categories[{i}] is NULL"));
+    // SAFETY: `c` is checked by `with`; `categories` holds `n_categories` pointers (FMI 2.0, 2.1.5), `slice` refuses NULL, and each entry is checked non-NULL before it is read as a NUL-terminated string.
+    unsafe {
+        with(c, "fmi2SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
+            let pointers = slice(categories, n_categories, "categories")?;
+            let mut names = Vec::with_capacity(pointers.len());
+            for (i, &p) in pointers.iter().enumerate() {
+                if p.is_null() {
+                    return Err(format!("categories[{i}] is NULL"));
+                }
+                names.push(CStr::from_ptr(p).to_str().map_err(|_| format!("categories[{i}] is not UTF-8"))?);
             }
-            names.push(CStr::from_ptr(p).to_str().map_err(|_| format!("categories[{i}] is not UTF-8"))?);
-        }
-        match comp.log.set(logging_on != FMI2_FALSE, &names) {
-            Ok(()) => Ok(Status::Ok),
-            // Unknown names are a warning: the known ones were applied.
-            Err(unknown) => Ok(comp.fail("fmi2SetDebugLogging", Status::Warning, &unknown)),
-        }
-    })
+            match comp.log.set(logging_on != FMI2_FALSE, &names) {
+                Ok(()) => Ok(Status::Ok),
+                // Unknown names are a warning: the known ones were applied.
+                Err(unknown) => Ok(comp.fail("fmi2SetDebugLogging", Status::Warning, &unknown)),
+            }
+        })
+    }
 }
 
 /// Model identifier of the shared object this code was loaded from, if it
@@ -143,10 +194,15 @@ pub unsafe extern "C" fn fmi2Instantiate(
     _visible: Fmi2Boolean,
     logging_on: Fmi2Boolean,
 ) -> Fmi2Component {
-    catch_unwind(AssertUnwindSafe(|| instantiate(instance_name, fmu_type, guid, functions, logging_on)))
+    // SAFETY: the importer passes NULL or NUL-terminated strings and NULL or
+    // a callback struct (FMI 2.0, 2.1.5): `instantiate`'s contract.
+    catch_unwind(AssertUnwindSafe(|| unsafe { instantiate(instance_name, fmu_type, guid, functions, logging_on) }))
         .unwrap_or(std::ptr::null_mut())
 }
 
+/// # Safety
+/// `instance_name` and `guid` are NULL or NUL-terminated strings;
+/// `functions` is NULL or points at a valid `fmi2CallbackFunctions`.
 unsafe fn instantiate(
     instance_name: Fmi2String,
     fmu_type: c_int,
@@ -157,12 +213,18 @@ unsafe fn instantiate(
     if functions.is_null() {
         return std::ptr::null_mut(); // no logger to tell
     }
-    let functions = &*functions;
+    // SAFETY: non-NULL (checked above), valid by this function's contract.
+    let functions = unsafe { &*functions };
     let Some(logger) = functions.logger else {
         return std::ptr::null_mut();
     };
     let name_ok = !instance_name.is_null();
-    let name = if name_ok { CStr::from_ptr(instance_name).to_owned() } else { CString::from(c"(null)") };
+    let name = if name_ok {
+        // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
+        unsafe { CStr::from_ptr(instance_name) }.to_owned()
+    } else {
+        CString::from(c"(null)")
+    };
     let blank = name.as_bytes().iter().all(u8::is_ascii_whitespace);
     let shown = name.to_string_lossy().into_owned();
     let log = Log::new(logger, functions.component_environment, name, logging_on != FMI2_FALSE);
@@ -184,7 +246,8 @@ unsafe fn instantiate(
     if guid.is_null() {
         return refuse("fmuGUID is NULL".into());
     }
-    let guid = CStr::from_ptr(guid).to_string_lossy();
+    // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
+    let guid = unsafe { CStr::from_ptr(guid) }.to_string_lossy();
     let only = binary_identifier();
     let found = registry::MODELS
         .iter()
@@ -204,8 +267,11 @@ unsafe fn instantiate(
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
-    if component(c).is_some() {
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(c as *mut Component))));
+    // SAFETY: `c` is NULL or from fmi2Instantiate (FMI 2.0, 2.1.5).
+    if unsafe { component(c) }.is_some() {
+        // SAFETY: a live component, created by Box::into_raw in `instantiate`;
+        // the importer does not use `c` after fmi2FreeInstance.
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(c as *mut Component) })));
     }
 }
 
@@ -218,33 +284,40 @@ pub unsafe extern "C" fn fmi2SetupExperiment(
     stop_time_defined: Fmi2Boolean,
     stop_time: Fmi2Real,
 ) -> Status {
-    with(c, "fmi2SetupExperiment", allowed::INSTANTIATED, |comp| {
-        comp.setup_experiment(
-            (tolerance_defined != FMI2_FALSE).then_some(tolerance),
-            start_time,
-            (stop_time_defined != FMI2_FALSE).then_some(stop_time),
-        )
-    })
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe {
+        with(c, "fmi2SetupExperiment", allowed::INSTANTIATED, |comp| {
+            comp.setup_experiment(
+                (tolerance_defined != FMI2_FALSE).then_some(tolerance),
+                start_time,
+                (stop_time_defined != FMI2_FALSE).then_some(stop_time),
+            )
+        })
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status {
-    with(c, "fmi2EnterInitializationMode", allowed::INSTANTIATED, Component::enter_initialization_mode)
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2EnterInitializationMode", allowed::INSTANTIATED, Component::enter_initialization_mode) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status {
-    with(c, "fmi2ExitInitializationMode", allowed::INITIALIZATION, Component::exit_initialization_mode)
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2ExitInitializationMode", allowed::INITIALIZATION, Component::exit_initialization_mode) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
-    with(c, "fmi2Terminate", allowed::TERMINATE, Component::terminate)
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2Terminate", allowed::TERMINATE, Component::terminate) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
-    with(c, "fmi2Reset", allowed::RESET, Component::reset)
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2Reset", allowed::RESET, Component::reset) }
 }
 
 // ----- Getting and setting values -------------------------------------------
@@ -256,11 +329,14 @@ pub unsafe extern "C" fn fmi2GetReal(
     nvr: usize,
     value: *mut Fmi2Real,
 ) -> Status {
-    with(c, "fmi2GetReal", allowed::GET, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        let out = slice_mut(value, nvr, "value")?;
-        comp.get_real(vrs, out)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetReal", allowed::GET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let out = slice_mut(value, nvr, "value")?;
+            comp.get_real(vrs, out)
+        })
+    }
 }
 
 #[no_mangle]
@@ -270,11 +346,14 @@ pub unsafe extern "C" fn fmi2GetInteger(
     nvr: usize,
     value: *mut Fmi2Integer,
 ) -> Status {
-    with(c, "fmi2GetInteger", allowed::GET, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        let out = slice_mut(value, nvr, "value")?;
-        comp.get_integer(vrs, out)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetInteger", allowed::GET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let out = slice_mut(value, nvr, "value")?;
+            comp.get_integer(vrs, out)
+        })
+    }
 }
 
 #[no_mangle]
@@ -284,16 +363,19 @@ pub unsafe extern "C" fn fmi2GetBoolean(
     nvr: usize,
     value: *mut Fmi2Boolean,
 ) -> Status {
-    with(c, "fmi2GetBoolean", allowed::GET, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        let out = slice_mut(value, nvr, "value")?;
-        let mut values = vec![false; nvr];
-        let status = comp.get_boolean(vrs, &mut values)?;
-        for (o, v) in out.iter_mut().zip(values) {
-            *o = if v { FMI2_TRUE } else { FMI2_FALSE };
-        }
-        Ok(status)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetBoolean", allowed::GET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let out = slice_mut(value, nvr, "value")?;
+            let mut values = vec![false; nvr];
+            let status = comp.get_boolean(vrs, &mut values)?;
+            for (o, v) in out.iter_mut().zip(values) {
+                *o = if v { FMI2_TRUE } else { FMI2_FALSE };
+            }
+            Ok(status)
+        })
+    }
 }
 
 #[no_mangle]
@@ -303,11 +385,14 @@ pub unsafe extern "C" fn fmi2GetString(
     nvr: usize,
     value: *mut Fmi2String,
 ) -> Status {
-    with(c, "fmi2GetString", allowed::GET, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        slice_mut(value, nvr, "value")?;
-        comp.check_string_vrs(vrs)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetString", allowed::GET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            slice_mut(value, nvr, "value")?;
+            comp.check_string_vrs(vrs)
+        })
+    }
 }
 
 #[no_mangle]
@@ -317,11 +402,14 @@ pub unsafe extern "C" fn fmi2SetReal(
     nvr: usize,
     value: *const Fmi2Real,
 ) -> Status {
-    with(c, "fmi2SetReal", allowed::SET, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        let values = slice(value, nvr, "value")?;
-        comp.set_real(vrs, values)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2SetReal", allowed::SET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let values = slice(value, nvr, "value")?;
+            comp.set_real(vrs, values)
+        })
+    }
 }
 
 #[no_mangle]
@@ -331,11 +419,14 @@ pub unsafe extern "C" fn fmi2SetInteger(
     nvr: usize,
     value: *const Fmi2Integer,
 ) -> Status {
-    with(c, "fmi2SetInteger", allowed::SET, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        let values = slice(value, nvr, "value")?;
-        comp.set_integer(vrs, values)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2SetInteger", allowed::SET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let values = slice(value, nvr, "value")?;
+            comp.set_integer(vrs, values)
+        })
+    }
 }
 
 #[no_mangle]
@@ -345,11 +436,14 @@ pub unsafe extern "C" fn fmi2SetBoolean(
     nvr: usize,
     value: *const Fmi2Boolean,
 ) -> Status {
-    with(c, "fmi2SetBoolean", allowed::SET, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        let values: Vec<bool> = slice(value, nvr, "value")?.iter().map(|&b| b != FMI2_FALSE).collect();
-        comp.set_boolean(vrs, &values)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2SetBoolean", allowed::SET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let values: Vec<bool> = slice(value, nvr, "value")?.iter().map(|&b| b != FMI2_FALSE).collect();
+            comp.set_boolean(vrs, &values)
+        })
+    }
 }
 
 #[no_mangle]
@@ -359,52 +453,65 @@ pub unsafe extern "C" fn fmi2SetString(
     nvr: usize,
     value: *const Fmi2String,
 ) -> Status {
-    with(c, "fmi2SetString", allowed::SET, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        slice(value, nvr, "value")?;
-        comp.check_string_vrs(vrs)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2SetString", allowed::SET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            slice(value, nvr, "value")?;
+            comp.check_string_vrs(vrs)
+        })
+    }
 }
 
 // ----- FMU state ---------------------------------------------------------------
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
-    with(c, "fmi2GetFMUstate", allowed::ANY_BUT_FATAL, |comp| {
-        if state.is_null() {
-            return Err("FMUstate (the pointer to fill) is NULL".into());
-        }
-        *state = comp.get_state(*state as *mut Snapshot)? as Fmi2FmuState;
-        Ok(Status::Ok)
-    })
+    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
+    unsafe {
+        with(c, "fmi2GetFMUstate", allowed::ANY_BUT_FATAL, |comp| {
+            if state.is_null() {
+                return Err("FMUstate (the pointer to fill) is NULL".into());
+            }
+            *state = comp.get_state(*state as *mut Snapshot)? as Fmi2FmuState;
+            Ok(Status::Ok)
+        })
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SetFMUstate(c: Fmi2Component, state: Fmi2FmuState) -> Status {
-    with(c, "fmi2SetFMUstate", allowed::ANY_BUT_FATAL, |comp| comp.set_state(state as *mut Snapshot))
+    // SAFETY: `c` is checked by `with`; `state` is only compared with the instance's own live states before any use (`Component::set_state`).
+    unsafe { with(c, "fmi2SetFMUstate", allowed::ANY_BUT_FATAL, |comp| comp.set_state(state as *mut Snapshot)) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
-    with(c, "fmi2FreeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
-        if state.is_null() {
-            return Err("FMUstate (the pointer to the state) is NULL".into());
-        }
-        comp.free_state(*state as *mut Snapshot)?;
-        *state = std::ptr::null_mut();
-        Ok(Status::Ok)
-    })
+    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
+    unsafe {
+        with(c, "fmi2FreeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
+            if state.is_null() {
+                return Err("FMUstate (the pointer to the state) is NULL".into());
+            }
+            comp.free_state(*state as *mut Snapshot)?;
+            *state = std::ptr::null_mut();
+            Ok(Status::Ok)
+        })
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
-    with(c, "fmi2SerializedFMUstateSize", allowed::ANY_BUT_FATAL, |comp| {
-        if size.is_null() {
-            return Err("size is NULL".into());
-        }
-        *size = comp.serialize(state as *mut Snapshot)?.len();
-        Ok(Status::Ok)
-    })
+    // SAFETY: `c` is checked by `with`; `size` is checked non-NULL before it is written; `state` is only used once found among the instance's live states.
+    unsafe {
+        with(c, "fmi2SerializedFMUstateSize", allowed::ANY_BUT_FATAL, |comp| {
+            if size.is_null() {
+                return Err("size is NULL".into());
+            }
+            *size = comp.serialize(state as *mut Snapshot)?.len();
+            Ok(Status::Ok)
+        })
+    }
 }
 
 #[no_mangle]
@@ -414,18 +521,21 @@ pub unsafe extern "C" fn fmi2SerializeFMUstate(
     bytes: *mut Fmi2Byte,
     size: usize,
 ) -> Status {
-    with(c, "fmi2SerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
-        let data = comp.serialize(state as *mut Snapshot)?;
-        if size < data.len() {
-            return Err(format!(
-                "size = {size} rejected: the state needs {} bytes (fmi2SerializedFMUstateSize)",
-                data.len()
-            ));
-        }
-        let out = slice_mut(bytes as *mut u8, data.len(), "serializedState")?;
-        out.copy_from_slice(&data);
-        Ok(Status::Ok)
-    })
+    // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 2.0, 2.1.8), at least the length written, which `slice_mut` bounds and checks non-NULL.
+    unsafe {
+        with(c, "fmi2SerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
+            let data = comp.serialize(state as *mut Snapshot)?;
+            if size < data.len() {
+                return Err(format!(
+                    "size = {size} rejected: the state needs {} bytes (fmi2SerializedFMUstateSize)",
+                    data.len()
+                ));
+            }
+            let out = slice_mut(bytes as *mut u8, data.len(), "serializedState")?;
+            out.copy_from_slice(&data);
+            Ok(Status::Ok)
+        })
+    }
 }
 
 #[no_mangle]
@@ -435,14 +545,17 @@ pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
     size: usize,
     state: *mut Fmi2FmuState,
 ) -> Status {
-    with(c, "fmi2DeSerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
-        if state.is_null() {
-            return Err("FMUstate (the pointer to fill) is NULL".into());
-        }
-        let data = slice(bytes as *const u8, size, "serializedState")?;
-        *state = comp.deserialize(data, *state as *mut Snapshot)? as Fmi2FmuState;
-        Ok(Status::Ok)
-    })
+    // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 2.0, 2.1.8), `slice` refuses NULL; `state` is checked non-NULL before it is read or written.
+    unsafe {
+        with(c, "fmi2DeSerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
+            if state.is_null() {
+                return Err("FMUstate (the pointer to fill) is NULL".into());
+            }
+            let data = slice(bytes as *const u8, size, "serializedState")?;
+            *state = comp.deserialize(data, *state as *mut Snapshot)? as Fmi2FmuState;
+            Ok(Status::Ok)
+        })
+    }
 }
 
 #[no_mangle]
@@ -455,9 +568,12 @@ pub unsafe extern "C" fn fmi2GetDirectionalDerivative(
     _dv_known: *const Fmi2Real,
     _dv_unknown: *mut Fmi2Real,
 ) -> Status {
-    with(c, "fmi2GetDirectionalDerivative", allowed::DIRECTIONAL_DERIVATIVE, |_| {
-        Err("not provided (providesDirectionalDerivative=\"false\")".into())
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetDirectionalDerivative", allowed::DIRECTIONAL_DERIVATIVE, |_| {
+            Err("not provided (providesDirectionalDerivative=\"false\")".into())
+        })
+    }
 }
 
 // ----- Co-Simulation functions -----------------------------------------------
@@ -470,12 +586,15 @@ pub unsafe extern "C" fn fmi2SetRealInputDerivatives(
     order: *const Fmi2Integer,
     value: *const Fmi2Real,
 ) -> Status {
-    with(c, "fmi2SetRealInputDerivatives", allowed::INPUT_DERIVATIVES, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        let orders = slice(order, nvr, "order")?;
-        let values = slice(value, nvr, "value")?;
-        comp.set_input_derivatives(vrs, orders, values)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2SetRealInputDerivatives", allowed::INPUT_DERIVATIVES, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let orders = slice(order, nvr, "order")?;
+            let values = slice(value, nvr, "value")?;
+            comp.set_input_derivatives(vrs, orders, values)
+        })
+    }
 }
 
 #[no_mangle]
@@ -486,12 +605,15 @@ pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(
     order: *const Fmi2Integer,
     value: *mut Fmi2Real,
 ) -> Status {
-    with(c, "fmi2GetRealOutputDerivatives", allowed::OUTPUT_DERIVATIVES, |comp| {
-        let vrs = slice(vr, nvr, "vr")?;
-        let orders = slice(order, nvr, "order")?;
-        let out = slice_mut(value, nvr, "value")?;
-        comp.get_output_derivatives(vrs, orders, out)
-    })
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetRealOutputDerivatives", allowed::OUTPUT_DERIVATIVES, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let orders = slice(order, nvr, "order")?;
+            let out = slice_mut(value, nvr, "value")?;
+            comp.get_output_derivatives(vrs, orders, out)
+        })
+    }
 }
 
 #[no_mangle]
@@ -501,84 +623,113 @@ pub unsafe extern "C" fn fmi2DoStep(
     communication_step_size: Fmi2Real,
     _no_set_fmu_state_prior_to_current_point: Fmi2Boolean,
 ) -> Status {
-    with(c, "fmi2DoStep", allowed::STEP_COMPLETE, |comp| {
-        comp.do_step(current_communication_point, communication_step_size)
-    })
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe {
+        with(c, "fmi2DoStep", allowed::STEP_COMPLETE, |comp| {
+            comp.do_step(current_communication_point, communication_step_size)
+        })
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
-    with(c, "fmi2CancelStep", allowed::ANY_BUT_FATAL, |_| {
-        Err("no step is pending: fmi2DoStep never returns fmi2Pending (canRunAsynchronuously=\"false\")".into())
-    })
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe {
+        with(c, "fmi2CancelStep", allowed::ANY_BUT_FATAL, |_| {
+            Err("no step is pending: fmi2DoStep never returns fmi2Pending (canRunAsynchronuously=\"false\")".into())
+        })
+    }
 }
 
 /// Status queries: only the ones an importer may ask after a synchronous
 /// step are answered; the rest are fmi2Discard, as the standard says.
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mut Status) -> Status {
-    with(c, "fmi2GetStatus", allowed::STATUS, |comp| {
-        if value.is_null() {
-            return Err("value is NULL".into());
-        }
-        Ok(comp.fail(
-            "fmi2GetStatus",
-            Status::Discard,
-            &format!("status kind {kind} is not available: no step is pending"),
-        ))
-    })
+    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
+    unsafe {
+        with(c, "fmi2GetStatus", allowed::STATUS, |comp| {
+            if value.is_null() {
+                return Err("value is NULL".into());
+            }
+            Ok(comp.fail(
+                "fmi2GetStatus",
+                Status::Discard,
+                &format!("status kind {kind} is not available: no step is pending"),
+            ))
+        })
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Real) -> Status {
-    with(c, "fmi2GetRealStatus", allowed::STATUS, |comp| {
-        if value.is_null() {
-            return Err("value is NULL".into());
-        }
-        if kind == FMI2_LAST_SUCCESSFUL_TIME {
-            *value = comp.last_successful_time();
-            return Ok(Status::Ok);
-        }
-        Ok(comp.fail("fmi2GetRealStatus", Status::Discard, &format!("status kind {kind} is not a Real status")))
-    })
+    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
+    unsafe {
+        with(c, "fmi2GetRealStatus", allowed::STATUS, |comp| {
+            if value.is_null() {
+                return Err("value is NULL".into());
+            }
+            if kind == FMI2_LAST_SUCCESSFUL_TIME {
+                *value = comp.last_successful_time();
+                return Ok(Status::Ok);
+            }
+            Ok(comp.fail("fmi2GetRealStatus", Status::Discard, &format!("status kind {kind} is not a Real status")))
+        })
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Integer) -> Status {
-    with(c, "fmi2GetIntegerStatus", allowed::STATUS, |comp| {
-        if value.is_null() {
-            return Err("value is NULL".into());
-        }
-        Ok(comp.fail("fmi2GetIntegerStatus", Status::Discard, &format!("status kind {kind} is not an Integer status")))
-    })
+    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
+    unsafe {
+        with(c, "fmi2GetIntegerStatus", allowed::STATUS, |comp| {
+            if value.is_null() {
+                return Err("value is NULL".into());
+            }
+            Ok(comp.fail(
+                "fmi2GetIntegerStatus",
+                Status::Discard,
+                &format!("status kind {kind} is not an Integer status"),
+            ))
+        })
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Boolean) -> Status {
-    with(c, "fmi2GetBooleanStatus", allowed::STATUS, |comp| {
-        if value.is_null() {
-            return Err("value is NULL".into());
-        }
-        if kind == FMI2_TERMINATED {
-            *value = FMI2_FALSE; // the FMU never asks to end the simulation
-            return Ok(Status::Ok);
-        }
-        Ok(comp.fail("fmi2GetBooleanStatus", Status::Discard, &format!("status kind {kind} is not a Boolean status")))
-    })
+    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
+    unsafe {
+        with(c, "fmi2GetBooleanStatus", allowed::STATUS, |comp| {
+            if value.is_null() {
+                return Err("value is NULL".into());
+            }
+            if kind == FMI2_TERMINATED {
+                *value = FMI2_FALSE; // the FMU never asks to end the simulation
+                return Ok(Status::Ok);
+            }
+            Ok(comp.fail(
+                "fmi2GetBooleanStatus",
+                Status::Discard,
+                &format!("status kind {kind} is not a Boolean status"),
+            ))
+        })
+    }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2String) -> Status {
-    with(c, "fmi2GetStringStatus", allowed::STATUS, |comp| {
-        if value.is_null() {
-            return Err("value is NULL".into());
-        }
-        Ok(comp.fail(
-            "fmi2GetStringStatus",
-            Status::Discard,
-            &format!("status kind {kind} is not available: no step is pending"),
-        ))
-    })
+    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
+    unsafe {
+        with(c, "fmi2GetStringStatus", allowed::STATUS, |comp| {
+            if value.is_null() {
+                return Err("value is NULL".into());
+            }
+            Ok(comp.fail(
+                "fmi2GetStringStatus",
+                Status::Discard,
+                &format!("status kind {kind} is not available: no step is pending"),
+            ))
+        })
+    }
 }
 
 #[cfg(test)]
@@ -630,7 +781,9 @@ mod tests {
         _: *const c_char,
         text: *const c_char,
     ) {
-        MESSAGES.lock().unwrap().push(CStr::from_ptr(text).to_string_lossy().into_owned());
+        // SAFETY: `Log::send` passes a NUL-terminated message as the sixth argument.
+        let text = unsafe { CStr::from_ptr(text) };
+        MESSAGES.lock().unwrap().push(text.to_string_lossy().into_owned());
     }
 
     #[test]
@@ -643,11 +796,15 @@ mod tests {
             *const c_char,
             *const c_char,
         ) = capture;
-        // SAFETY: see `capture`.
+        // SAFETY: the x86-64 System V ABI passes the first six arguments of a
+        // variadic call as of a fixed-arity one, so `capture` reads them right
+        // (see `capture`).
         let logger: Logger = unsafe { std::mem::transmute(logger) };
         let log = Log::new(logger, std::ptr::null_mut(), CString::from(c"panicky"), false);
         let c = Box::into_raw(Box::new(Component::new(log, "{panicky}", Box::new(ModelBox::<Panicky>::new()))))
             as Fmi2Component;
+        // SAFETY: `c` is a live component made above, freed last; every array
+        // argument points at one element.
         unsafe {
             assert_eq!(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), Status::Ok);
             assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);

@@ -1,4 +1,12 @@
 //! The FMI 2.0 Co-Simulation C ABI, written once for every model.
+//!
+//! The only folder of the product crates with `unsafe` (a test in
+//! `fmu/tests/unsafe_contained.rs` keeps it so): every operation that needs
+//! it sits in an explicit `unsafe` block, even inside an `unsafe fn`, and
+//! each block says on the line above why it holds (`// SAFETY:`).
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod component;
 pub mod erased;

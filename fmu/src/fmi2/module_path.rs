@@ -8,6 +8,8 @@ use std::path::PathBuf;
 pub fn this_library() -> Option<PathBuf> {
     use std::ffi::{c_void, CStr};
     use std::os::unix::ffi::OsStrExt;
+    // SAFETY: Dl_info is plain pointers and integers, for which all zero
+    // bytes are a valid value (NULL pointers).
     let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
     let address = this_library as *const c_void;
     // SAFETY: dladdr only reads the address and fills `info`.
@@ -46,8 +48,9 @@ pub fn this_library() -> Option<PathBuf> {
     if found == 0 {
         return None;
     }
-    let mut buffer = vec![0u16; 32 * 1024]; // the longest extended-length path
-                                            // SAFETY: the buffer holds `len` u16s; the call writes at most that many.
+    // The longest extended-length path.
+    let mut buffer = vec![0u16; 32 * 1024];
+    // SAFETY: the buffer holds `buffer.len()` u16s; the call writes at most that many.
     let len = unsafe { GetModuleFileNameW(module, buffer.as_mut_ptr(), buffer.len() as u32) } as usize;
     if len == 0 || len >= buffer.len() {
         return None;

@@ -18,13 +18,16 @@ fn main() {
         // importer's process, instead of turning into "lost" blocks at
         // dlclose, and reports keep their symbols.
         let c_path = CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path of the workspace's own FMU binary.
         assert!(!unsafe { libc::dlopen(c_path.as_ptr(), libc::RTLD_NOW) }.is_null());
+        // SAFETY: as the dlopen above.
         let lib = unsafe { Fmi2Binding::new(&path) }.unwrap();
         let guid = CString::new((m.guid)()).unwrap();
         let callbacks = fmu_tests::raw::silent_callbacks();
         let variables = (m.variables)();
         let reals: Vec<u32> = variables.iter().filter(|v| v.type_name == "Real").map(|v| v.value_reference).collect();
         for round in 0..rounds {
+            // SAFETY: `exercise`'s contract: a loaded binary and callbacks that outlive it.
             unsafe { exercise(&lib, &guid, &callbacks, &reals, round) };
         }
         println!("memcheck: {id}: {rounds} rounds");
