@@ -12,11 +12,9 @@
 use std::path::{Path, PathBuf};
 
 /// Files outside the FFI folder that may still hold `unsafe`, and why.
-const EXCEPTIONS: &[&str] = &[
-    // removed by the layering work (the scenario runner moves to its own
-    // crate behind a safe wrapper); drop this line then.
-    "fmu/src/scenarios.rs",
-];
+/// None today: the scenario runner that called the C ABI in-process moved to
+/// `crates/runner`, over the safe `fmu::fmi2::in_process::Instance`.
+const EXCEPTIONS: &[&str] = &[];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
@@ -209,7 +207,6 @@ fn the_scan_sees_code_and_skips_comments_and_strings() {
     assert_eq!(unsafe_uses(&code_only(text)), vec![(2, true), (4, false)]);
     assert!(violations("fmu/src/fmi2/x.rs", text).is_empty());
     assert_eq!(violations("crates/friction/src/x.rs", text).len(), 2);
-    assert_eq!(violations("fmu/src/scenarios.rs", text).len(), 0, "the listed exception");
     let missing = "fn f() {\n    // a comment without the note\n    unsafe { g() }\n}\n";
     assert_eq!(violations("fmu/src/fmi2/x.rs", missing).len(), 1);
     let hidden = "// unsafe { }\nconst A: &str = \"unsafe { }\";\nconst B: &str = r#\"unsafe\"#;\n/* unsafe */\nconst C: char = '\"';\nfn l<'a>(x: &'a u8) -> &'a u8 { x }\n";

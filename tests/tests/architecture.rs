@@ -250,11 +250,11 @@ fn contains_ident(stream: TokenStream, word: &str) -> bool {
     })
 }
 
-/// `unsafe` only in `fmu/src/fmi2/`: not in the physics crate, the model
-/// layer, the XML or the registry, nor in the runner; `#[no_mangle]` only
-/// in `fmi2/exports.rs`.
+/// `#[no_mangle]` only in `fmi2/exports.rs`: no other file adds to the C ABI.
+/// (Where `unsafe` may appear, and its SAFETY notes, is checked by
+/// `fmu/tests/unsafe_contained.rs`.)
 #[test]
-fn unsafe_and_exports_stay_in_the_fmi2_folder() {
+fn exports_stay_in_the_fmi2_exports_file() {
     let ws = fmu_tests::workspace_root();
     let mut files = Vec::new();
     rust_files(&ws.join("fmu/src"), &[], &mut files);
@@ -263,16 +263,12 @@ fn unsafe_and_exports_stay_in_the_fmi2_folder() {
     let mut runner = Vec::new();
     rust_files(&ws.join("crates/runner/src"), &[], &mut runner);
     let mut bad = Vec::new();
-    for (path, module) in files.iter().chain(&physics).chain(&runner) {
-        let in_fmi2 = path.starts_with(ws.join("fmu/src")) && module.first().is_some_and(|m| m == "fmi2");
-        let t = tokens(path);
-        if !in_fmi2 && contains_ident(t.clone(), "unsafe") {
-            bad.push(format!("{}: `unsafe` outside fmu/src/fmi2/", path.display()));
-        }
-        if path != &ws.join("fmu/src/fmi2/exports.rs") && contains_ident(t, "no_mangle") {
+    for (path, _) in files.iter().chain(&physics).chain(&runner) {
+        if path != &ws.join("fmu/src/fmi2/exports.rs") && contains_ident(tokens(path), "no_mangle") {
             bad.push(format!("{}: `#[no_mangle]` outside fmu/src/fmi2/exports.rs", path.display()));
         }
     }
+    assert!(files.len() > 20 && !physics.is_empty() && !runner.is_empty(), "the scan found too few files");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 

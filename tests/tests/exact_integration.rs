@@ -416,7 +416,7 @@ const CAPACITY_RAMP_END: [f64; 4] = [8.0, 4.0, 6.25 + 1.0 / 3.0 + 3.5, 6.25 - 1.
 
 #[test]
 fn a_capacity_ramp_breaks_the_lock_and_empties_the_clutch_at_the_closed_form_instants() {
-    let e = fmu::models::MODELS.iter().find(|m| m.info.identifier == "ClutchStickSlip").unwrap();
+    let e = fmu::registry::get("ClutchStickSlip");
     let vars = (e.variables)();
     let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
     let fmu = RawFmu::load("ClutchStickSlip");

@@ -58,7 +58,7 @@ impl Fmu {
 /// serves that model only, as inside its FMU), sliding under `tau` = 2 N.m
 /// (above static friction: a real step every call, no transition).
 fn ours(id: &'static str, binary: &Path, dir: &Path) -> Result<Fmu> {
-    let entry = fmu::models::MODELS.iter().find(|m| m.info.identifier == id).ok_or(format!("no model {id}"))?;
+    let entry = fmu::registry::find(id).ok_or(format!("no model {id}"))?;
     let vars = (entry.variables)();
     let vr = |name: &str| {
         vars.iter().find(|v| v.name == name).map(|v| v.value_reference).ok_or(format!("{id} has no {name}"))
@@ -68,7 +68,7 @@ fn ours(id: &'static str, binary: &Path, dir: &Path) -> Result<Fmu> {
     Ok(Fmu {
         name: id,
         library,
-        guid: fmu::models::guid_of(id).ok_or(format!("no GUID for {id}"))?.to_string(),
+        guid: fmu::registry::guid_of(id).ok_or(format!("no GUID for {id}"))?.to_string(),
         output: vr("w")?,
         values: vec![(vr("internal_step")?, H), (vr("tau")?, 2.0)],
     })
