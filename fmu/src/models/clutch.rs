@@ -1,7 +1,7 @@
 //! `ClutchStickSlip`: two inertias and a friction clutch between them, with
 //! exact lock-up (the 1-D blog's model, predictive instead of banded).
 
-use crate::description::{Experiment, ModelInfo, Quantity, Variable};
+use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::model::{InputDerivative, Model, OutputDerivative, Transition};
 use friction::TwoInertiaClutch;
 use serde::{Deserialize, Serialize};
@@ -27,88 +27,25 @@ impl Model for ClutchStickSlip {
                       checked against the capacity, lock-up predicted within the step (no velocity band), exact w1 == w2 while locked",
         default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.01 },
     };
-    const VARIABLES: &'static [Variable<Self>] = &[
-        Variable::<Self>::real_input(
-            "tau1",
-            "External torque on inertia 1",
-            Quantity::Torque,
-            0.0,
-            |m| m.torque1,
-            |m, x| m.torque1 = x,
-        ),
-        Variable::<Self>::real_input(
-            "tau2",
-            "External torque on inertia 2",
-            Quantity::Torque,
-            0.0,
-            |m| m.torque2,
-            |m, x| m.torque2 = x,
-        ),
-        Variable::<Self>::real_input(
-            "tau_capacity",
-            "Maximum torque the clutch transmits (>= 0; 0 = open)",
-            Quantity::Torque,
-            10.0,
-            |m| m.capacity,
-            |m, x| m.capacity = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_output("phi1", "Angle of inertia 1", Quantity::Angle, |m| m.clutch.angle1)
-            .display("deg"),
-        Variable::<Self>::real_output("w1", "Rate of inertia 1", Quantity::AngularVelocity, |m| m.clutch.rate1)
-            .display("rpm"),
-        Variable::<Self>::real_output("phi2", "Angle of inertia 2", Quantity::Angle, |m| m.clutch.angle2)
-            .display("deg"),
-        Variable::<Self>::real_output(
-            "w2",
-            "Rate of inertia 2; equals w1 exactly while locked",
-            Quantity::AngularVelocity,
-            |m| m.clutch.rate2,
-        )
-        .display("rpm"),
-        Variable::<Self>::real_output(
-            "tau_clutch",
-            "Clutch torque from inertia 1 to inertia 2, averaged over the last internal step",
-            Quantity::Torque,
-            |m| m.clutch.clutch_torque,
-        ),
-        Variable::<Self>::boolean_output("locked", "The clutch is locked (sticking)", |m| m.clutch.locked),
-        Variable::<Self>::real_parameter(
-            "J1",
-            "Moment of inertia 1",
-            Quantity::Inertia,
-            1.0,
-            |m| m.clutch.inertia1,
-            |m, x| m.clutch.inertia1 = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "J2",
-            "Moment of inertia 2",
-            Quantity::Inertia,
-            1.0,
-            |m| m.clutch.inertia2,
-            |m, x| m.clutch.inertia2 = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "w1_start",
-            "Rate of inertia 1 at the start time",
-            Quantity::AngularVelocity,
-            10.0,
-            |m| m.rate1_start,
-            |m, x| m.rate1_start = x,
-        ),
-        Variable::<Self>::real_parameter(
-            "w2_start",
-            "Rate of inertia 2 at the start time",
-            Quantity::AngularVelocity,
-            0.0,
-            |m| m.rate2_start,
-            |m, x| m.rate2_start = x,
-        ),
-        Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
-    ];
+    const VARIABLES: &'static [Variable<Self>] = variables! {
+        input("tau1", "External torque on inertia 1", Torque, 0.0, field!(torque1)),
+        input("tau2", "External torque on inertia 2", Torque, 0.0, field!(torque2)),
+        input("tau_capacity", "Maximum torque the clutch transmits (>= 0; 0 = open)",
+            Torque, 10.0, field!(capacity)).min(0.0),
+        output("phi1", "Angle of inertia 1", Angle, |m| m.clutch.angle1).display("deg"),
+        output("w1", "Rate of inertia 1", AngularVelocity, |m| m.clutch.rate1).display("rpm"),
+        output("phi2", "Angle of inertia 2", Angle, |m| m.clutch.angle2).display("deg"),
+        output("w2", "Rate of inertia 2; equals w1 exactly while locked",
+            AngularVelocity, |m| m.clutch.rate2).display("rpm"),
+        output("tau_clutch", "Clutch torque from inertia 1 to inertia 2, averaged over the last internal step",
+            Torque, |m| m.clutch.clutch_torque),
+        boolean_output("locked", "The clutch is locked (sticking)", |m| m.clutch.locked),
+        parameter("J1", "Moment of inertia 1", Inertia, 1.0, field!(clutch.inertia1)).positive(),
+        parameter("J2", "Moment of inertia 2", Inertia, 1.0, field!(clutch.inertia2)).positive(),
+        parameter("w1_start", "Rate of inertia 1 at the start time", AngularVelocity, 10.0, field!(rate1_start)),
+        parameter("w2_start", "Rate of inertia 2 at the start time", AngularVelocity, 0.0, field!(rate2_start)),
+        internal_step(1e-3, field!(internal_step)),
+    };
 
     // The torques linear over a step (events stay closed-form); the capacity is held.
     const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] = &[

@@ -1,9 +1,9 @@
 //! `HillFrictionInertia`: an inertia with static + Coulomb friction, integrated
 //! exactly (default) or with Hill's published predictive algorithm.
 
-use super::law_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
+use super::one_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
 use super::COAST_EXPERIMENT;
-use crate::description::{Enumeration, Item, ModelInfo};
+use crate::description::{field, Enumeration, Item, ModelInfo};
 use friction::{sign, Advance, ExactStaticCoulomb, HillFriction, Interval, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
@@ -94,16 +94,12 @@ crate::inertia_model!(
     j_start: 1.0,
     w_start: 1.0,
     [
-        Variable::<Self>::real_parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c", Quantity::Torque, 1.0, |m| m.law().law.coulomb_torque, |m, x| m.law_mut().law.coulomb_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("tau_static", "Static (breakaway) friction torque F_s, >= tau_coulomb", Quantity::Torque, 1.2, |m| m.law().law.static_torque, |m, x| m.law_mut().law.static_torque = x).min(0.0),
-        Variable::<Self>::choice_parameter(
-            "integration",
-            "0 = exact event-located integration (angle exact through stops; uses the input derivative of tau), \
-             1 = Hill's published algorithm (Eqs. 1-6: the stop spreads over the step, the angle overshoots by up to F_c*dt^2/(8J))",
-            &INTEGRATION,
-            EXACT,
-            |m| m.law().integration,
-            |m, x| m.law_mut().integration = x,
-        ),
+        parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c",
+            Torque, 1.0, field!(law().law.coulomb_torque)).min(0.0),
+        parameter("tau_static", "Static (breakaway) friction torque F_s, >= tau_coulomb",
+            Torque, 1.2, field!(law().law.static_torque)).min(0.0),
+        choice_parameter("integration", "0 = exact event-located integration (angle exact through stops; uses the \
+            input derivative of tau), 1 = Hill's published algorithm (Eqs. 1-6: the stop spreads over the step, the \
+            angle overshoots by up to F_c*dt^2/(8J))", &INTEGRATION, EXACT, field!(law().integration)),
     ]
 );

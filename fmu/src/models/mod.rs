@@ -12,9 +12,9 @@ mod coupled_clutches;
 mod dahl;
 mod flap_actuator;
 mod hill_friction_inertia;
-pub mod law_inertia;
 mod load_dependent;
 mod majd_simaan;
+pub mod one_inertia;
 mod stribeck;
 mod two_inertia_clutch;
 
