@@ -378,10 +378,13 @@ pub trait Choice: Sized {
 }
 
 /// An enumerated parameter declared once: the FMI [`Enumeration`] (a
-/// `const`), and [`Choice`] for the Rust enum it chooses (the enum lives in
-/// the physics crate, which knows nothing of FMI), from one list of
+/// `const`), and [`Choice`] for the Rust enum it chooses, from one list of
 /// `Variant = code, "item_name", "item description";`. Codes are contiguous
-/// and increasing (the range check is `[first, last]`; a test checks).
+/// and increasing (the range check is `[first, last]`; a test checks). The
+/// enum is usually the physics crate's (which knows nothing of FMI); write
+/// `NAME: enum Type = ...` to declare it here as well, with the codes as its
+/// discriminants (so `Type::Variant as i32` is a start value) and the first
+/// item as its default.
 ///
 /// ```ignore
 /// enumeration! {
@@ -393,6 +396,31 @@ pub trait Choice: Sized {
 /// }
 /// ```
 macro_rules! enumeration {
+    // The model owns the enum: declare it too (the first item is the default).
+    (
+        $(#[$doc:meta])*
+        $vis:vis $name:ident : enum $rust:ident = $fmi_name:literal, $description:literal {
+            $first:ident = $first_code:literal, $first_item:literal, $first_description:literal;
+            $($variant:ident = $code:literal, $item:literal, $item_description:literal;)*
+        }
+    ) => {
+        #[doc = $description]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        $vis enum $rust {
+            #[doc = $first_description]
+            #[default]
+            $first = $first_code,
+            $(#[doc = $item_description] $variant = $code,)*
+        }
+
+        $crate::description::enumeration! {
+            $(#[$doc])*
+            $vis $name: $rust = $fmi_name, $description {
+                $first = $first_code, $first_item, $first_description;
+                $($variant = $code, $item, $item_description;)*
+            }
+        }
+    };
     (
         $(#[$doc:meta])*
         $vis:vis $name:ident : $rust:ident = $fmi_name:literal, $description:literal {

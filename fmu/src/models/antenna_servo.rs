@@ -2,7 +2,7 @@
 //! Section IV (see `friction::antenna` for the structure and the design
 //! values), and Hill's Figs. 3-4 as scenarios.
 
-use crate::description::{field, variables, Enumeration, Experiment, Item, ModelInfo, Variable, DEGREE};
+use crate::description::{choice_field, enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion};
@@ -30,34 +30,11 @@ impl Default for AntennaAzimuthServo {
     }
 }
 
-/// The axis friction algorithm (`friction_model`).
-pub const FRICTION_MODEL: Enumeration = Enumeration {
-    name: "FrictionModel",
-    description: "Axis friction algorithm of the antenna servo",
-    items: &[
-        Item {
-            name: "conventional",
-            value: 0,
-            description: "Sign-function Coulomb model (Hill Fig. 1): chatters at fixed steps",
-        },
-        Item {
-            name: "hill",
-            value: 1,
-            description: "Hill's predictive static/Coulomb algorithm (Eqs. 1-6): exact stiction",
-        },
-    ],
-};
-
-fn friction_code(f: AxisFriction) -> i32 {
-    match f {
-        AxisFriction::Conventional => 0,
-        AxisFriction::Hill => 1,
-    }
-}
-
-impl AntennaAzimuthServo {
-    fn design(&mut self) -> &mut AntennaServoDesign {
-        &mut self.servo.design
+enumeration! {
+    /// The axis friction algorithm (`friction_model`).
+    pub FRICTION_MODEL: AxisFriction = "FrictionModel", "Axis friction algorithm of the antenna servo" {
+        Conventional = 0, "conventional", "Sign-function Coulomb model (Hill Fig. 1): chatters at fixed steps";
+        Hill = 1, "hill", "Hill's predictive static/Coulomb algorithm (Eqs. 1-6): exact stiction";
     }
 }
 
@@ -90,7 +67,7 @@ impl Model for AntennaAzimuthServo {
             -1, 1, |m| Motion::of_rate(m.servo.antenna_rate).as_i32()),
         choice_parameter("friction_model", "Axis friction algorithm: the conventional sign-function Coulomb model \
             (Hill Fig. 1) or Hill's predictive static/Coulomb algorithm (Eqs. 1-6)",
-            &FRICTION_MODEL, 1, (|m| friction_code(m.servo.design.friction), |m, x| m.design().friction = if x == 0 { AxisFriction::Conventional } else { AxisFriction::Hill })),
+            &FRICTION_MODEL, 1, choice_field!(servo.design.friction)),
         parameter("tau_static", "Static (breakaway) friction F_s (Hill: 425 psi), >= tau_coulomb",
             PressurePsi, 425.0, field!(servo.design.static_torque)).positive(),
         parameter("tau_coulomb", "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
