@@ -16,6 +16,7 @@ mod load_dependent;
 mod majd_simaan;
 pub mod one_inertia;
 mod stribeck;
+pub mod two_inertia;
 mod two_inertia_clutch;
 
 pub use antenna_servo::AntennaAzimuthServo;
