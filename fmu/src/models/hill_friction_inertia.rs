@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 enumeration! {
     /// How the static + Coulomb law is integrated (`integration`).
-    pub INTEGRATION: enum Integration = "HillIntegration", "How the static + Coulomb law is integrated over an internal step" {
+    pub INTEGRATION: enum Integration = "HillIntegration",
+        "How the static + Coulomb law is integrated over an internal step" {
         Exact = 0, "exact", "exact event-located integration: stops, reversals and breakaways found inside the step, \
             rate and angle exact";
         HillPublished = 1, "hill_published", "Hill's published predictive algorithm (Eqs. 1-6, block Y22): the stop \

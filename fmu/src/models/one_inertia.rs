@@ -119,6 +119,14 @@ pub struct LawElement<L> {
 }
 
 impl<L: ElementLaw> LawElement<L> {
+    /// The inputs `tau_friction` depends on directly.
+    pub const DEPENDS_ON: &'static [&'static str] = if L::FEEDTHROUGH { &["w_rel"] } else { &[] };
+
+    /// `tau_friction`: for the current input and the torque stored by the last step.
+    pub fn friction_output(&self) -> f64 {
+        self.law.output(self.relative_speed, self.friction_torque)
+    }
+
     pub fn initialize_element(&mut self) {
         self.elapsed = 0.0;
         self.law.prepare(0.0);
@@ -210,17 +218,21 @@ macro_rules! inertia_model {
         impl $crate::model::Model for $crate::models::one_inertia::LawInertia<$law> {
             const INFO: $crate::description::ModelInfo = $info;
             const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
-                input("tau", "Applied torque on the inertia", Torque, 0.0, $crate::description::field!(applied_torque)),
+                input("tau", "Applied torque on the inertia", Torque, 0.0,
+                    $crate::description::field!(applied_torque)),
                 output("phi", "Angle of the inertia", Angle, |m| m.body.angle).display("deg"),
-                output("w", "Rate (angular velocity) of the inertia; exactly 0 while stuck", AngularVelocity, |m| m.body.rate)
-                    .display("deg/s"),
+                output("w", "Rate (angular velocity) of the inertia; exactly 0 while stuck",
+                    AngularVelocity, |m| m.body.rate).display("deg/s"),
                 output("tau_friction", "Effective friction torque on the inertia over the last internal step: \
                     J*dw/dt = tau + tau_friction", Torque, |m| m.body.friction_torque),
                 integer_output("mode", "Motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward", -1, 1,
                     |m| m.body.motion().as_i32()),
-                parameter("J", "Moment of inertia J (> 0)", Inertia, $j, $crate::description::field!(body.inertia)).positive(),
-                parameter("w_start", "Rate at the start time", AngularVelocity, $w, $crate::description::field!(rate_start)),
-                parameter("phi_start", "Angle at the start time", Angle, 0.0, $crate::description::field!(angle_start)),
+                parameter("J", "Moment of inertia J (> 0)", Inertia, $j, $crate::description::field!(body.inertia))
+                    .positive(),
+                parameter("w_start", "Rate at the start time", AngularVelocity, $w,
+                    $crate::description::field!(rate_start)),
+                parameter("phi_start", "Angle at the start time", Angle, 0.0,
+                    $crate::description::field!(angle_start)),
                 internal_step($step, $crate::description::field!(internal_step)),
                 $($extra)*
             };
@@ -264,20 +276,21 @@ macro_rules! element_model {
         impl $crate::model::Model for $crate::models::one_inertia::LawElement<$law> {
             const INFO: $crate::description::ModelInfo = $info;
             const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
-                input("w_rel", "Relative speed of the sliding surfaces. Until the environment sets it (a connected input \
-                    or a start value), the built-in test signal test_amplitude*sin(2*pi*test_frequency*t) drives it",
+                input("w_rel", "Relative speed of the sliding surfaces. Until the environment sets it (a connected \
+                    input or a start value), the built-in test signal test_amplitude*sin(2*pi*test_frequency*t) \
+                    drives it",
                     AngularVelocity, 0.0, (|m| m.relative_speed, |m, x| {
                         m.relative_speed = x;
                         m.driven = true;
                     })),
-                output("tau_friction", "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once for \
-                    memoryless laws, the state after the last step for Dahl", Torque,
-                    |m| $crate::models::one_inertia::ElementLaw::output(&m.law, m.relative_speed, m.friction_torque))
-                    .depends_on(if <$law as $crate::models::one_inertia::ElementLaw>::FEEDTHROUGH { &["w_rel"] } else { &[] }),
+                output("tau_friction", "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once \
+                    for memoryless laws, the state after the last step for Dahl", Torque, |m| m.friction_output())
+                    .depends_on(Self::DEPENDS_ON),
                 internal_step($step, $crate::description::field!(internal_step)),
                 $($extra)*
-                parameter("test_amplitude", "Amplitude of the built-in test signal on w_rel, used while the environment \
-                    has not set w_rel; 0 = off", AngularVelocity, 0.05, $crate::description::field!(test_amplitude)),
+                parameter("test_amplitude", "Amplitude of the built-in test signal on w_rel, used while the \
+                    environment has not set w_rel; 0 = off", AngularVelocity, 0.05,
+                    $crate::description::field!(test_amplitude)),
                 parameter("test_frequency", "Frequency of the built-in test signal on w_rel", Frequency, 1.0,
                     $crate::description::field!(test_frequency)).min(0.0),
             };

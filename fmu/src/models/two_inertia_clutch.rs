@@ -62,7 +62,8 @@ impl Model for TwoInertiaClutch {
         input("tau_capacity", "Maximum torque the clutch transmits (>= 0; 0 = open). The start value 15 N.m makes the \
             default run show the clutch locked from rest and slipping once the torque it must carry passes 15 N.m",
             Torque, 15.0, field!(capacity)).min(0.0),
-        clutch_w1(), clutch_w2(), clutch_phi1(), clutch_phi2(), clutch_torque(), clutch_locked(), clutch_j1(), clutch_j2(),
+        clutch_w1(), clutch_w2(), clutch_phi1(), clutch_phi2(), clutch_torque(), clutch_locked(),
+        clutch_j1(), clutch_j2(),
         parameter("d2", "Viscous damping on inertia 2 (torque -d2*w2)",
             RotationalDamping, 10.0, field!(damping)).min(0.0),
         clutch_w1_start(0.0), clutch_w2_start(0.0), clutch_internal_step(1e-3),
