@@ -539,7 +539,7 @@ impl<M> Variable<M> {
         }
     }
 
-    /// [`Variable::input`] with the getter and setter apart.
+    /// [`Variable::input`] with the getter and setter apart (the earlier form).
     pub const fn real_input(
         name: &'static str,
         description: &'static str,
@@ -549,28 +549,6 @@ impl<M> Variable<M> {
         set: fn(&mut M, f64),
     ) -> Self {
         Self::input(name, description, quantity, start, (get, set))
-    }
-
-    /// [`Variable::output`] (the earlier name).
-    pub const fn real_output(
-        name: &'static str,
-        description: &'static str,
-        quantity: Quantity,
-        get: fn(&M) -> f64,
-    ) -> Self {
-        Self::output(name, description, quantity, get)
-    }
-
-    /// [`Variable::parameter`] with the getter and setter apart.
-    pub const fn real_parameter(
-        name: &'static str,
-        description: &'static str,
-        quantity: Quantity,
-        start: f64,
-        get: fn(&M) -> f64,
-        set: fn(&mut M, f64),
-    ) -> Self {
-        Self::parameter(name, description, quantity, start, (get, set))
     }
 
     /// A fixed Integer parameter (e.g. a variant selector) within `[min, max]`.
