@@ -33,8 +33,11 @@
 //!
 //! rustfmt leaves the brace macro alone, so the list stays one line a
 //! variable; keep a line within 120 columns, a long description continuing
-//! on a second line indented by four. An enumerated parameter's FMI
-//! Enumeration and its integer codes come from one [`enumeration!`].
+//! on a second line indented by four. Variables several models share are
+//! constructors too, declared once beside the shared state (`clutch_w1()` in
+//! `models/two_inertia.rs`; the one-inertia interface of `models/one_inertia.rs`
+//! lists its own). An enumerated parameter's FMI Enumeration and its integer
+//! codes come from one [`enumeration!`].
 
 /// FMI 2.0 causality.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
