@@ -4,6 +4,40 @@
 //! value reference of a variable is its position in that slice, so lookups on
 //! the get/set path are an index, and the XML, the accessors and the docs can
 //! never disagree.
+//!
+//! # Declaring variables
+//!
+//! One line a variable, inside [`variables!`]; each entry is a constructor of
+//! [`Variable`] (`input`, `output`, `parameter`, `choice_parameter`,
+//! `internal_step`, ...) without the `Variable::<Self>::` prefix, then its
+//! modifiers (`.min`, `.positive`, `.above`, `.max`, `.display`,
+//! `.depends_on`). A quantity is named bare (`Torque`, not
+//! `Quantity::Torque`): the macro brings [`Quantity`]'s variants into scope.
+//! A variable stored in a field of the model is reached with [`field!`], which
+//! derives the setter from the getter's path; an output computed by an
+//! expression keeps its closure; a setter that does more than store keeps
+//! its `(get, set)` pair.
+//!
+//! ```ignore
+//! const VARIABLES: &'static [Variable<Self>] = variables! {
+//!     input("tau1", "External torque on inertia 1", Torque, 0.0, field!(torque1)),
+//!     parameter("J1", "Moment of inertia 1", Inertia, 1.0, field!(clutch.inertia1)).positive(),
+//!     parameter("tau_coulomb", "Coulomb friction torque f_c", Torque, 0.5, field!(law().coulomb_torque)).min(0.0),
+//!     output("w1", "Rate of inertia 1", AngularVelocity, |m| m.clutch.rate1).display("rpm"),
+//!     output("tau_net", "Drive torque minus the friction torque, a longer description that does not fit on the \
+//!         first line", Torque, |m| m.drive - m.friction),
+//!     choice_parameter("equation", "Which map", &STRIBECK_EQUATION, 4, choice_field!(law().shape)),
+//!     internal_step(1e-3, field!(internal_step)),
+//! };
+//! ```
+//!
+//! rustfmt leaves the brace macro alone, so the list stays one line a
+//! variable; keep a line within 120 columns, a long description continuing
+//! on a second line indented by four. Variables several models share are
+//! constructors too, declared once beside the shared state (`clutch_w1()` in
+//! `models/two_inertia.rs`; the one-inertia interface of `models/one_inertia.rs`
+//! lists its own). An enumerated parameter's FMI Enumeration and its integer
+//! codes come from one [`enumeration!`].
 
 /// FMI 2.0 causality.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,6 +313,147 @@ impl Enumeration {
     }
 }
 
+/// How a settable variable is read and written: `(get, set)`, usually from
+/// [`field!`].
+pub type Access<M, T> = (fn(&M) -> T, fn(&mut M, T));
+
+/// The `(get, set)` pair of a variable stored in a field of the model, from
+/// the field's path: `field!(clutch.inertia1)` reads `m.clutch.inertia1` and
+/// sets it. `field!(law().viscous)` reaches a law's parameter through
+/// `HasLaw` (`m.law().viscous`, set through `m.law_mut().viscous`), so that
+/// one list serves both FMUs of a law.
+macro_rules! field {
+    (law() . $($path:tt)+) => {
+        (|m| m.law().$($path)+, |m, x| m.law_mut().$($path)+ = x)
+    };
+    ($($path:tt)+) => {
+        (|m| m.$($path)+, |m, x| m.$($path)+ = x)
+    };
+}
+pub(crate) use field;
+
+/// The Integer `(get, set)` pair of an enumerated field (a type with
+/// [`Choice`], declared by [`enumeration!`]): reads its code, and sets it
+/// from a code (a code outside the enumeration is refused by the range check
+/// before the setter runs; the setter then leaves the field as it is).
+macro_rules! choice_field {
+    (law() . $($path:tt)+) => {
+        (
+            |m| $crate::description::Choice::code(m.law().$($path)+),
+            |m, x| {
+                if let Some(v) = $crate::description::Choice::from_code(x) {
+                    m.law_mut().$($path)+ = v;
+                }
+            },
+        )
+    };
+    ($($path:tt)+) => {
+        (
+            |m| $crate::description::Choice::code(m.$($path)+),
+            |m, x| {
+                if let Some(v) = $crate::description::Choice::from_code(x) {
+                    m.$($path)+ = v;
+                }
+            },
+        )
+    };
+}
+pub(crate) use choice_field;
+
+/// A model's `VARIABLES`, one line a variable (see the module doc): each
+/// entry `kind(args).modifier(args)...` becomes
+/// `Variable::<Self>::kind(args).modifier(args)...`, with [`Quantity`]'s
+/// variants in scope.
+macro_rules! variables {
+    ($($kind:ident ( $($arg:tt)* ) $(. $modifier:ident ( $($modifier_arg:tt)* ))* ),* $(,)?) => {{
+        #[allow(unused_imports)]
+        use $crate::description::Quantity::*;
+        &[$($crate::description::Variable::<Self>::$kind($($arg)*) $(.$modifier($($modifier_arg)*))*),*]
+    }};
+}
+pub(crate) use variables;
+
+/// A Rust enum chosen by an enumerated parameter: its integer code in the FMU.
+pub trait Choice: Sized {
+    fn code(self) -> i32;
+    /// `None` for a code that is no item.
+    fn from_code(code: i32) -> Option<Self>;
+}
+
+/// An enumerated parameter declared once: the FMI [`Enumeration`] (a
+/// `const`), and [`Choice`] for the Rust enum it chooses, from one list of
+/// `Variant = code, "item_name", "item description";`. Codes are contiguous
+/// and increasing (the range check is `[first, last]`; a test checks). The
+/// enum is usually the physics crate's (which knows nothing of FMI); write
+/// `NAME: enum Type = ...` to declare it here as well, with the codes as its
+/// discriminants (so `Type::Variant as i32` is a start value) and the first
+/// item as its default.
+///
+/// ```ignore
+/// enumeration! {
+///     /// Which classical map (`equation`).
+///     pub STRIBECK_EQUATION: ClassicalShape = "StribeckEquation", "Classical friction map" {
+///         StaticBand = 2, "static_band", "Eq. (2): static band";
+///         Rational = 3, "rational", "Eq. (3): rational Stribeck curve";
+///     }
+/// }
+/// ```
+macro_rules! enumeration {
+    // The model owns the enum: declare it too (the first item is the default).
+    (
+        $(#[$doc:meta])*
+        $vis:vis $name:ident : enum $rust:ident = $fmi_name:literal, $description:literal {
+            $first:ident = $first_code:literal, $first_item:literal, $first_description:literal;
+            $($variant:ident = $code:literal, $item:literal, $item_description:literal;)*
+        }
+    ) => {
+        #[doc = $description]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        $vis enum $rust {
+            #[doc = $first_description]
+            #[default]
+            $first = $first_code,
+            $(#[doc = $item_description] $variant = $code,)*
+        }
+
+        $crate::description::enumeration! {
+            $(#[$doc])*
+            $vis $name: $rust = $fmi_name, $description {
+                $first = $first_code, $first_item, $first_description;
+                $($variant = $code, $item, $item_description;)*
+            }
+        }
+    };
+    (
+        $(#[$doc:meta])*
+        $vis:vis $name:ident : $rust:ident = $fmi_name:literal, $description:literal {
+            $($variant:ident = $code:literal, $item:literal, $item_description:literal;)+
+        }
+    ) => {
+        $(#[$doc])*
+        $vis const $name: $crate::description::Enumeration = $crate::description::Enumeration {
+            name: $fmi_name,
+            description: $description,
+            items: &[$($crate::description::Item { name: $item, value: $code, description: $item_description }),+],
+        };
+
+        impl $crate::description::Choice for $rust {
+            fn code(self) -> i32 {
+                match self {
+                    $($rust::$variant => $code,)+
+                }
+            }
+            fn from_code(code: i32) -> Option<Self> {
+                match code {
+                    $($code => Some($rust::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use enumeration;
+
 /// One scalar variable. Its value reference is its index in the model's list.
 pub struct Variable<M> {
     pub name: &'static str,
@@ -293,6 +468,81 @@ pub struct Variable<M> {
 
 impl<M> Variable<M> {
     /// A Real input, continuous, with a start value (used until first set).
+    pub const fn input(
+        name: &'static str,
+        description: &'static str,
+        quantity: Quantity,
+        start: f64,
+        access: Access<M, f64>,
+    ) -> Self {
+        Self::real(
+            name,
+            description,
+            Causality::Input,
+            Variability::Continuous,
+            quantity,
+            start,
+            access.0,
+            Some(access.1),
+        )
+    }
+
+    /// A Real output, continuous, calculated by the model.
+    pub const fn output(name: &'static str, description: &'static str, quantity: Quantity, get: fn(&M) -> f64) -> Self {
+        Self::real(name, description, Causality::Output, Variability::Continuous, quantity, 0.0, get, None)
+    }
+
+    /// A fixed Real parameter with a start value.
+    pub const fn parameter(
+        name: &'static str,
+        description: &'static str,
+        quantity: Quantity,
+        start: f64,
+        access: Access<M, f64>,
+    ) -> Self {
+        Self::real(
+            name,
+            description,
+            Causality::Parameter,
+            Variability::Fixed,
+            quantity,
+            start,
+            access.0,
+            Some(access.1),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    const fn real(
+        name: &'static str,
+        description: &'static str,
+        causality: Causality,
+        variability: Variability,
+        quantity: Quantity,
+        start: f64,
+        get: fn(&M) -> f64,
+        set: Option<fn(&mut M, f64)>,
+    ) -> Self {
+        Variable {
+            name,
+            description,
+            causality,
+            variability,
+            value: Value::Real {
+                quantity,
+                display_unit: None,
+                start,
+                min: None,
+                exclusive_min: false,
+                max: None,
+                get,
+                set,
+            },
+            depends_on: &[],
+        }
+    }
+
+    /// [`Variable::input`] with the getter and setter apart (the earlier form).
     pub const fn real_input(
         name: &'static str,
         description: &'static str,
@@ -301,77 +551,7 @@ impl<M> Variable<M> {
         get: fn(&M) -> f64,
         set: fn(&mut M, f64),
     ) -> Self {
-        Variable {
-            name,
-            description,
-            causality: Causality::Input,
-            variability: Variability::Continuous,
-            value: Value::Real {
-                quantity,
-                display_unit: None,
-                start,
-                min: None,
-                exclusive_min: false,
-                max: None,
-                get,
-                set: Some(set),
-            },
-            depends_on: &[],
-        }
-    }
-
-    /// A Real output, continuous, calculated by the model.
-    pub const fn real_output(
-        name: &'static str,
-        description: &'static str,
-        quantity: Quantity,
-        get: fn(&M) -> f64,
-    ) -> Self {
-        Variable {
-            name,
-            description,
-            causality: Causality::Output,
-            variability: Variability::Continuous,
-            value: Value::Real {
-                quantity,
-                display_unit: None,
-                start: 0.0,
-                min: None,
-                exclusive_min: false,
-                max: None,
-                get,
-                set: None,
-            },
-            depends_on: &[],
-        }
-    }
-
-    /// A fixed Real parameter with a start value.
-    pub const fn real_parameter(
-        name: &'static str,
-        description: &'static str,
-        quantity: Quantity,
-        start: f64,
-        get: fn(&M) -> f64,
-        set: fn(&mut M, f64),
-    ) -> Self {
-        Variable {
-            name,
-            description,
-            causality: Causality::Parameter,
-            variability: Variability::Fixed,
-            value: Value::Real {
-                quantity,
-                display_unit: None,
-                start,
-                min: None,
-                exclusive_min: false,
-                max: None,
-                get,
-                set: Some(set),
-            },
-            depends_on: &[],
-        }
+        Self::input(name, description, quantity, start, (get, set))
     }
 
     /// A fixed Integer parameter (e.g. a variant selector) within `[min, max]`.
@@ -381,8 +561,7 @@ impl<M> Variable<M> {
         start: i32,
         min: i32,
         max: i32,
-        get: fn(&M) -> i32,
-        set: fn(&mut M, i32),
+        (get, set): Access<M, i32>,
     ) -> Self {
         Variable {
             name,
@@ -402,8 +581,7 @@ impl<M> Variable<M> {
         description: &'static str,
         choices: &'static Enumeration,
         start: i32,
-        get: fn(&M) -> i32,
-        set: fn(&mut M, i32),
+        (get, set): Access<M, i32>,
     ) -> Self {
         let items = choices.items;
         Variable {
@@ -425,14 +603,13 @@ impl<M> Variable<M> {
 
     /// The `internal_step` parameter every model has: the longest internal
     /// integration step (s), > 0.
-    pub const fn internal_step(default: f64, get: fn(&M) -> f64, set: fn(&mut M, f64)) -> Self {
-        Self::real_parameter(
+    pub const fn internal_step(default: f64, access: Access<M, f64>) -> Self {
+        Self::parameter(
             "internal_step",
             "Longest internal integration step; doStep splits a communication step into equal substeps no longer than this",
             Quantity::Time,
             default,
-            get,
-            set,
+            access,
         )
         .positive()
     }

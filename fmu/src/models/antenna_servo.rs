@@ -2,7 +2,7 @@
 //! Section IV (see `friction::antenna` for the structure and the design
 //! values), and Hill's Figs. 3-4 as scenarios.
 
-use crate::description::{Enumeration, Experiment, Item, ModelInfo, Quantity, Variable, DEGREE};
+use crate::description::{choice_field, enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion};
@@ -30,34 +30,11 @@ impl Default for AntennaAzimuthServo {
     }
 }
 
-/// The axis friction algorithm (`friction_model`).
-pub const FRICTION_MODEL: Enumeration = Enumeration {
-    name: "FrictionModel",
-    description: "Axis friction algorithm of the antenna servo",
-    items: &[
-        Item {
-            name: "conventional",
-            value: 0,
-            description: "Sign-function Coulomb model (Hill Fig. 1): chatters at fixed steps",
-        },
-        Item {
-            name: "hill",
-            value: 1,
-            description: "Hill's predictive static/Coulomb algorithm (Eqs. 1-6): exact stiction",
-        },
-    ],
-};
-
-fn friction_code(f: AxisFriction) -> i32 {
-    match f {
-        AxisFriction::Conventional => 0,
-        AxisFriction::Hill => 1,
-    }
-}
-
-impl AntennaAzimuthServo {
-    fn design(&mut self) -> &mut AntennaServoDesign {
-        &mut self.servo.design
+enumeration! {
+    /// The axis friction algorithm (`friction_model`).
+    pub FRICTION_MODEL: AxisFriction = "FrictionModel", "Axis friction algorithm of the antenna servo" {
+        Conventional = 0, "conventional", "Sign-function Coulomb model (Hill Fig. 1): chatters at fixed steps";
+        Hill = 1, "hill", "Hill's predictive static/Coulomb algorithm (Eqs. 1-6): exact stiction";
     }
 }
 
@@ -71,189 +48,56 @@ impl Model for AntennaAzimuthServo {
                       hydraulic differential pressure; default: Hill's 1 mdeg step at 10 ms, 5 s",
         default_experiment: Experiment { start_time: 0.0, stop_time: 5.0, step_size: 0.01 },
     };
-    const VARIABLES: &'static [Variable<Self>] = &[
-        Variable::<Self>::real_input(
-            "position_command",
-            "Azimuth position command. Start value 1 mdeg: unconnected, the default experiment is Hill's 1 mdeg step \
-             (Figs. 3-4); a connected input replaces it",
-            Quantity::AngleDegrees,
-            1e-3,
-            |m| m.command / DEGREE,
-            |m, x| m.command = x * DEGREE,
-        ),
-        Variable::<Self>::real_output("position", "Azimuth (antenna) position", Quantity::AngleDegrees, |m| {
-            m.servo.antenna_angle / DEGREE
-        }),
-        Variable::<Self>::real_output(
-            "rate",
-            "Azimuth (antenna) rate; exactly 0 while the axis sticks (Hill's algorithm)",
-            Quantity::AngularVelocityMillidegrees,
-            |m| m.servo.antenna_rate / MILLIDEGREE,
-        ),
-        Variable::<Self>::real_output(
-            "torque",
-            "Control torque: the hydraulic motors' differential pressure (Hill's Figs. 3-4a)",
-            Quantity::PressurePsi,
-            |m| m.servo.pressure,
-        ),
-        Variable::<Self>::real_output(
-            "tau_gear",
-            "Torque the gear transmits to the antenna over the last internal step (the friction law's applied torque)",
-            Quantity::PressurePsi,
-            |m| m.servo.gear_torque,
-        ),
-        Variable::<Self>::real_output(
-            "tau_friction",
-            "Effective axis friction torque over the last internal step",
-            Quantity::PressurePsi,
-            |m| m.servo.friction_torque,
-        ),
-        Variable::<Self>::real_output(
-            "motor_rate",
-            "Motor rate referred to the axis (the rate-loop tachometer)",
-            Quantity::AngularVelocityMillidegrees,
-            |m| m.servo.motor_rate / MILLIDEGREE,
-        ),
-        Variable::<Self>::integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward", -1, 1, |m| {
-            Motion::of_rate(m.servo.antenna_rate).as_i32()
-        }),
-        Variable::<Self>::choice_parameter(
-            "friction_model",
-            "Axis friction algorithm: the conventional sign-function Coulomb model (Hill Fig. 1) or Hill's predictive \
-             static/Coulomb algorithm (Eqs. 1-6)",
-            &FRICTION_MODEL,
-            1,
-            |m| friction_code(m.servo.design.friction),
-            |m, x| m.design().friction = if x == 0 { AxisFriction::Conventional } else { AxisFriction::Hill },
-        ),
-        Variable::<Self>::real_parameter(
-            "tau_static",
-            "Static (breakaway) friction F_s (Hill: 425 psi), >= tau_coulomb",
-            Quantity::PressurePsi,
-            425.0,
-            |m| m.servo.design.static_torque,
-            |m, x| m.design().static_torque = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "tau_coulomb",
-            "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
-            Quantity::PressurePsi,
-            400.0,
-            |m| m.servo.design.coulomb_torque,
-            |m, x| m.design().coulomb_torque = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "friction_to_inertia",
-            "F_c / total inertia (Hill: 1.77 mrad/s2 for azimuth); sets the inertia in psi.s2/rad",
-            Quantity::AngularAcceleration,
-            1.77e-3,
-            |m| m.servo.design.friction_to_inertia,
-            |m, x| m.design().friction_to_inertia = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "motor_inertia_fraction",
-            "Share of the total inertia on the motor side of the gear spring (our choice, 0.5)",
-            Quantity::Ratio,
-            0.5,
-            |m| m.servo.design.motor_inertia_fraction,
-            |m, x| m.design().motor_inertia_fraction = x,
-        )
-        .positive()
-        .max(0.99),
-        Variable::<Self>::real_parameter(
-            "gear_mode_frequency",
-            "Frequency of the motor-gear-antenna mode (Hill: the 7.0 Hz mode of the gear actuator stiffness)",
-            Quantity::Frequency,
-            7.0,
-            |m| m.servo.design.gear_mode_frequency,
-            |m, x| m.design().gear_mode_frequency = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "gear_damping_ratio",
-            "Damping ratio of the gear mode (our choice, 0.05)",
-            Quantity::Ratio,
-            0.05,
-            |m| m.servo.design.gear_damping_ratio,
-            |m, x| m.design().gear_damping_ratio = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "rate_loop_bandwidth",
-            "Rate-loop crossover on the total inertia (our choice, 1 Hz)",
-            Quantity::Frequency,
-            1.0,
-            |m| m.servo.design.rate_loop_bandwidth,
-            |m, x| m.design().rate_loop_bandwidth = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "rate_integral_time",
-            "Rate-loop integral time (our choice, 0.3 s)",
-            Quantity::Time,
-            0.3,
-            |m| m.servo.design.rate_integral_time,
-            |m, x| m.design().rate_integral_time = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "position_loop_bandwidth",
-            "Position-loop crossover (our choice, 0.3 Hz)",
-            Quantity::Frequency,
-            0.3,
-            |m| m.servo.design.position_loop_bandwidth,
-            |m, x| m.design().position_loop_bandwidth = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "position_integral_time",
-            "Position-loop integral time (our choice, 3 s)",
-            Quantity::Time,
-            3.0,
-            |m| m.servo.design.position_integral_time,
-            |m, x| m.design().position_integral_time = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "valve_time_constant",
-            "Servovalve spool lag (our choice, 5 ms)",
-            Quantity::Time,
-            0.005,
-            |m| m.servo.design.valve_time_constant,
-            |m, x| m.design().valve_time_constant = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "pressure_time_constant",
-            "Pressure build-up lag (our choice, 10 ms)",
-            Quantity::Time,
-            0.01,
-            |m| m.servo.design.pressure_time_constant,
-            |m, x| m.design().pressure_time_constant = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "max_pressure",
-            "Pressure command limit (Hill: friction is roughly 20% of the maximum control effort: 2000 psi)",
-            Quantity::PressurePsi,
-            2000.0,
-            |m| m.servo.design.max_pressure,
-            |m, x| m.design().max_pressure = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "position_start",
-            "Azimuth position at the start time (at rest)",
-            Quantity::AngleDegrees,
-            0.0,
-            |m| m.position_start / DEGREE,
-            |m, x| m.position_start = x * DEGREE,
-        ),
-        Variable::<Self>::internal_step(0.01, |m| m.internal_step, |m, x| m.internal_step = x),
-    ];
+    const VARIABLES: &'static [Variable<Self>] = variables! {
+        input("position_command", "Azimuth position command. Start value 1 mdeg: unconnected, the default experiment \
+            is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it",
+            AngleDegrees, 1e-3, (|m| m.command / DEGREE, |m, x| m.command = x * DEGREE)),
+        output("position", "Azimuth (antenna) position", AngleDegrees, |m| m.servo.antenna_angle / DEGREE),
+        output("rate", "Azimuth (antenna) rate; exactly 0 while the axis sticks (Hill's algorithm)",
+            AngularVelocityMillidegrees, |m| m.servo.antenna_rate / MILLIDEGREE),
+        output("torque", "Control torque: the hydraulic motors' differential pressure (Hill's Figs. 3-4a)",
+            PressurePsi, |m| m.servo.pressure),
+        output("tau_gear", "Torque the gear transmits to the antenna over the last internal step (the friction law's \
+            applied torque)", PressurePsi, |m| m.servo.gear_torque),
+        output("tau_friction", "Effective axis friction torque over the last internal step",
+            PressurePsi, |m| m.servo.friction_torque),
+        output("motor_rate", "Motor rate referred to the axis (the rate-loop tachometer)",
+            AngularVelocityMillidegrees, |m| m.servo.motor_rate / MILLIDEGREE),
+        integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward",
+            -1, 1, |m| Motion::of_rate(m.servo.antenna_rate).as_i32()),
+        choice_parameter("friction_model", "Axis friction algorithm: the conventional sign-function Coulomb model \
+            (Hill Fig. 1) or Hill's predictive static/Coulomb algorithm (Eqs. 1-6)",
+            &FRICTION_MODEL, 1, choice_field!(servo.design.friction)),
+        parameter("tau_static", "Static (breakaway) friction F_s (Hill: 425 psi), >= tau_coulomb",
+            PressurePsi, 425.0, field!(servo.design.static_torque)).positive(),
+        parameter("tau_coulomb", "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
+            PressurePsi, 400.0, field!(servo.design.coulomb_torque)).positive(),
+        parameter("friction_to_inertia", "F_c / total inertia (Hill: 1.77 mrad/s2 for azimuth); sets the inertia in \
+            psi.s2/rad", AngularAcceleration, 1.77e-3, field!(servo.design.friction_to_inertia)).positive(),
+        parameter("motor_inertia_fraction", "Share of the total inertia on the motor side of the gear spring (our \
+            choice, 0.5)", Ratio, 0.5, field!(servo.design.motor_inertia_fraction)).positive().max(0.99),
+        parameter("gear_mode_frequency", "Frequency of the motor-gear-antenna mode (Hill: the 7.0 Hz mode of the gear \
+            actuator stiffness)", Frequency, 7.0, field!(servo.design.gear_mode_frequency)).positive(),
+        parameter("gear_damping_ratio", "Damping ratio of the gear mode (our choice, 0.05)",
+            Ratio, 0.05, field!(servo.design.gear_damping_ratio)).min(0.0),
+        parameter("rate_loop_bandwidth", "Rate-loop crossover on the total inertia (our choice, 1 Hz)",
+            Frequency, 1.0, field!(servo.design.rate_loop_bandwidth)).positive(),
+        parameter("rate_integral_time", "Rate-loop integral time (our choice, 0.3 s)",
+            Time, 0.3, field!(servo.design.rate_integral_time)).positive(),
+        parameter("position_loop_bandwidth", "Position-loop crossover (our choice, 0.3 Hz)",
+            Frequency, 0.3, field!(servo.design.position_loop_bandwidth)).positive(),
+        parameter("position_integral_time", "Position-loop integral time (our choice, 3 s)",
+            Time, 3.0, field!(servo.design.position_integral_time)).positive(),
+        parameter("valve_time_constant", "Servovalve spool lag (our choice, 5 ms)",
+            Time, 0.005, field!(servo.design.valve_time_constant)).positive(),
+        parameter("pressure_time_constant", "Pressure build-up lag (our choice, 10 ms)",
+            Time, 0.01, field!(servo.design.pressure_time_constant)).positive(),
+        parameter("max_pressure", "Pressure command limit (Hill: friction is roughly 20% of the maximum control \
+            effort: 2000 psi)", PressurePsi, 2000.0, field!(servo.design.max_pressure)).positive(),
+        parameter("position_start", "Azimuth position at the start time (at rest)",
+            AngleDegrees, 0.0, (|m| m.position_start / DEGREE, |m, x| m.position_start = x * DEGREE)),
+        internal_step(0.01, field!(internal_step)),
+    };
 
     fn max_substep(&self) -> f64 {
         self.internal_step

@@ -1,7 +1,7 @@
 //! `CmgGimbalRateLoop`: Nurre's gimbal rate controller with Dahl pivot
 //! friction (NASA TM X-64934, Eqs. 10-12, Fig. 4), and its experiments.
 
-use crate::description::{Experiment, ModelInfo, Quantity, Variable};
+use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{GimbalRateLoop, Motion};
@@ -40,97 +40,33 @@ impl Model for CmgGimbalRateLoop {
                       Tf0 = 0.27 N.m, gamma = 1.48e5",
         default_experiment: Experiment { start_time: 0.0, stop_time: 0.8, step_size: 1e-3 },
     };
-    const VARIABLES: &'static [Variable<Self>] = &[
-        Variable::<Self>::real_input(
-            "rate_command",
-            "Commanded gimbal rate theta_c' (Nurre Eq. 11). Start value 5e-4 rad/s: unconnected, the default experiment \
-             is Nurre's Fig. 8 rate step; a connected input replaces it",
-            Quantity::AngularVelocity,
-            5e-4,
-            |m| m.rate_command,
-            |m, x| m.rate_command = x,
-        ),
-        Variable::<Self>::real_output("rate", "Gimbal rate theta'", Quantity::AngularVelocity, |m| m.gimbal.rate),
-        Variable::<Self>::real_output("angle", "Gimbal angle theta", Quantity::Angle, |m| m.gimbal.angle),
-        Variable::<Self>::real_output(
-            "tau_friction",
-            "Pivot friction torque on the gimbal, -Tf (Nurre Eq. 12)",
-            Quantity::Torque,
-            |m| m.gimbal.friction_torque(),
-        ),
-        Variable::<Self>::real_output(
-            "tau_control",
-            "Control torque K_p*(theta1' - theta') + K_I*(theta1 - theta) over the last internal step",
-            Quantity::Torque,
-            |m| m.gimbal.control_torque,
-        ),
-        Variable::<Self>::real_output(
-            "rate_filtered_command",
-            "Filtered command rate theta1' (Nurre Eq. 11)",
-            Quantity::AngularVelocity,
-            |m| m.gimbal.command_rate,
-        ),
-        Variable::<Self>::real_output(
-            "rate_without_friction",
-            "Gimbal rate of the same loop without friction (Tf = 0), integrated alongside for comparison",
-            Quantity::AngularVelocity,
-            |m| m.gimbal.ideal_rate,
-        ),
-        Variable::<Self>::real_parameter(
-            "J",
-            "Gimbal inertia I (Nurre Eq. 10)",
-            Quantity::Inertia,
-            5.0,
-            |m| m.gimbal.inertia,
-            |m, x| m.gimbal.inertia = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "K_p",
-            "Rate gain K_p (Nurre Eqs. 10-11); 0 with K_I = 0 leaves the gimbal to friction alone (Figs. 5-6)",
-            Quantity::RotationalDamping,
-            280.0,
-            |m| m.gimbal.rate_gain,
-            |m, x| m.gimbal.rate_gain = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "K_I",
-            "Angle gain K_I in N.m/rad (Nurre Eqs. 10-11): loop natural frequency sqrt(K_I/I)",
-            Quantity::Torque,
-            1e4,
-            |m| m.gimbal.angle_gain,
-            |m, x| m.gimbal.angle_gain = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "tau_running",
-            "Running (maximum) pivot friction torque Tf0 (Nurre Eq. 2)",
-            Quantity::Torque,
-            0.27,
-            |m| m.gimbal.friction.running_torque,
-            |m, x| m.gimbal.friction.running_torque = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "gamma",
-            "Dahl shape parameter gamma: presliding spring rate gamma*Tf0^2 (Nurre Eqs. 2, 6); 0 = no friction",
-            Quantity::InverseTorqueAngle,
-            1.48e5,
-            |m| m.gimbal.friction.gamma,
-            |m, x| m.gimbal.friction.gamma = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "w_start",
-            "Gimbal rate at the start time (the free-decay runs of Figs. 5-6 start at 0.002 rad/s)",
-            Quantity::AngularVelocity,
-            0.0,
-            |m| m.rate_start,
-            |m, x| m.rate_start = x,
-        ),
-        Variable::<Self>::internal_step(1e-4, |m| m.internal_step, |m, x| m.internal_step = x),
-    ];
+    const VARIABLES: &'static [Variable<Self>] = variables! {
+        input("rate_command", "Commanded gimbal rate theta_c' (Nurre Eq. 11). Start value 5e-4 rad/s: unconnected, \
+            the default experiment is Nurre's Fig. 8 rate step; a connected input replaces it",
+            AngularVelocity, 5e-4, field!(rate_command)),
+        output("rate", "Gimbal rate theta'", AngularVelocity, |m| m.gimbal.rate),
+        output("angle", "Gimbal angle theta", Angle, |m| m.gimbal.angle),
+        output("tau_friction", "Pivot friction torque on the gimbal, -Tf (Nurre Eq. 12)",
+            Torque, |m| m.gimbal.friction_torque()),
+        output("tau_control", "Control torque K_p*(theta1' - theta') + K_I*(theta1 - theta) over the last internal \
+            step", Torque, |m| m.gimbal.control_torque),
+        output("rate_filtered_command", "Filtered command rate theta1' (Nurre Eq. 11)",
+            AngularVelocity, |m| m.gimbal.command_rate),
+        output("rate_without_friction", "Gimbal rate of the same loop without friction (Tf = 0), integrated alongside \
+            for comparison", AngularVelocity, |m| m.gimbal.ideal_rate),
+        parameter("J", "Gimbal inertia I (Nurre Eq. 10)", Inertia, 5.0, field!(gimbal.inertia)).positive(),
+        parameter("K_p", "Rate gain K_p (Nurre Eqs. 10-11); 0 with K_I = 0 leaves the gimbal to friction alone (Figs. \
+            5-6)", RotationalDamping, 280.0, field!(gimbal.rate_gain)).min(0.0),
+        parameter("K_I", "Angle gain K_I in N.m/rad (Nurre Eqs. 10-11): loop natural frequency sqrt(K_I/I)",
+            Torque, 1e4, field!(gimbal.angle_gain)).min(0.0),
+        parameter("tau_running", "Running (maximum) pivot friction torque Tf0 (Nurre Eq. 2)",
+            Torque, 0.27, field!(gimbal.friction.running_torque)).positive(),
+        parameter("gamma", "Dahl shape parameter gamma: presliding spring rate gamma*Tf0^2 (Nurre Eqs. 2, 6); 0 = no \
+            friction", InverseTorqueAngle, 1.48e5, field!(gimbal.friction.gamma)).min(0.0),
+        parameter("w_start", "Gimbal rate at the start time (the free-decay runs of Figs. 5-6 start at 0.002 rad/s)",
+            AngularVelocity, 0.0, field!(rate_start)),
+        internal_step(1e-4, field!(internal_step)),
+    };
 
     fn max_substep(&self) -> f64 {
         self.internal_step

@@ -1,8 +1,8 @@
 //! `CoulombInertia`: an inertia with the conventional Coulomb friction model.
 
-use super::law_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
+use super::one_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
 use super::COAST_EXPERIMENT;
-use crate::description::ModelInfo;
+use crate::description::{field, ModelInfo};
 use friction::{sign, ConventionalCoulomb};
 
 /// The conventional model has no static level; `tau_static` is kept (and
@@ -45,15 +45,9 @@ crate::inertia_model!(
     j_start: 1.0,
     w_start: 1.0,
     [
-        Variable::<Self>::real_parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c", Quantity::Torque, 1.0, |m| m.law().law.coulomb_torque, |m, x| m.law_mut().law.coulomb_torque = x).min(0.0),
-        Variable::<Self>::real_parameter(
-            "tau_static",
-            "Static friction torque F_s, >= tau_coulomb; the conventional model ignores it (kept for interchangeability)",
-            Quantity::Torque,
-            1.2,
-            |m| m.law().static_torque,
-            |m, x| m.law_mut().static_torque = x,
-        )
-        .min(0.0),
+        parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c",
+            Torque, 1.0, field!(law().law.coulomb_torque)).min(0.0),
+        parameter("tau_static", "Static friction torque F_s, >= tau_coulomb; the conventional model ignores it (kept \
+            for interchangeability)", Torque, 1.2, field!(law().static_torque)).min(0.0),
     ]
 );

@@ -2,7 +2,7 @@
 //! clutches (the configuration of the Modelica Standard Library example the
 //! 1-D blog's open question points to), locking and sliding in any combination.
 
-use crate::description::{Experiment, ModelInfo, Quantity, Variable};
+use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{ClutchChain, ClutchMode};
@@ -76,189 +76,49 @@ impl Model for CoupledClutches {
                       clutch k slides with mu*fn_max*f_k, holds up to peak*mu*fn_max*f_k, and is free when f_k <= 0",
         default_experiment: Experiment { start_time: 0.0, stop_time: 1.5, step_size: 0.001 },
     };
-    const VARIABLES: &'static [Variable<Self>] = &[
-        Variable::<Self>::real_input(
-            "tau_drive",
-            "Drive torque on J1",
-            Quantity::Torque,
-            0.0,
-            |m| m.drive_torque,
-            |m, x| m.drive_torque = x,
-        ),
-        Variable::<Self>::real_input(
-            "f_normalized_1",
-            "Normalized normal force of clutch 1 (J1-J2), 1 = fn_max. Start value 1 (engaged): unconnected, the \
-             default experiment shows the clutches locking one after another",
-            Quantity::Ratio,
-            1.0,
-            |m| m.normal_force[0],
-            |m, x| m.normal_force[0] = x,
-        ),
-        Variable::<Self>::real_input(
-            "f_normalized_2",
-            "Normalized normal force of clutch 2 (J2-J3), 1 = fn_max. Start value 1 (engaged): unconnected, the \
-             default experiment shows the clutches locking one after another",
-            Quantity::Ratio,
-            1.0,
-            |m| m.normal_force[1],
-            |m, x| m.normal_force[1] = x,
-        ),
-        Variable::<Self>::real_input(
-            "f_normalized_3",
-            "Normalized normal force of clutch 3 (J3-J4), 1 = fn_max. Start value 1 (engaged): unconnected, the \
-             default experiment shows the clutches locking one after another",
-            Quantity::Ratio,
-            1.0,
-            |m| m.normal_force[2],
-            |m, x| m.normal_force[2] = x,
-        ),
-        Variable::<Self>::real_output("w1", "Rate of J1", Quantity::AngularVelocity, |m| m.chain.rate[0]),
-        Variable::<Self>::real_output("w2", "Rate of J2", Quantity::AngularVelocity, |m| m.chain.rate[1]),
-        Variable::<Self>::real_output("w3", "Rate of J3", Quantity::AngularVelocity, |m| m.chain.rate[2]),
-        Variable::<Self>::real_output("w4", "Rate of J4", Quantity::AngularVelocity, |m| m.chain.rate[3]),
-        Variable::<Self>::real_output("phi1", "Angle of J1", Quantity::Angle, |m| m.chain.angle[0]),
-        Variable::<Self>::real_output("phi2", "Angle of J2", Quantity::Angle, |m| m.chain.angle[1]),
-        Variable::<Self>::real_output("phi3", "Angle of J3", Quantity::Angle, |m| m.chain.angle[2]),
-        Variable::<Self>::real_output("phi4", "Angle of J4", Quantity::Angle, |m| m.chain.angle[3]),
-        Variable::<Self>::real_output(
-            "tau_clutch_1",
-            "Torque of clutch 1 from J1 to J2 (step average)",
-            Quantity::Torque,
-            |m| m.chain.clutch_torque[0],
-        ),
-        Variable::<Self>::real_output(
-            "tau_clutch_2",
-            "Torque of clutch 2 from J2 to J3 (step average)",
-            Quantity::Torque,
-            |m| m.chain.clutch_torque[1],
-        ),
-        Variable::<Self>::real_output(
-            "tau_clutch_3",
-            "Torque of clutch 3 from J3 to J4 (step average)",
-            Quantity::Torque,
-            |m| m.chain.clutch_torque[2],
-        ),
-        Variable::<Self>::integer_output(
-            "mode_1",
-            "Clutch 1: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
-            -1,
-            2,
-            |m| m.mode_now(0).code(),
-        )
-        .depends_on(&["f_normalized_1"]),
-        Variable::<Self>::integer_output(
-            "mode_2",
-            "Clutch 2: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
-            -1,
-            2,
-            |m| m.mode_now(1).code(),
-        )
-        .depends_on(&["f_normalized_2"]),
-        Variable::<Self>::integer_output(
-            "mode_3",
-            "Clutch 3: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
-            -1,
-            2,
-            |m| m.mode_now(2).code(),
-        )
-        .depends_on(&["f_normalized_3"]),
-        Variable::<Self>::real_parameter(
-            "J1",
-            "Moment of inertia J1",
-            Quantity::Inertia,
-            1.0,
-            |m| m.inertia[0],
-            |m, x| m.inertia[0] = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "J2",
-            "Moment of inertia J2",
-            Quantity::Inertia,
-            1.0,
-            |m| m.inertia[1],
-            |m, x| m.inertia[1] = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "J3",
-            "Moment of inertia J3",
-            Quantity::Inertia,
-            1.0,
-            |m| m.inertia[2],
-            |m, x| m.inertia[2] = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "J4",
-            "Moment of inertia J4",
-            Quantity::Inertia,
-            1.0,
-            |m| m.inertia[3],
-            |m, x| m.inertia[3] = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "w1_start",
-            "Rate of J1 at the start time",
-            Quantity::AngularVelocity,
-            10.0,
-            |m| m.rate_start[0],
-            |m, x| m.rate_start[0] = x,
-        ),
-        Variable::<Self>::real_parameter(
-            "w2_start",
-            "Rate of J2 at the start time",
-            Quantity::AngularVelocity,
-            0.0,
-            |m| m.rate_start[1],
-            |m, x| m.rate_start[1] = x,
-        ),
-        Variable::<Self>::real_parameter(
-            "w3_start",
-            "Rate of J3 at the start time",
-            Quantity::AngularVelocity,
-            0.0,
-            |m| m.rate_start[2],
-            |m, x| m.rate_start[2] = x,
-        ),
-        Variable::<Self>::real_parameter(
-            "w4_start",
-            "Rate of J4 at the start time",
-            Quantity::AngularVelocity,
-            0.0,
-            |m| m.rate_start[3],
-            |m, x| m.rate_start[3] = x,
-        ),
-        Variable::<Self>::real_parameter(
-            "mu",
-            "Sliding friction coefficient of every clutch",
-            Quantity::Ratio,
-            0.5,
-            |m| m.friction_coefficient,
-            |m, x| m.friction_coefficient = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "peak",
-            "Static over sliding friction (>= 1)",
-            Quantity::Ratio,
-            1.1,
-            |m| m.peak,
-            |m, x| m.peak = x,
-        )
-        .min(1.0),
-        Variable::<Self>::real_parameter(
-            "fn_max",
-            "Normal force at f_normalized = 1, times the effective radius (N.m per unit mu)",
-            Quantity::Torque,
-            20.0,
-            |m| m.max_normal_force,
-            |m, x| m.max_normal_force = x,
-        )
-        .min(0.0),
-        Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
-    ];
+    const VARIABLES: &'static [Variable<Self>] = variables! {
+        input("tau_drive", "Drive torque on J1", Torque, 0.0, field!(drive_torque)),
+        input("f_normalized_1", "Normalized normal force of clutch 1 (J1-J2), 1 = fn_max. Start value 1 (engaged): \
+            unconnected, the default experiment shows the clutches locking one after another",
+            Ratio, 1.0, field!(normal_force[0])),
+        input("f_normalized_2", "Normalized normal force of clutch 2 (J2-J3), 1 = fn_max. Start value 1 (engaged): \
+            unconnected, the default experiment shows the clutches locking one after another",
+            Ratio, 1.0, field!(normal_force[1])),
+        input("f_normalized_3", "Normalized normal force of clutch 3 (J3-J4), 1 = fn_max. Start value 1 (engaged): \
+            unconnected, the default experiment shows the clutches locking one after another",
+            Ratio, 1.0, field!(normal_force[2])),
+        output("w1", "Rate of J1", AngularVelocity, |m| m.chain.rate[0]),
+        output("w2", "Rate of J2", AngularVelocity, |m| m.chain.rate[1]),
+        output("w3", "Rate of J3", AngularVelocity, |m| m.chain.rate[2]),
+        output("w4", "Rate of J4", AngularVelocity, |m| m.chain.rate[3]),
+        output("phi1", "Angle of J1", Angle, |m| m.chain.angle[0]),
+        output("phi2", "Angle of J2", Angle, |m| m.chain.angle[1]),
+        output("phi3", "Angle of J3", Angle, |m| m.chain.angle[2]),
+        output("phi4", "Angle of J4", Angle, |m| m.chain.angle[3]),
+        output("tau_clutch_1", "Torque of clutch 1 from J1 to J2 (step average)", Torque, |m| m.chain.clutch_torque[0]),
+        output("tau_clutch_2", "Torque of clutch 2 from J2 to J3 (step average)", Torque, |m| m.chain.clutch_torque[1]),
+        output("tau_clutch_3", "Torque of clutch 3 from J3 to J4 (step average)", Torque, |m| m.chain.clutch_torque[2]),
+        integer_output("mode_1", "Clutch 1: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
+            -1, 2, |m| m.mode_now(0).code()).depends_on(&["f_normalized_1"]),
+        integer_output("mode_2", "Clutch 2: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
+            -1, 2, |m| m.mode_now(1).code()).depends_on(&["f_normalized_2"]),
+        integer_output("mode_3", "Clutch 3: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
+            -1, 2, |m| m.mode_now(2).code()).depends_on(&["f_normalized_3"]),
+        parameter("J1", "Moment of inertia J1", Inertia, 1.0, field!(inertia[0])).positive(),
+        parameter("J2", "Moment of inertia J2", Inertia, 1.0, field!(inertia[1])).positive(),
+        parameter("J3", "Moment of inertia J3", Inertia, 1.0, field!(inertia[2])).positive(),
+        parameter("J4", "Moment of inertia J4", Inertia, 1.0, field!(inertia[3])).positive(),
+        parameter("w1_start", "Rate of J1 at the start time", AngularVelocity, 10.0, field!(rate_start[0])),
+        parameter("w2_start", "Rate of J2 at the start time", AngularVelocity, 0.0, field!(rate_start[1])),
+        parameter("w3_start", "Rate of J3 at the start time", AngularVelocity, 0.0, field!(rate_start[2])),
+        parameter("w4_start", "Rate of J4 at the start time", AngularVelocity, 0.0, field!(rate_start[3])),
+        parameter("mu", "Sliding friction coefficient of every clutch",
+            Ratio, 0.5, field!(friction_coefficient)).min(0.0),
+        parameter("peak", "Static over sliding friction (>= 1)", Ratio, 1.1, field!(peak)).min(1.0),
+        parameter("fn_max", "Normal force at f_normalized = 1, times the effective radius (N.m per unit mu)",
+            Torque, 20.0, field!(max_normal_force)).min(0.0),
+        internal_step(1e-3, field!(internal_step)),
+    };
 
     fn max_substep(&self) -> f64 {
         self.internal_step

@@ -1,7 +1,7 @@
 //! `DahlInertia` and `DahlElement`: Dahl's square-law friction (Nurre Eqs. 2-4).
 
-use super::law_inertia::{ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
-use crate::description::{Experiment, ModelInfo};
+use super::one_inertia::{ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
+use crate::description::{field, Experiment, ModelInfo};
 use friction::Dahl;
 
 impl LawHooks for Dahl {
@@ -59,23 +59,9 @@ crate::law_models!(
     j_start: 5.0,
     w_start: 0.002,
     [
-        Variable::<Self>::real_parameter(
-            "tau_running",
-            "Running (maximum) friction torque Tf0 (Nurre Eq. 2)",
-            Quantity::Torque,
-            0.0424,
-            |m| m.law().running_torque,
-            |m, x| m.law_mut().running_torque = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "gamma",
-            "Dahl shape parameter gamma: small-motion spring rate gamma*Tf0^2 (Nurre Eqs. 2, 6)",
-            Quantity::InverseTorqueAngle,
-            0.85e4,
-            |m| m.law().gamma,
-            |m, x| m.law_mut().gamma = x,
-        )
-        .min(0.0),
+        parameter("tau_running", "Running (maximum) friction torque Tf0 (Nurre Eq. 2)",
+            Torque, 0.0424, field!(law().running_torque)).positive(),
+        parameter("gamma", "Dahl shape parameter gamma: small-motion spring rate gamma*Tf0^2 (Nurre Eqs. 2, 6)",
+            InverseTorqueAngle, 0.85e4, field!(law().gamma)).min(0.0),
     ]
 );

@@ -3,7 +3,7 @@
 //! `friction::flap_actuator` for the equations and the data set with its
 //! sources), and the paper's runs of Figs. 6-17 as scenarios.
 
-use crate::description::{Experiment, ModelInfo, Quantity, Variable, DEGREE};
+use crate::description::{field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{FlapActuatorServo as Servo, Motion};
@@ -277,281 +277,79 @@ impl Model for FlapActuatorServo {
         // flapper's one-step peak at the command step is compared as is.
         default_experiment: Experiment { start_time: 0.0, stop_time: 1.998, step_size: 2e-3 },
     };
-    const VARIABLES: &'static [Variable<Self>] = &[
-        Variable::<Self>::real_input(
-            "position_command",
-            "Position command Com. Start value 1.5 deg: unconnected, the default experiment is the 1.5 deg command \
-             step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
-            Quantity::AngleDegrees,
-            1.5,
-            |m| m.command,
-            |m, x| m.command = x,
-        ),
-        Variable::<Self>::real_input(
-            "tau_load",
-            "Aerodynamic load TLD on the surface; positive pushes towards negative angles",
-            Quantity::Torque,
-            0.0,
-            |m| m.load,
-            |m, x| m.load = x,
-        ),
-        Variable::<Self>::real_input(
-            "supply_pressure",
-            "Differential supply-return pressure PSR (26 MPa nominal), >= 0",
-            Quantity::Pressure,
-            26e6,
-            |m| m.supply_pressure,
-            |m, x| m.supply_pressure = x,
-        )
-        .min(0.0)
-        .display("MPa"),
-        Variable::<Self>::real_output("position", "Surface position XJ, within +-stop_angle", Quantity::AngleDegrees, |m| {
-            m.servo.angle() / DEGREE
-        }),
-        Variable::<Self>::real_output(
-            "rate",
-            "Surface rate DXJ; exactly 0 while stuck or at a stop",
-            Quantity::AngularVelocityDegrees,
-            |m| m.servo.rate() / DEGREE,
-        ),
-        Variable::<Self>::real_output(
-            "position_error",
-            "Position error Err = Com - XJ",
-            Quantity::AngleDegrees,
-            |m| m.command - m.servo.angle() / DEGREE,
-        )
-        .depends_on(&["position_command"]),
-        Variable::<Self>::real_output(
-            "servovalve_current",
-            "Servovalve current Cor of the last internal step, in rated currents",
-            Quantity::Ratio,
-            |m| m.servo.current,
-        ),
-        Variable::<Self>::real_output(
-            "flapper_position",
-            "First-stage flapper position XF, within +-flapper_stop",
-            Quantity::Length,
-            |m| m.servo.flapper,
-        )
-        .display("um"),
-        Variable::<Self>::real_output(
-            "spool_position",
-            "Second-stage spool position XS, within +-spool_stop",
-            Quantity::Length,
-            |m| m.servo.spool,
-        )
-        .display("mm"),
-        Variable::<Self>::real_output(
-            "motor_pressure",
-            "Differential pressure P12 on the motor in the last internal step",
-            Quantity::Pressure,
-            |m| m.servo.pressure,
-        )
-        .display("MPa"),
-        Variable::<Self>::real_output(
-            "motor_torque",
-            "Motor torque TM = Dis*P12 in the last internal step",
-            Quantity::Torque,
-            |m| m.servo.motor_torque(),
-        ),
-        Variable::<Self>::real_output(
-            "tau_friction",
-            "Dry friction torque on the surface in the last internal step (-TFR)",
-            Quantity::Torque,
-            |m| 0.0 - m.servo.mechanics.friction,
-        ),
-        Variable::<Self>::integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward", -1, 1, |m| {
-            Motion::of_rate(m.servo.rate()).as_i32()
-        }),
-        Variable::<Self>::real_parameter(
-            "error_at_rated_current",
-            "Proportional control law: position error at which the servovalve gets its rated current (Cor = Err/this)",
-            Quantity::AngleDegrees,
-            4.0,
-            |m| m.error_at_rated_current,
-            |m, x| m.error_at_rated_current = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "flapper_natural_frequency",
-            "First stage (torque motor and flapper): natural frequency",
-            Quantity::Frequency,
-            200.0,
-            |m| m.flapper_frequency,
-            |m, x| m.flapper_frequency = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "flapper_damping_ratio",
-            "First stage: damping ratio",
-            Quantity::Ratio,
-            0.5,
-            |m| m.servo.flapper_damping_ratio,
-            |m, x| m.servo.flapper_damping_ratio = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "flapper_gain",
-            "First stage: flapper travel per rated current without spool feedback (torque gain GM / armature stiffness)",
-            Quantity::Length,
-            1e-4,
-            |m| m.servo.flapper_gain,
-            |m, x| m.servo.flapper_gain = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "spool_feedback",
-            "Feedback spring: flapper travel cancelled per unit spool travel; rated current puts the spool at \
-             flapper_gain/spool_feedback",
-            Quantity::Ratio,
-            0.2,
-            |m| m.servo.spool_feedback,
-            |m, x| m.servo.spool_feedback = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "flapper_stop",
-            "First stage hard stops at +-XFM (the nozzles)",
-            Quantity::Length,
-            5e-5,
-            |m| m.servo.flapper_stop,
-            |m, x| m.servo.flapper_stop = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "spool_time_constant",
-            "Second stage: time constant of the spool position loop",
-            Quantity::Time,
-            3e-3,
-            |m| m.servo.spool_time_constant,
-            |m, x| m.servo.spool_time_constant = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "spool_stop",
-            "Second stage hard stops at +-XSM",
-            Quantity::Length,
-            5e-4,
-            |m| m.servo.spool_stop,
-            |m, x| m.servo.spool_stop = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "pressure_gain",
-            "Pressure gain GP (saturated at +-supply_pressure)",
-            Quantity::PressureGain,
-            2.6e12,
-            |m| m.servo.pressure_gain,
-            |m, x| m.servo.pressure_gain = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "flow_gain",
-            "Flow gain GQ; the valve loses (GP/GQ) Pa per m3/s of flow through it",
-            Quantity::FlowGain,
-            76.0,
-            |m| m.servo.flow_gain,
-            |m, x| m.servo.flow_gain = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "leakage",
-            "Leakage coefficient CLK across the motor (flow per Pa of P12)",
-            Quantity::LeakageCoefficient,
-            1.7e-12,
-            |m| m.servo.leakage,
-            |m, x| m.servo.leakage = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "displacement",
-            "Motor displacement Dis referred to the surface",
-            Quantity::Displacement,
-            5.5e-3,
-            |m| m.servo.displacement,
-            |m, x| m.servo.displacement = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "J",
-            "Inertia JM of the motor-transmission-surface assembly referred to the surface",
-            Quantity::Inertia,
-            30000.0,
-            |m| m.servo.mechanics.inertia,
-            |m, x| m.servo.mechanics.inertia = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "viscous",
-            "Viscous coefficient CM",
-            Quantity::RotationalDamping,
-            1e4,
-            |m| m.servo.mechanics.viscous,
-            |m, x| m.servo.mechanics.viscous = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "tau_friction0",
-            "Load-independent friction TFR0",
-            Quantity::Torque,
-            2000.0,
-            |m| m.servo.mechanics.base_friction,
-            |m, x| m.servo.mechanics.base_friction = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "eta_opposing",
-            "Efficiency with opposing load EtO, in (0, 1] (reversible 0.8, irreversible 0.75: our choices)",
-            Quantity::Ratio,
-            0.8,
-            |m| m.servo.mechanics.eta_opposing,
-            |m, x| m.servo.mechanics.eta_opposing = x,
-        )
-        .positive()
-        .max(1.0),
-        Variable::<Self>::real_parameter(
-            "eta_aiding",
-            "Efficiency with aiding load EtA, <= 1: 0..1 reversible (0.7), <= 0 irreversible (the paper's -0.2, -0.4)",
-            Quantity::Ratio,
-            0.7,
-            |m| m.servo.mechanics.eta_aiding,
-            |m, x| m.servo.mechanics.eta_aiding = x,
-        )
-        .max(1.0),
-        Variable::<Self>::real_parameter(
-            "static_ratio",
-            "Static to dynamic friction ratio FSD, >= 1",
-            Quantity::Ratio,
-            1.3,
-            |m| m.servo.mechanics.static_ratio,
-            |m, x| m.servo.mechanics.static_ratio = x,
-        )
-        .min(1.0),
-        Variable::<Self>::real_parameter(
-            "stop_angle",
-            "Surface hard stops at +-XJM",
-            Quantity::AngleDegrees,
-            30.0,
-            |m| m.stop_angle,
-            |m, x| m.stop_angle = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "position_start",
-            "Surface position at the start time (at rest, servovalve centred)",
-            Quantity::AngleDegrees,
-            0.0,
-            |m| m.position_start,
-            |m, x| m.position_start = x,
-        ),
+    const VARIABLES: &'static [Variable<Self>] = variables! {
+        input("position_command", "Position command Com. Start value 1.5 deg: unconnected, the default experiment is \
+            the 1.5 deg command step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
+            AngleDegrees, 1.5, field!(command)),
+        input("tau_load", "Aerodynamic load TLD on the surface; positive pushes towards negative angles",
+            Torque, 0.0, field!(load)),
+        input("supply_pressure", "Differential supply-return pressure PSR (26 MPa nominal), >= 0",
+            Pressure, 26e6, field!(supply_pressure)).min(0.0).display("MPa"),
+        output("position", "Surface position XJ, within +-stop_angle", AngleDegrees, |m| m.servo.angle() / DEGREE),
+        output("rate", "Surface rate DXJ; exactly 0 while stuck or at a stop",
+            AngularVelocityDegrees, |m| m.servo.rate() / DEGREE),
+        output("position_error", "Position error Err = Com - XJ",
+            AngleDegrees, |m| m.command - m.servo.angle() / DEGREE).depends_on(&["position_command"]),
+        output("servovalve_current", "Servovalve current Cor of the last internal step, in rated currents",
+            Ratio, |m| m.servo.current),
+        output("flapper_position", "First-stage flapper position XF, within +-flapper_stop",
+            Length, |m| m.servo.flapper).display("um"),
+        output("spool_position", "Second-stage spool position XS, within +-spool_stop",
+            Length, |m| m.servo.spool).display("mm"),
+        output("motor_pressure", "Differential pressure P12 on the motor in the last internal step",
+            Pressure, |m| m.servo.pressure).display("MPa"),
+        output("motor_torque", "Motor torque TM = Dis*P12 in the last internal step",
+            Torque, |m| m.servo.motor_torque()),
+        output("tau_friction", "Dry friction torque on the surface in the last internal step (-TFR)",
+            Torque, |m| 0.0 - m.servo.mechanics.friction),
+        integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward",
+            -1, 1, |m| Motion::of_rate(m.servo.rate()).as_i32()),
+        parameter("error_at_rated_current", "Proportional control law: position error at which the servovalve gets its \
+            rated current (Cor = Err/this)", AngleDegrees, 4.0, field!(error_at_rated_current)).positive(),
+        parameter("flapper_natural_frequency", "First stage (torque motor and flapper): natural frequency",
+            Frequency, 200.0, field!(flapper_frequency)).positive(),
+        parameter("flapper_damping_ratio", "First stage: damping ratio",
+            Ratio, 0.5, field!(servo.flapper_damping_ratio)).min(0.0),
+        parameter("flapper_gain", "First stage: flapper travel per rated current without spool feedback (torque gain \
+            GM / armature stiffness)", Length, 1e-4, field!(servo.flapper_gain)).positive(),
+        parameter("spool_feedback", "Feedback spring: flapper travel cancelled per unit spool travel; rated current \
+            puts the spool at flapper_gain/spool_feedback", Ratio, 0.2, field!(servo.spool_feedback)).positive(),
+        parameter("flapper_stop", "First stage hard stops at +-XFM (the nozzles)",
+            Length, 5e-5, field!(servo.flapper_stop)).positive(),
+        parameter("spool_time_constant", "Second stage: time constant of the spool position loop",
+            Time, 3e-3, field!(servo.spool_time_constant)).positive(),
+        parameter("spool_stop", "Second stage hard stops at +-XSM", Length, 5e-4, field!(servo.spool_stop)).positive(),
+        parameter("pressure_gain", "Pressure gain GP (saturated at +-supply_pressure)",
+            PressureGain, 2.6e12, field!(servo.pressure_gain)).positive(),
+        parameter("flow_gain", "Flow gain GQ; the valve loses (GP/GQ) Pa per m3/s of flow through it",
+            FlowGain, 76.0, field!(servo.flow_gain)).positive(),
+        parameter("leakage", "Leakage coefficient CLK across the motor (flow per Pa of P12)",
+            LeakageCoefficient, 1.7e-12, field!(servo.leakage)).min(0.0),
+        parameter("displacement", "Motor displacement Dis referred to the surface",
+            Displacement, 5.5e-3, field!(servo.displacement)).positive(),
+        parameter("J", "Inertia JM of the motor-transmission-surface assembly referred to the surface",
+            Inertia, 30000.0, field!(servo.mechanics.inertia)).positive(),
+        parameter("viscous", "Viscous coefficient CM",
+            RotationalDamping, 1e4, field!(servo.mechanics.viscous)).min(0.0),
+        parameter("tau_friction0", "Load-independent friction TFR0",
+            Torque, 2000.0, field!(servo.mechanics.base_friction)).min(0.0),
+        parameter("eta_opposing", "Efficiency with opposing load EtO, in (0, 1] (reversible 0.8, irreversible 0.75: \
+            our choices)", Ratio, 0.8, field!(servo.mechanics.eta_opposing)).positive().max(1.0),
+        parameter("eta_aiding", "Efficiency with aiding load EtA, <= 1: 0..1 reversible (0.7), <= 0 irreversible (the \
+            paper's -0.2, -0.4)", Ratio, 0.7, field!(servo.mechanics.eta_aiding)).max(1.0),
+        parameter("static_ratio", "Static to dynamic friction ratio FSD, >= 1",
+            Ratio, 1.3, field!(servo.mechanics.static_ratio)).min(1.0),
+        parameter("stop_angle", "Surface hard stops at +-XJM", AngleDegrees, 30.0, field!(stop_angle)).positive(),
+        parameter("position_start", "Surface position at the start time (at rest, servovalve centred)",
+            AngleDegrees, 0.0, field!(position_start)),
         // 100 us: wF*h = 0.13 for the 200 Hz first stage (the semi-implicit
         // Euler step is stable to wF*h = 2; its frequency error is ~0.1 %),
         // 1/30 of the spool's 3 ms, 1/300 of the surface's J/D_valve = 31 ms.
         // From 100 us down to 2 us the arrival times of Figs. 6-10 move by
         // < 3e-4 s, the rest positions by < 2e-4 deg, and the stick-slip
         // counts of Figs. 16-17 not at all.
-        Variable::<Self>::internal_step(1e-4, |m| m.internal_step, |m, x| m.internal_step = x),
-    ];
+        internal_step(1e-4, field!(internal_step)),
+    };
 
     fn max_substep(&self) -> f64 {
         self.internal_step

@@ -1,41 +1,28 @@
 //! `HillFrictionInertia`: an inertia with static + Coulomb friction, integrated
 //! exactly (default) or with Hill's published predictive algorithm.
 
-use super::law_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
+use super::one_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
 use super::COAST_EXPERIMENT;
-use crate::description::{Enumeration, Item, ModelInfo};
+use crate::description::{choice_field, enumeration, field, ModelInfo};
 use friction::{sign, Advance, ExactStaticCoulomb, HillFriction, Interval, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
-/// `integration` code: exact event-located integration (default).
-pub const EXACT: i32 = 0;
-/// `integration` code: Hill's published algorithm (Eqs. 1-6, block Y22).
-pub const HILL_PUBLISHED: i32 = 1;
-
-/// How the static + Coulomb law is integrated (`integration`).
-pub const INTEGRATION: Enumeration = Enumeration {
-    name: "HillIntegration",
-    description: "How the static + Coulomb law is integrated over an internal step",
-    items: &[
-        Item {
-            name: "exact",
-            value: EXACT,
-            description: "exact event-located integration: stops, reversals and breakaways found inside the step, rate and angle exact",
-        },
-        Item {
-            name: "hill_published",
-            value: HILL_PUBLISHED,
-            description: "Hill's published predictive algorithm (Eqs. 1-6, block Y22): the stop spreads over the step",
-        },
-    ],
-};
+enumeration! {
+    /// How the static + Coulomb law is integrated (`integration`).
+    pub INTEGRATION: enum Integration = "HillIntegration",
+        "How the static + Coulomb law is integrated over an internal step" {
+        Exact = 0, "exact", "exact event-located integration: stops, reversals and breakaways found inside the step, \
+            rate and angle exact";
+        HillPublished = 1, "hill_published", "Hill's published predictive algorithm (Eqs. 1-6, block Y22): the stop \
+            spreads over the step";
+    }
+}
 
 /// Hill's static and Coulomb levels and the integration that applies them.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct HillParameters {
     pub law: HillFriction,
-    /// [`EXACT`] or [`HILL_PUBLISHED`].
-    pub integration: i32,
+    pub integration: Integration,
 }
 
 impl HillParameters {
@@ -48,8 +35,8 @@ impl RigidBodyFriction for HillParameters {
     #[inline]
     fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
         match self.integration {
-            HILL_PUBLISHED => self.law.advance(applied, rate, inertia, dt),
-            _ => self.exact().advance(applied, rate, inertia, dt),
+            Integration::HillPublished => self.law.advance(applied, rate, inertia, dt),
+            Integration::Exact => self.exact().advance(applied, rate, inertia, dt),
         }
     }
 
@@ -57,8 +44,8 @@ impl RigidBodyFriction for HillParameters {
     fn advance_interval(&mut self, applied: f64, slope: f64, rate: f64, inertia: f64, dt: f64) -> Interval {
         match self.integration {
             // The paper's algorithm sees the mean torque over the interval.
-            HILL_PUBLISHED => self.law.advance_interval(applied, slope, rate, inertia, dt),
-            _ => self.exact().integrate(applied, slope, rate, inertia, dt),
+            Integration::HillPublished => self.law.advance_interval(applied, slope, rate, inertia, dt),
+            Integration::Exact => self.exact().integrate(applied, slope, rate, inertia, dt),
         }
     }
 }
@@ -94,16 +81,13 @@ crate::inertia_model!(
     j_start: 1.0,
     w_start: 1.0,
     [
-        Variable::<Self>::real_parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c", Quantity::Torque, 1.0, |m| m.law().law.coulomb_torque, |m, x| m.law_mut().law.coulomb_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("tau_static", "Static (breakaway) friction torque F_s, >= tau_coulomb", Quantity::Torque, 1.2, |m| m.law().law.static_torque, |m, x| m.law_mut().law.static_torque = x).min(0.0),
-        Variable::<Self>::choice_parameter(
-            "integration",
-            "0 = exact event-located integration (angle exact through stops; uses the input derivative of tau), \
-             1 = Hill's published algorithm (Eqs. 1-6: the stop spreads over the step, the angle overshoots by up to F_c*dt^2/(8J))",
-            &INTEGRATION,
-            EXACT,
-            |m| m.law().integration,
-            |m, x| m.law_mut().integration = x,
-        ),
+        parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c",
+            Torque, 1.0, field!(law().law.coulomb_torque)).min(0.0),
+        parameter("tau_static", "Static (breakaway) friction torque F_s, >= tau_coulomb",
+            Torque, 1.2, field!(law().law.static_torque)).min(0.0),
+        choice_parameter("integration", "0 = exact event-located integration (angle exact through stops; uses the \
+            input derivative of tau), 1 = Hill's published algorithm (Eqs. 1-6: the stop spreads over the step, the \
+            angle overshoots by up to F_c*dt^2/(8J))", &INTEGRATION, Integration::Exact as i32,
+            choice_field!(law().integration)),
     ]
 );

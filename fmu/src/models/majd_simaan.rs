@@ -1,8 +1,8 @@
 //! `MajdSimaanInertia` and `MajdSimaanElement`: the continuous model with
 //! stiction (Majd & Simaan Eq. 6).
 
-use super::law_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
-use crate::description::{Enumeration, Experiment, Item, ModelInfo};
+use super::one_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
+use crate::description::{choice_field, enumeration, field, Experiment, ModelInfo};
 use friction::{MajdSimaan, SigmaMethod};
 
 impl LawHooks for MajdSimaan {
@@ -20,34 +20,12 @@ impl LawHooks for MajdSimaan {
 
 crate::map_element_law!(MajdSimaan);
 
-/// How sigma follows from f_s (`sigma_method`).
-pub const SIGMA_METHOD: Enumeration = Enumeration {
-    name: "SigmaMethod",
-    description: "How Majd & Simaan's sigma follows from the static friction f_s",
-    items: &[
-        Item {
-            name: "eq7_with_viscous",
-            value: 0,
-            description: "Eq. (7) maximum with the viscous term f_w (the paper's 0.6858)",
-        },
-        Item { name: "eq13", value: 1, description: "Eq. (13), without the viscous term" },
-        Item { name: "eq19_approximate", value: 2, description: "Eq. (19) closed-form approximation" },
-    ],
-};
-
-fn method_code(m: SigmaMethod) -> i32 {
-    match m {
-        SigmaMethod::Exact => 0,
-        SigmaMethod::Eq13 => 1,
-        SigmaMethod::Approximate => 2,
-    }
-}
-
-fn method_of(code: i32) -> SigmaMethod {
-    match code {
-        1 => SigmaMethod::Eq13,
-        2 => SigmaMethod::Approximate,
-        _ => SigmaMethod::Exact,
+enumeration! {
+    /// How sigma follows from f_s (`sigma_method`).
+    pub SIGMA_METHOD: SigmaMethod = "SigmaMethod", "How Majd & Simaan's sigma follows from the static friction f_s" {
+        Exact = 0, "eq7_with_viscous", "Eq. (7) maximum with the viscous term f_w (the paper's 0.6858)";
+        Eq13 = 1, "eq13", "Eq. (13), without the viscous term";
+        Approximate = 2, "eq19_approximate", "Eq. (19) closed-form approximation";
     }
 }
 
@@ -71,18 +49,17 @@ crate::law_models!(
     j_start: 1.0,
     w_start: 0.05,
     [
-        Variable::<Self>::real_parameter("viscous", "Viscous friction coefficient f_w", Quantity::RotationalDamping, 0.05, |m| m.law().viscous, |m, x| m.law_mut().viscous = x).min(0.0),
-        Variable::<Self>::real_parameter("tau_coulomb", "Coulomb friction torque f_c", Quantity::Torque, 0.5, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("tau_static", "Static friction torque f_s (>= tau_coulomb): the peak of F(w)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("sharpness", "Sharpness index n (> 1): slope at zero speed grows with n", Quantity::Ratio, 10.0, |m| m.law().sharpness, |m, x| m.law_mut().sharpness = x).above(1.0),
-        Variable::<Self>::real_parameter("w_critical", "Critical angular velocity w_c", Quantity::AngularVelocity, 0.019, |m| m.law().critical_velocity, |m, x| m.law_mut().critical_velocity = x).positive(),
-        Variable::<Self>::choice_parameter(
-            "sigma_method",
-            "How sigma follows from f_s: Eq. (7) with f_w (the paper's 0.6858), Eq. (13), or the Eq. (19) approximation",
-            &SIGMA_METHOD,
-            0,
-            |m| method_code(m.law().sigma_method),
-            |m, x| m.law_mut().sigma_method = method_of(x),
-        ),
+        parameter("viscous", "Viscous friction coefficient f_w",
+            RotationalDamping, 0.05, field!(law().viscous)).min(0.0),
+        parameter("tau_coulomb", "Coulomb friction torque f_c", Torque, 0.5, field!(law().coulomb_torque)).min(0.0),
+        parameter("tau_static", "Static friction torque f_s (>= tau_coulomb): the peak of F(w)",
+            Torque, 0.95, field!(law().static_torque)).min(0.0),
+        parameter("sharpness", "Sharpness index n (> 1): slope at zero speed grows with n",
+            Ratio, 10.0, field!(law().sharpness)).above(1.0),
+        parameter("w_critical", "Critical angular velocity w_c",
+            AngularVelocity, 0.019, field!(law().critical_velocity)).positive(),
+        choice_parameter("sigma_method", "How sigma follows from f_s: Eq. (7) with f_w (the paper's 0.6858), Eq. \
+            (13), or the Eq. (19) approximation",
+            &SIGMA_METHOD, 0, choice_field!(law().sigma_method)),
     ]
 );

@@ -9,7 +9,8 @@
 //! To add a model: write its file here (a struct implementing [`Model`]) and
 //! add one `file::Type` entry to [`models!`]. Nothing else changes.
 
-pub mod law_inertia;
+pub mod one_inertia;
+pub mod two_inertia;
 
 use crate::description::{Experiment, VariableInfo};
 use crate::model::Model;

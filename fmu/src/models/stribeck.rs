@@ -1,8 +1,8 @@
 //! `StribeckInertia` and `StribeckElement`: the classical static / Coulomb /
 //! viscous / Stribeck maps (Majd & Simaan Eqs. 2, 3, 4).
 
-use super::law_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
-use crate::description::{Enumeration, Experiment, Item, ModelInfo};
+use super::one_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
+use crate::description::{choice_field, enumeration, field, Experiment, ModelInfo};
 use friction::{ClassicalFriction, ClassicalShape};
 
 impl LawHooks for ClassicalFriction {
@@ -18,34 +18,13 @@ impl LawHooks for ClassicalFriction {
 
 crate::map_element_law!(ClassicalFriction);
 
-/// Which classical map (`equation`), valued by Majd & Simaan's equation number.
-pub const STRIBECK_EQUATION: Enumeration = Enumeration {
-    name: "StribeckEquation",
-    description: "Classical friction map, valued by its equation number in Majd & Simaan",
-    items: &[
-        Item {
-            name: "static_band",
-            value: 2,
-            description: "Eq. (2): static level f_s inside |w| < epsilon, Coulomb + viscous outside",
-        },
-        Item { name: "rational", value: 3, description: "Eq. (3): rational Stribeck curve" },
-        Item { name: "exponential", value: 4, description: "Eq. (4): exponential Stribeck curve" },
-    ],
-};
-
-fn equation_of(shape: ClassicalShape) -> i32 {
-    match shape {
-        ClassicalShape::StaticBand => 2,
-        ClassicalShape::Rational => 3,
-        ClassicalShape::Exponential => 4,
-    }
-}
-
-fn shape_of(equation: i32) -> ClassicalShape {
-    match equation {
-        2 => ClassicalShape::StaticBand,
-        3 => ClassicalShape::Rational,
-        _ => ClassicalShape::Exponential,
+enumeration! {
+    /// Which classical map (`equation`), valued by Majd & Simaan's equation number.
+    pub STRIBECK_EQUATION: ClassicalShape = "StribeckEquation",
+        "Classical friction map, valued by its equation number in Majd & Simaan" {
+        StaticBand = 2, "static_band", "Eq. (2): static level f_s inside |w| < epsilon, Coulomb + viscous outside";
+        Rational = 3, "rational", "Eq. (3): rational Stribeck curve";
+        Exponential = 4, "exponential", "Eq. (4): exponential Stribeck curve";
     }
 }
 
@@ -70,19 +49,18 @@ crate::law_models!(
     j_start: 1.0,
     w_start: 0.05,
     [
-        Variable::<Self>::choice_parameter(
-            "equation",
-            "Which map, by its equation number: static band (Eq. 2), rational (Eq. 3) or exponential Stribeck (Eq. 4)",
-            &STRIBECK_EQUATION,
-            4,
-            |m| equation_of(m.law().shape),
-            |m, x| m.law_mut().shape = shape_of(x),
-        ),
-        Variable::<Self>::real_parameter("viscous", "Viscous friction coefficient f_w", Quantity::RotationalDamping, 0.05, |m| m.law().viscous, |m, x| m.law_mut().viscous = x).min(0.0),
-        Variable::<Self>::real_parameter("tau_coulomb", "Coulomb friction torque f_c", Quantity::Torque, 0.5, |m| m.law().coulomb_torque, |m, x| m.law_mut().coulomb_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("tau_static", "Static friction torque f_s (>= tau_coulomb)", Quantity::Torque, 0.95, |m| m.law().static_torque, |m, x| m.law_mut().static_torque = x).min(0.0),
-        Variable::<Self>::real_parameter("w_stribeck", "Stribeck (critical) velocity w_c of Eqs. (3)-(4)", Quantity::AngularVelocity, 0.019, |m| m.law().stribeck_velocity, |m, x| m.law_mut().stribeck_velocity = x).positive(),
-        Variable::<Self>::real_parameter("exponent", "Stribeck exponent m of Eqs. (3)-(4) (Eq. 4 is m = 1)", Quantity::Ratio, 1.0, |m| m.law().exponent, |m, x| m.law_mut().exponent = x).positive(),
-        Variable::<Self>::real_parameter("w_band", "Velocity band epsilon of Eq. (2)", Quantity::AngularVelocity, 1e-3, |m| m.law().band, |m, x| m.law_mut().band = x).positive(),
+        choice_parameter("equation", "Which map, by its equation number: static band (Eq. 2), rational (Eq. 3) or \
+            exponential Stribeck (Eq. 4)",
+            &STRIBECK_EQUATION, 4, choice_field!(law().shape)),
+        parameter("viscous", "Viscous friction coefficient f_w",
+            RotationalDamping, 0.05, field!(law().viscous)).min(0.0),
+        parameter("tau_coulomb", "Coulomb friction torque f_c", Torque, 0.5, field!(law().coulomb_torque)).min(0.0),
+        parameter("tau_static", "Static friction torque f_s (>= tau_coulomb)",
+            Torque, 0.95, field!(law().static_torque)).min(0.0),
+        parameter("w_stribeck", "Stribeck (critical) velocity w_c of Eqs. (3)-(4)",
+            AngularVelocity, 0.019, field!(law().stribeck_velocity)).positive(),
+        parameter("exponent", "Stribeck exponent m of Eqs. (3)-(4) (Eq. 4 is m = 1)",
+            Ratio, 1.0, field!(law().exponent)).positive(),
+        parameter("w_band", "Velocity band epsilon of Eq. (2)", AngularVelocity, 1e-3, field!(law().band)).positive(),
     ]
 );

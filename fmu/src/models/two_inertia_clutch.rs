@@ -1,10 +1,10 @@
 //! `TwoInertiaClutch`: the 1-D blog's plant — a drive torque on inertia 1,
 //! viscous damping on inertia 2, and the clutch between them.
 
-use crate::description::{Experiment, ModelInfo, Quantity, Variable};
+use super::two_inertia::{HasTwoInertia, TwoInertia};
+use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::model::{InputDerivative, Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
-use friction::TwoInertiaClutch as Clutch;
 use serde::{Deserialize, Serialize};
 
 /// The blog's example: drive 20 N.m, damping 10 N.m.s on inertia 2, clutch
@@ -38,10 +38,16 @@ pub struct TwoInertiaClutch {
     /// d(tau_capacity)/dt for the next step.
     capacity_slope: f64,
     damping: f64,
-    rate1_start: f64,
-    rate2_start: f64,
-    internal_step: f64,
-    clutch: Clutch,
+    two: TwoInertia,
+}
+
+impl HasTwoInertia for TwoInertiaClutch {
+    fn two(&self) -> &TwoInertia {
+        &self.two
+    }
+    fn two_mut(&mut self) -> &mut TwoInertia {
+        &mut self.two
+    }
 }
 
 impl Model for TwoInertiaClutch {
@@ -53,90 +59,17 @@ impl Model for TwoInertiaClutch {
                       damping 10 N.m.s; drive and clutch capacity are inputs",
         default_experiment: Experiment { start_time: 0.0, stop_time: 3.0, step_size: 0.001 },
     };
-    const VARIABLES: &'static [Variable<Self>] = &[
-        Variable::<Self>::real_input(
-            "tau_drive",
-            "Drive torque on inertia 1",
-            Quantity::Torque,
-            20.0,
-            |m| m.drive_torque,
-            |m, x| m.drive_torque = x,
-        ),
-        Variable::<Self>::real_input(
-            "tau_capacity",
-            "Maximum torque the clutch transmits (>= 0; 0 = open). The start value 15 N.m makes the default run show \
-             the clutch locked from rest and slipping once the torque it must carry passes 15 N.m",
-            Quantity::Torque,
-            15.0,
-            |m| m.capacity,
-            |m, x| m.capacity = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_output("w1", "Rate of inertia 1", Quantity::AngularVelocity, |m| m.clutch.rate1)
-            .display("rpm"),
-        Variable::<Self>::real_output(
-            "w2",
-            "Rate of inertia 2; equals w1 exactly while locked",
-            Quantity::AngularVelocity,
-            |m| m.clutch.rate2,
-        )
-        .display("rpm"),
-        Variable::<Self>::real_output("phi1", "Angle of inertia 1", Quantity::Angle, |m| m.clutch.angle1)
-            .display("deg"),
-        Variable::<Self>::real_output("phi2", "Angle of inertia 2", Quantity::Angle, |m| m.clutch.angle2)
-            .display("deg"),
-        Variable::<Self>::real_output(
-            "tau_clutch",
-            "Clutch torque from inertia 1 to inertia 2, averaged over the last internal step",
-            Quantity::Torque,
-            |m| m.clutch.clutch_torque,
-        ),
-        Variable::<Self>::boolean_output("locked", "The clutch is locked (sticking)", |m| m.clutch.locked),
-        Variable::<Self>::real_parameter(
-            "J1",
-            "Moment of inertia 1",
-            Quantity::Inertia,
-            1.0,
-            |m| m.clutch.inertia1,
-            |m, x| m.clutch.inertia1 = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "J2",
-            "Moment of inertia 2",
-            Quantity::Inertia,
-            1.0,
-            |m| m.clutch.inertia2,
-            |m, x| m.clutch.inertia2 = x,
-        )
-        .positive(),
-        Variable::<Self>::real_parameter(
-            "d2",
-            "Viscous damping on inertia 2 (torque -d2*w2)",
-            Quantity::RotationalDamping,
-            10.0,
-            |m| m.damping,
-            |m, x| m.damping = x,
-        )
-        .min(0.0),
-        Variable::<Self>::real_parameter(
-            "w1_start",
-            "Rate of inertia 1 at the start time",
-            Quantity::AngularVelocity,
-            0.0,
-            |m| m.rate1_start,
-            |m, x| m.rate1_start = x,
-        ),
-        Variable::<Self>::real_parameter(
-            "w2_start",
-            "Rate of inertia 2 at the start time",
-            Quantity::AngularVelocity,
-            0.0,
-            |m| m.rate2_start,
-            |m, x| m.rate2_start = x,
-        ),
-        Variable::<Self>::internal_step(1e-3, |m| m.internal_step, |m, x| m.internal_step = x),
-    ];
+    const VARIABLES: &'static [Variable<Self>] = variables! {
+        input("tau_drive", "Drive torque on inertia 1", Torque, 20.0, field!(drive_torque)),
+        input("tau_capacity", "Maximum torque the clutch transmits (>= 0; 0 = open). The start value 15 N.m makes the \
+            default run show the clutch locked from rest and slipping once the torque it must carry passes 15 N.m",
+            Torque, 15.0, field!(capacity)).min(0.0),
+        clutch_w1(), clutch_w2(), clutch_phi1(), clutch_phi2(), clutch_torque(), clutch_locked(),
+        clutch_j1(), clutch_j2(),
+        parameter("d2", "Viscous damping on inertia 2 (torque -d2*w2)",
+            RotationalDamping, 10.0, field!(damping)).min(0.0),
+        clutch_w1_start(0.0), clutch_w2_start(0.0), clutch_internal_step(1e-3),
+    };
 
     // The drive torque and the capacity linear over a step; the damping
     // torque is taken at each internal step's start.
@@ -146,22 +79,17 @@ impl Model for TwoInertiaClutch {
     ];
 
     fn max_substep(&self) -> f64 {
-        self.internal_step
+        self.two.internal_step
     }
 
     fn initialize(&mut self) {
-        let (j1, j2) = (self.clutch.inertia1, self.clutch.inertia2);
-        self.clutch = Clutch::new(j1, j2, self.rate1_start, self.rate2_start);
+        self.two.start();
     }
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
-        let before = self.clutch.locked;
-        let damping_torque = -self.damping * self.clutch.rate2;
-        let (drive, capacity) = (self.drive_torque, self.capacity);
-        self.clutch.step_ramps(drive, damping_torque, self.drive_slope, 0.0, capacity, self.capacity_slope, dt);
-        if let Some(t) = Transition::of_lock(before, self.clutch.locked) {
-            on_transition(t);
-        }
+        let damping_torque = -self.damping * self.two.clutch.rate2;
+        let torques = (self.drive_torque, damping_torque);
+        self.two.step(torques, (self.drive_slope, 0.0), (self.capacity, self.capacity_slope), dt, on_transition);
     }
 }

@@ -119,6 +119,14 @@ pub struct LawElement<L> {
 }
 
 impl<L: ElementLaw> LawElement<L> {
+    /// The inputs `tau_friction` depends on directly.
+    pub const DEPENDS_ON: &'static [&'static str] = if L::FEEDTHROUGH { &["w_rel"] } else { &[] };
+
+    /// `tau_friction`: for the current input and the torque stored by the last step.
+    pub fn friction_output(&self) -> f64 {
+        self.law.output(self.relative_speed, self.friction_torque)
+    }
+
     pub fn initialize_element(&mut self) {
         self.elapsed = 0.0;
         self.law.prepare(0.0);
@@ -140,14 +148,14 @@ impl<L: ElementLaw> LawElement<L> {
 #[macro_export]
 macro_rules! map_element_law {
     ($law:ty) => {
-        impl $crate::models::law_inertia::ElementLaw for $law {
+        impl $crate::models::one_inertia::ElementLaw for $law {
             const FEEDTHROUGH: bool = true;
             fn output(&self, w_rel: f64, _stored: f64) -> f64 {
-                $crate::models::law_inertia::map_torque(self, w_rel)
+                $crate::models::one_inertia::map_torque(self, w_rel)
             }
             #[inline]
             fn element_step(&mut self, w_rel: f64, _dt: f64) -> f64 {
-                $crate::models::law_inertia::map_torque(self, w_rel)
+                $crate::models::one_inertia::map_torque(self, w_rel)
             }
         }
     };
@@ -195,10 +203,10 @@ macro_rules! law_models {
         default_step: $step:expr,
         j_start: $j:expr,
         w_start: $w:expr,
-        [$($extra:expr),* $(,)?]
+        [$($extra:tt)*]
     ) => {
-        $crate::inertia_model!($law, $inertia_info, default_step: $step, j_start: $j, w_start: $w, [$($extra),*]);
-        $crate::element_model!($law, $element_info, default_step: $step, [$($extra),*]);
+        $crate::inertia_model!($law, $inertia_info, default_step: $step, j_start: $j, w_start: $w, [$($extra)*]);
+        $crate::element_model!($law, $element_info, default_step: $step, [$($extra)*]);
     };
 }
 
@@ -206,28 +214,27 @@ macro_rules! law_models {
 /// law's parameters (vr 9 on). Use through [`law_models!`].
 #[macro_export]
 macro_rules! inertia_model {
-    ($law:ty, $info:expr, default_step: $step:expr, j_start: $j:expr, w_start: $w:expr, [$($extra:expr),* $(,)?]) => {
-        impl $crate::model::Model for $crate::models::law_inertia::LawInertia<$law> {
+    ($law:ty, $info:expr, default_step: $step:expr, j_start: $j:expr, w_start: $w:expr, [$($extra:tt)*]) => {
+        impl $crate::model::Model for $crate::models::one_inertia::LawInertia<$law> {
             const INFO: $crate::description::ModelInfo = $info;
-            const VARIABLES: &'static [$crate::description::Variable<Self>] = {
-                use $crate::description::{Quantity, Variable};
-                &[
-                    Variable::<Self>::real_input("tau", "Applied torque on the inertia", Quantity::Torque, 0.0, |m| m.applied_torque, |m, x| m.applied_torque = x),
-                    Variable::<Self>::real_output("phi", "Angle of the inertia", Quantity::Angle, |m| m.body.angle).display("deg"),
-                    Variable::<Self>::real_output("w", "Rate (angular velocity) of the inertia; exactly 0 while stuck", Quantity::AngularVelocity, |m| m.body.rate).display("deg/s"),
-                    Variable::<Self>::real_output(
-                        "tau_friction",
-                        "Effective friction torque on the inertia over the last internal step: J*dw/dt = tau + tau_friction",
-                        Quantity::Torque,
-                        |m| m.body.friction_torque,
-                    ),
-                    Variable::<Self>::integer_output("mode", "Motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward", -1, 1, |m| m.body.motion().as_i32()),
-                    Variable::<Self>::real_parameter("J", "Moment of inertia J (> 0)", Quantity::Inertia, $j, |m| m.body.inertia, |m, x| m.body.inertia = x).positive(),
-                    Variable::<Self>::real_parameter("w_start", "Rate at the start time", Quantity::AngularVelocity, $w, |m| m.rate_start, |m, x| m.rate_start = x),
-                    Variable::<Self>::real_parameter("phi_start", "Angle at the start time", Quantity::Angle, 0.0, |m| m.angle_start, |m, x| m.angle_start = x),
-                    Variable::<Self>::internal_step($step, |m| m.internal_step, |m, x| m.internal_step = x),
-                    $($extra),*
-                ]
+            const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
+                input("tau", "Applied torque on the inertia", Torque, 0.0,
+                    $crate::description::field!(applied_torque)),
+                output("phi", "Angle of the inertia", Angle, |m| m.body.angle).display("deg"),
+                output("w", "Rate (angular velocity) of the inertia; exactly 0 while stuck",
+                    AngularVelocity, |m| m.body.rate).display("deg/s"),
+                output("tau_friction", "Effective friction torque on the inertia over the last internal step: \
+                    J*dw/dt = tau + tau_friction", Torque, |m| m.body.friction_torque),
+                integer_output("mode", "Motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward", -1, 1,
+                    |m| m.body.motion().as_i32()),
+                parameter("J", "Moment of inertia J (> 0)", Inertia, $j, $crate::description::field!(body.inertia))
+                    .positive(),
+                parameter("w_start", "Rate at the start time", AngularVelocity, $w,
+                    $crate::description::field!(rate_start)),
+                parameter("phi_start", "Angle at the start time", Angle, 0.0,
+                    $crate::description::field!(angle_start)),
+                internal_step($step, $crate::description::field!(internal_step)),
+                $($extra)*
             };
             // Exact laws integrate the ramp exactly; the others apply its mean
             // over each internal step (the exact impulse).
@@ -235,7 +242,7 @@ macro_rules! inertia_model {
                 &[$crate::model::InputDerivative { input: "tau", get: |m| m.applied_slope, set: |m, x| m.applied_slope = x }];
             // d(phi)/dt = w; d(w)/dt at the end of the step from the exact solution (0 while stuck).
             const OUTPUT_DERIVATIVES: &'static [$crate::model::OutputDerivative<Self>] =
-                if <$law as $crate::models::law_inertia::LawHooks>::EXACT {
+                if <$law as $crate::models::one_inertia::LawHooks>::EXACT {
                     &[
                         $crate::model::OutputDerivative { output: "phi", get: |m| m.body.rate },
                         $crate::model::OutputDerivative { output: "w", get: |m| m.body.acceleration },
@@ -247,8 +254,8 @@ macro_rules! inertia_model {
                 self.internal_step
             }
             fn check(&self) -> Result<(), String> {
-                $crate::models::law_inertia::LawHooks::check(&self.body.law)?;
-                $crate::models::law_inertia::LawHooks::check_step(&self.body.law, self.body.inertia, self.internal_step)
+                $crate::models::one_inertia::LawHooks::check(&self.body.law)?;
+                $crate::models::one_inertia::LawHooks::check_step(&self.body.law, self.body.inertia, self.internal_step)
             }
             fn initialize(&mut self) {
                 self.initialize_body();
@@ -265,58 +272,33 @@ macro_rules! inertia_model {
 /// plus the law's parameters (vr 3 on).
 #[macro_export]
 macro_rules! element_model {
-    ($law:ty, $info:expr, default_step: $step:expr, [$($extra:expr),* $(,)?]) => {
-        impl $crate::model::Model for $crate::models::law_inertia::LawElement<$law> {
+    ($law:ty, $info:expr, default_step: $step:expr, [$($extra:tt)*]) => {
+        impl $crate::model::Model for $crate::models::one_inertia::LawElement<$law> {
             const INFO: $crate::description::ModelInfo = $info;
-            const VARIABLES: &'static [$crate::description::Variable<Self>] = {
-                use $crate::description::{Quantity, Variable};
-                &[
-                    Variable::<Self>::real_input(
-                        "w_rel",
-                        "Relative speed of the sliding surfaces. Until the environment sets it (a connected input or a \
-                         start value), the built-in test signal test_amplitude*sin(2*pi*test_frequency*t) drives it",
-                        Quantity::AngularVelocity,
-                        0.0,
-                        |m| m.relative_speed,
-                        |m, x| {
-                            m.relative_speed = x;
-                            m.driven = true;
-                        },
-                    ),
-                    Variable::<Self>::real_output(
-                        "tau_friction",
-                        "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once for memoryless laws, \
-                         the state after the last step for Dahl",
-                        Quantity::Torque,
-                        |m| $crate::models::law_inertia::ElementLaw::output(&m.law, m.relative_speed, m.friction_torque),
-                    )
-                    .depends_on(if <$law as $crate::models::law_inertia::ElementLaw>::FEEDTHROUGH { &["w_rel"] } else { &[] }),
-                    Variable::<Self>::internal_step($step, |m| m.internal_step, |m, x| m.internal_step = x),
-                    $($extra,)*
-                    Variable::<Self>::real_parameter(
-                        "test_amplitude",
-                        "Amplitude of the built-in test signal on w_rel, used while the environment has not set w_rel; 0 = off",
-                        Quantity::AngularVelocity,
-                        0.05,
-                        |m| m.test_amplitude,
-                        |m, x| m.test_amplitude = x,
-                    ),
-                    Variable::<Self>::real_parameter(
-                        "test_frequency",
-                        "Frequency of the built-in test signal on w_rel",
-                        Quantity::Frequency,
-                        1.0,
-                        |m| m.test_frequency,
-                        |m, x| m.test_frequency = x,
-                    )
-                    .min(0.0)
-                ]
+            const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
+                input("w_rel", "Relative speed of the sliding surfaces. Until the environment sets it (a connected \
+                    input or a start value), the built-in test signal test_amplitude*sin(2*pi*test_frequency*t) \
+                    drives it",
+                    AngularVelocity, 0.0, (|m| m.relative_speed, |m, x| {
+                        m.relative_speed = x;
+                        m.driven = true;
+                    })),
+                output("tau_friction", "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once \
+                    for memoryless laws, the state after the last step for Dahl", Torque, |m| m.friction_output())
+                    .depends_on(Self::DEPENDS_ON),
+                internal_step($step, $crate::description::field!(internal_step)),
+                $($extra)*
+                parameter("test_amplitude", "Amplitude of the built-in test signal on w_rel, used while the \
+                    environment has not set w_rel; 0 = off", AngularVelocity, 0.05,
+                    $crate::description::field!(test_amplitude)),
+                parameter("test_frequency", "Frequency of the built-in test signal on w_rel", Frequency, 1.0,
+                    $crate::description::field!(test_frequency)).min(0.0),
             };
             fn max_substep(&self) -> f64 {
                 self.internal_step
             }
             fn check(&self) -> Result<(), String> {
-                $crate::models::law_inertia::LawHooks::check(&self.law)
+                $crate::models::one_inertia::LawHooks::check(&self.law)
             }
             fn after_start_values(&mut self) {
                 self.driven = false; // the declared start value is not the environment's
