@@ -18,7 +18,7 @@
 //! expression keeps its closure; a setter that does more than store keeps
 //! its `(get, set)` pair.
 //!
-//! ```ignore
+//! ```text
 //! const VARIABLES: &'static [Variable<Self>] = variables! {
 //!     input("tau1", "External torque on inertia 1", Torque, 0.0, field!(torque1)),
 //!     parameter("J1", "Moment of inertia 1", Inertia, 1.0, field!(clutch.inertia1)).positive(),
@@ -389,7 +389,7 @@ pub trait Choice: Sized {
 /// discriminants (so `Type::Variant as i32` is a start value) and the first
 /// item as its default.
 ///
-/// ```ignore
+/// ```text
 /// enumeration! {
 ///     /// Which classical map (`equation`).
 ///     pub STRIBECK_EQUATION: ClassicalShape = "StribeckEquation", "Classical friction map" {

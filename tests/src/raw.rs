@@ -9,6 +9,19 @@ use fmi::traits::FmiImport;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::sync::Mutex;
 
+/// The logger as our callbacks define it: the variadic call read as six
+/// fixed arguments (every message is formatted before the call).
+type SixArgLogger = unsafe extern "C" fn(*mut c_void, *const c_char, u32, *const c_char, *const c_char, *const c_char);
+/// The logger as the FMI 2.0 header declares it (variadic).
+type VariadicLogger = unsafe extern "C" fn(
+    binding::fmi2ComponentEnvironment,
+    binding::fmi2String,
+    binding::fmi2Status,
+    binding::fmi2String,
+    binding::fmi2String,
+    ...
+);
+
 /// One message the FMU sent to the logger.
 #[derive(Clone, Debug)]
 pub struct Message {
@@ -65,11 +78,10 @@ impl RawFmu {
         let lib = unsafe { Fmi2Binding::new(&so) }.expect("dlopen the FMU binary");
         let guid = CString::new(import.model_description().guid.clone()).unwrap();
         let messages: Box<Mutex<Vec<Message>>> = Box::default();
-        let logger: unsafe extern "C" fn(*mut c_void, *const c_char, u32, *const c_char, *const c_char, *const c_char) =
-            capture;
+        let logger: SixArgLogger = capture;
         let callbacks = Box::new(binding::fmi2CallbackFunctions {
             // SAFETY: see `capture`.
-            logger: Some(unsafe { std::mem::transmute(logger) }),
+            logger: Some(unsafe { std::mem::transmute::<SixArgLogger, VariadicLogger>(logger) }),
             allocateMemory: None,
             freeMemory: None,
             stepFinished: None,
@@ -155,11 +167,10 @@ unsafe extern "C" fn quiet(
 /// Callbacks whose logger drops every message (same six-argument reading of
 /// the variadic call as [`RawFmu`]'s).
 pub fn silent_callbacks() -> binding::fmi2CallbackFunctions {
-    let logger: unsafe extern "C" fn(*mut c_void, *const c_char, u32, *const c_char, *const c_char, *const c_char) =
-        quiet;
+    let logger: SixArgLogger = quiet;
     binding::fmi2CallbackFunctions {
         // SAFETY: see `capture`.
-        logger: Some(unsafe { std::mem::transmute(logger) }),
+        logger: Some(unsafe { std::mem::transmute::<SixArgLogger, VariadicLogger>(logger) }),
         allocateMemory: None,
         freeMemory: None,
         stepFinished: None,

@@ -47,17 +47,14 @@ fn instantiate_refuses_bad_arguments_and_says_why() {
             assert!(fmu.last_error().contains("fmuGUID is NULL"));
 
             assert!(fmu.lib.fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), null(), 0, 0).is_null());
-            let mut no_logger = fmi::fmi2::binding::fmi2CallbackFunctions {
+            let no_logger = fmi::fmi2::binding::fmi2CallbackFunctions {
                 logger: None,
                 allocateMemory: None,
                 freeMemory: None,
                 stepFinished: None,
                 componentEnvironment: null_mut(),
             };
-            assert!(fmu
-                .lib
-                .fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), &mut no_logger, 0, 0)
-                .is_null());
+            assert!(fmu.lib.fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), &no_logger, 0, 0).is_null());
 
             // The right GUID works; NULL resource location is fine (no resources).
             let c = fmu.lib.fmi2Instantiate(name.as_ptr(), 1, fmu.guid.as_ptr(), null(), fmu.callbacks(), 0, 0);

@@ -1,5 +1,5 @@
-//! The step path allocates nothing: for every model, `fmi2SetReal` (inputs)
-//! + `fmi2DoStep` + `fmi2GetReal` (outputs), called in-process through the
+//! The step path allocates nothing: for every model, `fmi2SetReal` (inputs),
+//! `fmi2DoStep` and `fmi2GetReal` (outputs), called in-process through the
 //! exported functions with logging off, make no heap allocation. Counted by
 //! a global allocator wrapper, so the property is checked, not timed.
 

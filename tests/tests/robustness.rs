@@ -242,9 +242,13 @@ fn instances_on_threads_match_sequential_runs() {
 /// Rules that tie parameters together, checked on leaving initialization:
 /// one breaking assignment per model that has such rules, with words the
 /// message must contain. Every model is listed here or among those without.
+/// A model, parameter values that break one of its cross-parameter rules, and
+/// words of the message that names the rule.
+type Rule = (&'static str, &'static [(&'static str, f64)], &'static str);
+
 #[test]
 fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
-    let rules: &[(&str, &[(&str, f64)], &str)] = &[
+    let rules: &[Rule] = &[
         ("CoulombInertia", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
         ("HillFrictionInertia", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
         ("StribeckInertia", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),

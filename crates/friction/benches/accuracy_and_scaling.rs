@@ -15,10 +15,15 @@ const FS: f64 = FC * 425.0 / 400.0;
 const TARGET: f64 = 0.1e-3 * std::f64::consts::PI / 180.0;
 const STEPS: [f64; 9] = [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 0.5];
 
-fn laws() -> Vec<(&'static str, Box<dyn Fn() -> Box<dyn FnMut(f64, f64, f64) -> Advance>>)> {
-    fn boxed<L: RigidBodyFriction + Copy + 'static>(
-        law: L,
-    ) -> Box<dyn Fn() -> Box<dyn FnMut(f64, f64, f64) -> Advance>> {
+/// Makes a fresh stepper of one law: `(tau, w, dt)` -> the advance.
+type MakeStep = Box<dyn Fn() -> Box<dyn FnMut(f64, f64, f64) -> Advance>>;
+/// One law's stepper of the antenna servo.
+type AntennaStep = Box<dyn FnMut(&mut AntennaServo, f64, f64)>;
+/// Makes a fresh [`AntennaStep`].
+type MakeAntennaStep = Box<dyn Fn() -> AntennaStep>;
+
+fn laws() -> Vec<(&'static str, MakeStep)> {
+    fn boxed<L: RigidBodyFriction + Copy + 'static>(law: L) -> MakeStep {
         Box::new(move || {
             let mut l = law;
             Box::new(move |tau, w, dt| l.advance(tau, w, J, dt))
@@ -85,10 +90,8 @@ fn coast_error(make: &dyn Fn() -> Box<dyn FnMut(f64, f64, f64) -> Advance>, dt: 
 /// The antenna servo's axis laws, in psi (F_c = 400, F_s = 425), with
 /// Stribeck's band and Majd-Simaan's critical velocity scaled to the axis
 /// rates of Hill's run (a few mdeg/s).
-fn antenna_laws() -> Vec<(&'static str, Box<dyn Fn() -> Box<dyn FnMut(&mut AntennaServo, f64, f64)>>)> {
-    fn boxed<L: RigidBodyFriction + Copy + 'static>(
-        law: L,
-    ) -> Box<dyn Fn() -> Box<dyn FnMut(&mut AntennaServo, f64, f64)>> {
+fn antenna_laws() -> Vec<(&'static str, MakeAntennaStep)> {
+    fn boxed<L: RigidBodyFriction + Copy + 'static>(law: L) -> MakeAntennaStep {
         Box::new(move || {
             let mut l = law;
             Box::new(move |servo, command, dt| servo.step_with(&mut l, command, dt))
@@ -126,7 +129,7 @@ fn antenna_laws() -> Vec<(&'static str, Box<dyn Fn() -> Box<dyn FnMut(&mut Anten
 
 /// Hill's Section IV run (1 mdeg step, 5 s) with `law` at internal step
 /// `dt`: the axis rate (mdeg/s) every 10 ms.
-fn antenna_rates(make: &dyn Fn() -> Box<dyn FnMut(&mut AntennaServo, f64, f64)>, dt: f64) -> Vec<f64> {
+fn antenna_rates(make: &dyn Fn() -> AntennaStep, dt: f64) -> Vec<f64> {
     let mut step = make();
     let mut servo = AntennaServo::new(AntennaServoDesign::default(), 0.0);
     let per_sample = (0.01 / dt).round() as usize;

@@ -74,7 +74,7 @@ unsafe fn exercise(
     assert_eq!(lib.fmi2SetFMUstate(c, copy), OK);
     assert_eq!(lib.fmi2FreeFMUstate(c, &mut copy), OK);
     // One state left alive on purpose every other round: FreeInstance frees it.
-    if round % 2 == 0 {
+    if round.is_multiple_of(2) {
         assert_eq!(lib.fmi2FreeFMUstate(c, &mut state), OK);
     }
     assert_eq!(lib.fmi2Reset(c), OK);
