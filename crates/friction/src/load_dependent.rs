@@ -98,7 +98,7 @@ impl LoadDependentFriction {
             sign(self.rate) * if aided { fda } else { fdo } // 05-06
         } else {
             let (negative, positive) = self.static_limits(load); // 08-09
-            act.clamp(-negative, positive)
+            limited(act, -negative, positive)
         };
         let acceleration = (act - friction) / self.inertia; // 11
         let old = self.rate; // 12
@@ -264,7 +264,7 @@ impl LoadDependentFriction {
                 let pressed = (self.angle >= self.stop && act > 0.0) || (self.angle <= -self.stop && act < 0.0);
                 if pressed || (-negative..=positive).contains(&act) {
                     // Stuck (or held by a hard stop) for the rest of the step.
-                    let held = act.clamp(-negative, positive);
+                    let held = limited(act, -negative, positive);
                     impulse += held * remaining;
                     if elapsed == 0.0 {
                         whole_step = Some(held);
@@ -300,6 +300,18 @@ impl LoadDependentFriction {
     }
 }
 
+/// `x` held within `[lo, hi]` like `f64::clamp`, but NaN instead of a panic
+/// when the bounds are not ordered numbers: a friction level that overflowed
+/// (`1/eta_opposing` infinite for a subnormal efficiency, times a zero load)
+/// makes the step's result non-finite, which the caller can reject.
+fn limited(x: f64, lo: f64, hi: f64) -> f64 {
+    if lo <= hi {
+        x.clamp(lo, hi)
+    } else {
+        f64::NAN
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,6 +328,23 @@ mod tests {
             stop: 1.0,
             ..Default::default()
         }
+    }
+
+    /// Found by the fuzzer through FlapActuatorServo: a subnormal efficiency
+    /// makes 1/eta infinite, times a zero load NaN, so a static limit is
+    /// NaN; stepping at rest must not panic (f64::clamp does on NaN bounds)
+    /// but give a non-finite result.
+    #[test]
+    fn an_overflowed_friction_level_gives_nan_not_a_panic() {
+        let degenerate = LoadDependentFriction { eta_opposing: 1e-320, ..reversible() };
+        let (_, positive) = degenerate.static_limits(0.0);
+        assert!(positive.is_nan());
+        let mut table1 = degenerate;
+        table1.step(1.0, 0.0, 1e-3);
+        assert!(!table1.rate.is_finite() || !table1.friction.is_finite());
+        let mut exact = degenerate;
+        exact.step_exact(1.0, 0.0, 1e-3);
+        assert!(!exact.rate.is_finite() || !exact.friction.is_finite() || !exact.angle.is_finite());
     }
 
     #[test]
