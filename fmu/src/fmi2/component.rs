@@ -1,7 +1,7 @@
 //! One FMU instance: the FMI 2.0 call-sequence state machine, time keeping,
 //! argument checks, FMU states and logging, for every model alike.
 
-use super::erased::{substep_count, Erased};
+use super::erased::{substep_count, Clock, Erased, StepError, MAX_SUBSTEPS_PER_STEP};
 use super::log::{self, Log};
 use super::types::Status;
 
@@ -78,10 +78,6 @@ pub mod allowed {
     pub const STATUS: u8 = set(&[StepComplete, StepFailed, Terminated]);
 }
 
-/// Refuse a step that would take more substeps than this (a communication
-/// step of 1e4 s at a 1 ms internal step is 1e7 substeps, well inside).
-pub const MAX_SUBSTEPS_PER_STEP: f64 = 1e8;
-
 /// Tag at the start of a live component, cleared when it is freed, so that a
 /// stale or foreign pointer is refused instead of used (best effort).
 pub const COMPONENT_MAGIC: u64 = 0x4652_4943_5449_4f4e; // "FRICTION"
@@ -109,11 +105,8 @@ pub struct Component {
     pub phase: Phase,
     guid: &'static str,
     start_time: f64,
-    /// `stopTime` of fmi2SetupExperiment when defined: no step may pass it.
-    stop_time: Option<f64>,
-    time: f64,
-    /// Internal substeps taken since the start (part of the FMU state).
-    substeps: u64,
+    /// Time, stopTime and substeps taken.
+    clock: Clock,
     /// A parameter or start value changed since `initialize`.
     stale: bool,
     model: Box<dyn Erased>,
@@ -133,9 +126,7 @@ impl Component {
             phase: Phase::Instantiated,
             guid,
             start_time: 0.0,
-            stop_time: None,
-            time: 0.0,
-            substeps: 0,
+            clock: Clock::default(),
             stale: false,
             identifier: model.identifier(),
             model,
@@ -229,8 +220,8 @@ impl Component {
             }
         }
         self.start_time = start_time;
-        self.stop_time = stop_time;
-        self.time = start_time;
+        self.clock.stop_time = stop_time;
+        self.clock.time = start_time;
         Ok(Status::Ok)
     }
 
@@ -257,9 +248,7 @@ impl Component {
         self.model.reset_to_start();
         self.phase = Phase::Instantiated;
         self.start_time = 0.0;
-        self.stop_time = None;
-        self.time = 0.0;
-        self.substeps = 0;
+        self.clock = Clock::default();
         self.stale = false;
         Ok(Status::Ok)
     }
@@ -290,6 +279,17 @@ impl Component {
         self.model.get_real(vrs, out).map(|()| Status::Ok)
     }
 
+    /// One Real value when reading is allowed now and needs no refresh;
+    /// None otherwise ([`Component::get_real`] then says why, or refreshes).
+    #[inline(always)]
+    pub fn get_one_real(&self, vr: u32) -> Option<f64> {
+        if self.phase.bit() & allowed::GET != 0 && !self.stale {
+            self.model.get_one_real(vr)
+        } else {
+            None
+        }
+    }
+
     pub fn get_integer(&mut self, vrs: &[u32], out: &mut [i32]) -> Outcome {
         self.refresh()?;
         self.model.get_integer(vrs, out).map(|()| Status::Ok)
@@ -313,61 +313,26 @@ impl Component {
         self.model.check_string_vrs(vrs).map(|()| Status::Ok)
     }
 
-    /// `fmi2DoStep`: integrate from our own time to `t + h` (inlined into
-    /// the export: one function entry and exit less per call).
+    /// `fmi2DoStep`: integrate from our own time to `t + h`, the checks and
+    /// the step in one call to the model (inlined into the export: one
+    /// function entry and exit less per call).
     #[inline(always)]
     pub fn do_step(&mut self, t: f64, h: f64) -> Outcome {
-        // Every rule of `step_refused` at once, so that the accepted step
-        // takes one branch; the refusal finds and words the broken one.
-        let tolerance = 1e-9 * self.time.abs().max(1.0);
-        let within_stop = match self.stop_time {
-            // FMI 2.0, 4.2.1: with stopTimeDefined, computing past stopTime
-            // is an error. The same relative round-off as for the start lets
-            // the last step of a grid summed in floating point land on it.
-            Some(stop) => t + h <= stop + 1e-9 * stop.abs().max(1.0),
-            None => true,
-        };
-        let max_substep = self.model.max_substep();
-        let substeps = substep_count(h, max_substep);
-        // `x - x` is 0 for a finite x and NaN otherwise, so one comparison
-        // tells that h, t and t + h are all finite (LLVM turns a chain of
-        // `is_finite` into a few dozen integer instructions).
-        let end = t + h;
-        #[allow(clippy::eq_op)]
-        let all_finite = (h - h) + (t - t) + (end - end) == 0.0;
-        if !(all_finite
-            && h > 0.0
-            && (t - self.time).abs() <= tolerance
-            && within_stop
-            && substeps <= MAX_SUBSTEPS_PER_STEP)
-        {
-            return Err(self.step_refused(t, h, tolerance, max_substep, substeps));
+        match self.model.do_step(&mut self.clock, &self.log, t, h) {
+            Ok(()) => Ok(Status::Ok),
+            Err(StepError::Refused) => Err(self.step_refused(t, h)),
+            Err(StepError::Failed(what)) => Err(self.step_failed(t, h, &what)),
         }
-        let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
-        let Component { log, model, identifier, .. } = self;
-        let events_on = log.enabled(log::EVENTS);
-        let outcome = model.advance(t, h, substeps, &mut |time, tr| {
-            if events_on {
-                log.emit(
-                    Status::Ok,
-                    log::EVENTS,
-                    &format!("t = {time} s: {identifier} {} {} -> {} ({})", tr.what, tr.from, tr.to, tr.meaning),
-                );
-            }
-        });
-        if let Err(what) = outcome {
-            return Err(self.step_failed(t, h, &what));
-        }
-        self.time = t + h;
-        self.substeps += substeps;
-        Ok(Status::Ok)
     }
 
     /// The first rule of `fmi2DoStep`'s arguments that (t, h) breaks (the
     /// checks of `do_step` one by one).
     #[cold]
     #[inline(never)]
-    fn step_refused(&self, t: f64, h: f64, tolerance: f64, max_substep: f64, substeps: f64) -> String {
+    fn step_refused(&self, t: f64, h: f64) -> String {
+        let tolerance = 1e-9 * self.clock.time.abs().max(1.0);
+        let max_substep = self.model.max_substep();
+        let substeps = substep_count(h, max_substep);
         if !h.is_finite() || h <= 0.0 {
             return format!("communicationStepSize = {h} rejected: must be finite and > 0");
         }
@@ -377,14 +342,14 @@ impl Component {
         if !(t + h).is_finite() {
             return format!("currentCommunicationPoint + communicationStepSize = {t} + {h} s overflows: the end of the step must be finite");
         }
-        if (t - self.time).abs() > tolerance {
+        if (t - self.clock.time).abs() > tolerance {
             return format!(
                 "currentCommunicationPoint = {t} s rejected: the FMU is at t = {} s \
                  (a step must start where the last one ended, within {tolerance:e} s)",
-                self.time
+                self.clock.time
             );
         }
-        if let Some(stop) = self.stop_time {
+        if let Some(stop) = self.clock.stop_time {
             if t + h > stop + 1e-9 * stop.abs().max(1.0) {
                 return format!(
                     "step from t = {t} s to {} s rejected: it passes stopTime = {stop} s set by fmi2SetupExperiment \
@@ -413,7 +378,7 @@ impl Component {
     }
 
     pub fn last_successful_time(&self) -> f64 {
-        self.time
+        self.clock.time
     }
 
     // ----- FMU state -------------------------------------------------------
@@ -427,9 +392,9 @@ impl Component {
         Snapshot {
             magic: SNAPSHOT_MAGIC,
             phase: self.phase,
-            time: self.time,
+            time: self.clock.time,
             start_time: self.start_time,
-            substeps: self.substeps,
+            substeps: self.clock.substeps,
             stale: self.stale,
             model: self.model.boxed_clone(),
         }
@@ -453,9 +418,9 @@ impl Component {
         // SAFETY: `existing` is one of our live snapshots.
         let s = unsafe { &mut *existing };
         s.phase = self.phase;
-        s.time = self.time;
+        s.time = self.clock.time;
         s.start_time = self.start_time;
-        s.substeps = self.substeps;
+        s.substeps = self.clock.substeps;
         s.stale = self.stale;
         if !s.model.assign(self.model.as_ref()) {
             s.model = self.model.boxed_clone();
@@ -487,9 +452,9 @@ impl Component {
         if matches!(self.phase, Phase::Error | Phase::StepFailed) {
             self.phase = if initialized(s.phase) { Phase::StepComplete } else { s.phase };
         }
-        self.time = s.time;
+        self.clock.time = s.time;
         self.start_time = s.start_time;
-        self.substeps = s.substeps;
+        self.clock.substeps = s.substeps;
         self.stale = s.stale;
         Ok(Status::Ok)
     }
@@ -588,14 +553,6 @@ impl Component {
         self.snapshots.push(ptr);
         Ok(ptr)
     }
-}
-
-/// A substep count above 1 (checked <= MAX_SUBSTEPS_PER_STEP) as an integer,
-/// off the path of the usual single substep.
-#[cold]
-#[inline(never)]
-fn several(substeps: f64) -> u64 {
-    substeps as u64
 }
 
 impl Drop for Component {

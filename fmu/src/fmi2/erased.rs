@@ -2,9 +2,35 @@
 //! functions are written once for every model. The generic implementation
 //! is monomorphized per model, so the sub-step loop inlines the model's step.
 
+use super::log::{self, Log};
+use super::types::Status;
 use crate::description::{Causality, Value, Variability, Variable};
 use crate::model::{Model, Transition};
 use std::any::Any;
+
+/// The instance's time keeping, which `fmi2DoStep` checks and advances.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Clock {
+    pub time: f64,
+    /// `stopTime` of fmi2SetupExperiment when defined: no step may pass it.
+    pub stop_time: Option<f64>,
+    /// Internal substeps taken since the start (part of the FMU state).
+    pub substeps: u64,
+}
+
+/// Refuse a step that would take more substeps than this (a communication
+/// step of 1e4 s at a 1 ms internal step is 1e7 substeps, well inside).
+pub const MAX_SUBSTEPS_PER_STEP: f64 = 1e8;
+
+/// Why [`Erased::do_step`] took no step.
+#[derive(Debug)]
+pub enum StepError {
+    /// (t, h) break a rule of fmi2DoStep's arguments; nothing changed (the
+    /// component finds and words the rule, off the accepted path).
+    Refused,
+    /// The model could not take the step and is back where it was: why.
+    Failed(String),
+}
 
 /// Everything the FMI layer asks of a model instance.
 pub trait Erased: Send {
@@ -26,17 +52,18 @@ pub trait Erased: Send {
     fn check(&self) -> Result<(), String>;
     fn initialize(&mut self);
     fn max_substep(&self) -> f64;
-    /// Integrate from `t0` over `h` in `substeps` equal substeps (see
-    /// [`substep_count`]), landing exactly on `t0 + h`. If a Real
-    /// variable ends non-finite, the model is put back as it was and the
+    /// `fmi2DoStep` from `t` over `h` in one dynamic call, so that the checks
+    /// and the model's step are compiled together per model: `t`, `h` and
+    /// the end checked against `clock` ([`step_accepted`]), then
+    /// [`substep_count`] equal substeps landing exactly on `t + h`, each
+    /// transition logged in category `logEvents`, and `clock` advanced. If a
+    /// Real variable ends non-finite, the model is put back as it was and the
     /// error names the variable.
-    fn advance(
-        &mut self,
-        t0: f64,
-        h: f64,
-        substeps: u64,
-        on_transition: &mut dyn FnMut(f64, Transition),
-    ) -> Result<(), String>;
+    fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError>;
+    /// `fmi2GetReal` of one value when `vr` is a Real variable: the call's
+    /// usual form, answered without building a `Result` (None: use
+    /// [`Erased::get_real`], which words the refusal).
+    fn get_one_real(&self, vr: u32) -> Option<f64>;
     /// First Real variable whose value is not finite, as an error message.
     fn check_finite(&self) -> Result<(), String>;
     /// Every input and parameter within its declared range, and the model's
@@ -54,7 +81,15 @@ pub trait Erased: Send {
 /// Number of equal substeps of at most `max_substep` (up to rounding) that
 /// cover `h`: the substep is `h / n`, so no sliver substep ever occurs and
 /// the averaged outputs do not depend on how the grid falls.
+#[inline(always)]
 pub fn substep_count(h: f64, max_substep: f64) -> f64 {
+    // A step no longer than the internal step (the usual case) is one
+    // substep, told without the division: h <= max_substep gives
+    // h / max_substep <= 1 (division rounds monotonically), so the ratio
+    // below is under 1 and the answer the same.
+    if h <= max_substep {
+        return 1.0;
+    }
     // 1e-9: a step that exceeds a multiple of max_substep only by rounding
     // does not get an extra substep.
     let ratio = h / max_substep - 1e-9;
@@ -65,6 +100,49 @@ pub fn substep_count(h: f64, max_substep: f64) -> f64 {
     } else {
         1.0
     }
+}
+
+/// Every rule of `fmi2DoStep`'s arguments at once, so that an accepted
+/// step takes one branch (`Component::step_refused` finds and words the
+/// broken rule): `t`, `h` and `t + h` finite, `h > 0`, `t` where the last
+/// step ended (within round-off), the end not past stopTime, and at most
+/// [`MAX_SUBSTEPS_PER_STEP`] substeps.
+#[inline(always)]
+pub fn step_accepted(clock: &Clock, t: f64, h: f64, substeps: f64) -> bool {
+    let tolerance = 1e-9 * clock.time.abs().max(1.0);
+    let within_stop = match clock.stop_time {
+        // FMI 2.0, 4.2.1: with stopTimeDefined, computing past stopTime is an
+        // error. The same relative round-off as for the start lets the last
+        // step of a grid summed in floating point land on it.
+        Some(stop) => t + h <= stop + 1e-9 * stop.abs().max(1.0),
+        None => true,
+    };
+    // `x - x` is 0 for a finite x and NaN otherwise, so one comparison tells
+    // that h, t and t + h are all finite (LLVM turns a chain of `is_finite`
+    // into a few dozen integer instructions).
+    let end = t + h;
+    #[allow(clippy::eq_op)]
+    let all_finite = (h - h) + (t - t) + (end - end) == 0.0;
+    all_finite && h > 0.0 && (t - clock.time).abs() <= tolerance && within_stop && substeps <= MAX_SUBSTEPS_PER_STEP
+}
+
+/// A substep count above 1 (checked <= MAX_SUBSTEPS_PER_STEP) as an integer,
+/// off the path of the usual single substep.
+#[cold]
+#[inline(never)]
+fn several(substeps: f64) -> u64 {
+    substeps as u64
+}
+
+/// A transition at `time`, in category `logEvents` (when it is on).
+#[cold]
+#[inline(never)]
+fn log_transition(log: &Log, identifier: &str, time: f64, tr: Transition) {
+    log.emit(
+        Status::Ok,
+        log::EVENTS,
+        &format!("t = {time} s: {identifier} {} {} -> {} ({})", tr.what, tr.from, tr.to, tr.meaning),
+    );
 }
 
 /// A model and its start values.
@@ -381,6 +459,70 @@ impl<M: Model> ModelBox<M> {
             _ => unreachable!("interpolated inputs are Real"),
         }
     }
+
+    /// Integrate from `t0` over `h` in `substeps` equal substeps (see
+    /// [`substep_count`]), landing exactly on `t0 + h`. If a Real variable
+    /// ends non-finite, the model is put back as it was and the error names
+    /// the variable.
+    #[inline(always)]
+    fn advance(
+        &mut self,
+        t0: f64,
+        h: f64,
+        substeps: u64,
+        on_transition: &mut dyn FnMut(f64, Transition),
+    ) -> Result<(), String> {
+        // A stack copy (the models hold plain numbers): restores the state if
+        // the step fails, without allocating on the step path.
+        let saved = self.model.clone();
+        // Interpolated inputs: value and slope at the start of the step
+        // (`n` is a constant of the model type: these loops unroll).
+        let n = M::INPUT_DERIVATIVES.len();
+        let mut value = [0.0; MAX_INTERPOLATED];
+        let mut slope = [0.0; MAX_INTERPOLATED];
+        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
+            value[k] = self.input(Self::INTERPOLATED_VRS[k]);
+            slope[k] = (d.get)(&self.model);
+        }
+        let interpolating = slope[..n].iter().any(|&s| s != 0.0);
+        if substeps == 1 {
+            // The usual case, without the loop's bookkeeping: the same `dt`
+            // (`h / 1`) and time (`t0 + h`) as the loop's single pass.
+            self.model.step(h, &mut |tr| on_transition(t0 + h, tr));
+        } else {
+            let dt = h / substeps as f64;
+            for k in 1..substeps + 1 {
+                if interpolating && k > 1 {
+                    let offset = (k - 1) as f64 * dt;
+                    for (i, &vr) in Self::INTERPOLATED_VRS[..n].iter().enumerate() {
+                        self.set_input(vr, value[i] + slope[i] * offset);
+                    }
+                }
+                let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
+                self.model.step(dt, &mut |tr| on_transition(t, tr));
+            }
+        }
+        if !all_finite(&self.model) {
+            let error = match first_non_finite(&self.model) {
+                Some(vr) => non_finite::<M>(&self.model, vr),
+                None => "a Real variable became non-finite".into(), // all_finite and first_non_finite agree
+            };
+            self.model = saved;
+            return Err(error);
+        }
+        if cfg!(debug_assertions) {
+            if let Some(name) = fixed_parameters_changed(&saved, &self.model) {
+                panic!("a step changed the fixed parameter {name}");
+            }
+        }
+        // The inputs keep the values the environment set; their derivatives
+        // applied to this step only.
+        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
+            self.set_input(Self::INTERPOLATED_VRS[k], value[k]);
+            (d.set)(&mut self.model, 0.0);
+        }
+        Ok(())
+    }
 }
 
 impl<M: Model> Erased for ModelBox<M> {
@@ -504,63 +646,30 @@ impl<M: Model> Erased for ModelBox<M> {
         self.model.max_substep()
     }
 
-    fn advance(
-        &mut self,
-        t0: f64,
-        h: f64,
-        substeps: u64,
-        on_transition: &mut dyn FnMut(f64, Transition),
-    ) -> Result<(), String> {
-        // A stack copy (the models hold plain numbers): restores the state if
-        // the step fails, without allocating on the step path.
-        let saved = self.model.clone();
-        // Interpolated inputs: value and slope at the start of the step
-        // (`n` is a constant of the model type: these loops unroll).
-        let n = M::INPUT_DERIVATIVES.len();
-        let mut value = [0.0; MAX_INTERPOLATED];
-        let mut slope = [0.0; MAX_INTERPOLATED];
-        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
-            value[k] = self.input(Self::INTERPOLATED_VRS[k]);
-            slope[k] = (d.get)(&self.model);
+    fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError> {
+        let substeps = substep_count(h, self.model.max_substep());
+        if !step_accepted(clock, t, h, substeps) {
+            return Err(StepError::Refused);
         }
-        let interpolating = slope[..n].iter().any(|&s| s != 0.0);
-        if substeps == 1 {
-            // The usual case, without the loop's bookkeeping: the same `dt`
-            // (`h / 1`) and time (`t0 + h`) as the loop's single pass.
-            self.model.step(h, &mut |tr| on_transition(t0 + h, tr));
-        } else {
-            let dt = h / substeps as f64;
-            for k in 1..substeps + 1 {
-                if interpolating && k > 1 {
-                    let offset = (k - 1) as f64 * dt;
-                    for (i, &vr) in Self::INTERPOLATED_VRS[..n].iter().enumerate() {
-                        self.set_input(vr, value[i] + slope[i] * offset);
-                    }
-                }
-                let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
-                self.model.step(dt, &mut |tr| on_transition(t, tr));
+        let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
+        let events_on = log.enabled(log::EVENTS);
+        self.advance(t, h, substeps, &mut |time, tr| {
+            if events_on {
+                log_transition(log, M::INFO.identifier, time, tr);
             }
-        }
-        if !all_finite(&self.model) {
-            let error = match first_non_finite(&self.model) {
-                Some(vr) => non_finite::<M>(&self.model, vr),
-                None => "a Real variable became non-finite".into(), // all_finite and first_non_finite agree
-            };
-            self.model = saved;
-            return Err(error);
-        }
-        if cfg!(debug_assertions) {
-            if let Some(name) = fixed_parameters_changed(&saved, &self.model) {
-                panic!("a step changed the fixed parameter {name}");
-            }
-        }
-        // The inputs keep the values the environment set; their derivatives
-        // applied to this step only.
-        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
-            self.set_input(Self::INTERPOLATED_VRS[k], value[k]);
-            (d.set)(&mut self.model, 0.0);
-        }
+        })
+        .map_err(StepError::Failed)?;
+        clock.time = t + h;
+        clock.substeps += substeps;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn get_one_real(&self, vr: u32) -> Option<f64> {
+        match M::VARIABLES.get(vr as usize) {
+            Some(Variable { value: Value::Real { get, .. }, .. }) => Some(get(&self.model)),
+            _ => None,
+        }
     }
 
     fn check_all(&self) -> Result<(), String> {

@@ -329,6 +329,43 @@ pub unsafe extern "C" fn fmi2GetReal(
     nvr: usize,
     value: *mut Fmi2Real,
 ) -> Status {
+    // One value of a Real variable, allowed now: the commonest call (an
+    // importer reading an output after each step), answered with the same
+    // checks but no `Result` or slice bookkeeping; everything else, and
+    // every refusal, takes the general path below.
+    if nvr == 1 && !vr.is_null() && !value.is_null() {
+        // SAFETY: `component` checks `c` (NULL, alignment, magic); `vr` and
+        // `value` are non-NULL and, with nvr = 1, point at one element each
+        // that the importer owns for the call (FMI 2.0, 2.1.7).
+        unsafe {
+            if let Some(comp) = component(c) {
+                match catch_unwind(AssertUnwindSafe(|| comp.get_one_real(*vr))) {
+                    Ok(Some(x)) => {
+                        *value = x;
+                        return Status::Ok;
+                    }
+                    Ok(None) => {}
+                    // The reference the closure held is gone with it.
+                    Err(payload) => return poisoned(c, "fmi2GetReal", payload),
+                }
+            }
+        }
+    }
+    // SAFETY: as this function's contract (the importer's arguments).
+    unsafe { get_real_checked(c, vr, nvr, value) }
+}
+
+/// `fmi2GetReal` in general: any count, and the words for every refusal.
+///
+/// # Safety
+/// As [`with`] for `c`; `vr` and `value` NULL or pointing at `nvr` elements.
+#[inline(never)]
+unsafe fn get_real_checked(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2Real,
+) -> Status {
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2GetReal", allowed::GET, |comp| {

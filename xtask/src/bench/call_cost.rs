@@ -212,11 +212,18 @@ pub fn measure(binary: &Path) -> Result<String> {
         );
     }
     doc.push_str(
-        "\nFor comparison, the same bench before the call path was trimmed for issue 14 (same harness, same \
-         checks): HillFrictionInertia 588 instructions per call (own step 216, FMI layer 350), CoulombInertia 434 \
-         (69, 343); the one-substep path without the substep loop, the finiteness test as one sum of `x - x` over \
-         the variables a step can write, `do_step` inlined into `fmi2DoStep` and a one-value `fmi2GetReal` without \
-         the loop took them to the figures above.\n",
+        "\nReading the table: the FMI layer (everything but the model's own step and the harness loop) is the \
+         per-call cost of the FMI bookkeeping, the part both kinds of FMU share; the C yardsticks' model is one \
+         multiply-add, ours a friction law with its event logic (HillFrictionInertia's exact step finds stops and \
+         breakaways inside the step), so the totals also compare two different physics.\n\n\
+         History of this bench (same harness, same checks), instructions per call, total (own step, FMI layer): \
+         before issue 14, HillFrictionInertia 588 (216, 350), CoulombInertia 434 (69, 343); then 479 (199, 258) \
+         and 343 (65, 256) with the one-substep path without the substep loop, the finiteness test as one sum of \
+         `x - x` over the variables a step can write, `do_step` inlined into `fmi2DoStep` and a one-value \
+         `fmi2GetReal` without the loop; then the figures above with one dynamic call per FMI call \
+         (`Erased::do_step` holds the argument rules, the substep count and the step, so `max_substep` and the \
+         model's step inline into it; `Erased::get_one_real` answers a one-value `fmi2GetReal` without building a \
+         `Result`), and no division for a step no longer than the internal step.\n",
     );
     if c_count.is_none() {
         doc.push_str("\nInstruction counts skipped: valgrind is not installed.\n");
