@@ -220,7 +220,7 @@ impl Component {
             }
         }
         self.start_time = start_time;
-        self.clock.stop_time = stop_time;
+        self.clock.set_stop_time(stop_time);
         self.clock.time = start_time;
         Ok(Status::Ok)
     }
@@ -349,8 +349,8 @@ impl Component {
                 self.clock.time
             );
         }
-        if let Some(stop) = self.clock.stop_time {
-            if t + h > stop + 1e-9 * stop.abs().max(1.0) {
+        if let Some(stop) = self.clock.stop_time() {
+            if !self.clock.within_stop(t + h) {
                 return format!(
                     "step from t = {t} s to {} s rejected: it passes stopTime = {stop} s set by fmi2SetupExperiment \
                      (stopTimeDefined = true)",

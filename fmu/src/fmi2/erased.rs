@@ -9,13 +9,41 @@ use crate::model::{Model, Transition};
 use std::any::Any;
 
 /// The instance's time keeping, which `fmi2DoStep` checks and advances.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Clock {
     pub time: f64,
     /// `stopTime` of fmi2SetupExperiment when defined: no step may pass it.
-    pub stop_time: Option<f64>,
+    stop_time: Option<f64>,
+    /// The last end a step may have: stopTime plus its round-off allowance,
+    /// +inf without a stopTime (computed once, when stopTime is set).
+    stop_limit: f64,
     /// Internal substeps taken since the start (part of the FMU state).
     pub substeps: u64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Self { time: 0.0, stop_time: None, stop_limit: f64::INFINITY, substeps: 0 }
+    }
+}
+
+impl Clock {
+    pub fn stop_time(&self) -> Option<f64> {
+        self.stop_time
+    }
+
+    /// FMI 2.0, 4.2.1: with stopTimeDefined, computing past stopTime is an
+    /// error. The same relative round-off as for the start lets the last
+    /// step of a grid summed in floating point land on it.
+    pub fn set_stop_time(&mut self, stop_time: Option<f64>) {
+        self.stop_time = stop_time;
+        self.stop_limit = stop_time.map_or(f64::INFINITY, |stop| stop + 1e-9 * stop.abs().max(1.0));
+    }
+
+    /// Whether a step may end at `end` (false for NaN).
+    pub fn within_stop(&self, end: f64) -> bool {
+        end <= self.stop_limit
+    }
 }
 
 /// Refuse a step that would take more substeps than this (a communication
@@ -110,20 +138,18 @@ pub fn substep_count(h: f64, max_substep: f64) -> f64 {
 #[inline(always)]
 pub fn step_accepted(clock: &Clock, t: f64, h: f64, substeps: f64) -> bool {
     let tolerance = 1e-9 * clock.time.abs().max(1.0);
-    let within_stop = match clock.stop_time {
-        // FMI 2.0, 4.2.1: with stopTimeDefined, computing past stopTime is an
-        // error. The same relative round-off as for the start lets the last
-        // step of a grid summed in floating point land on it.
-        Some(stop) => t + h <= stop + 1e-9 * stop.abs().max(1.0),
-        None => true,
-    };
-    // `x - x` is 0 for a finite x and NaN otherwise, so one comparison tells
-    // that h, t and t + h are all finite (LLVM turns a chain of `is_finite`
-    // into a few dozen integer instructions).
     let end = t + h;
+    // Finiteness without a test of its own for t and h: t within the
+    // tolerance of the (finite) clock time is finite (a NaN or infinite t
+    // fails that comparison); then a finite end means a finite h. `end - end`
+    // is 0 for a finite end and NaN otherwise.
     #[allow(clippy::eq_op)]
-    let all_finite = (h - h) + (t - t) + (end - end) == 0.0;
-    all_finite && h > 0.0 && (t - clock.time).abs() <= tolerance && within_stop && substeps <= MAX_SUBSTEPS_PER_STEP
+    let end_finite = end - end == 0.0;
+    h > 0.0
+        && (t - clock.time).abs() <= tolerance
+        && end_finite
+        && clock.within_stop(end)
+        && substeps <= MAX_SUBSTEPS_PER_STEP
 }
 
 /// A substep count above 1 (checked <= MAX_SUBSTEPS_PER_STEP) as an integer,
@@ -525,6 +551,30 @@ impl<M: Model> ModelBox<M> {
     }
 }
 
+/// The value of Real variable `vr` of `model`, None for another variable or
+/// none: written out per index (as [`first_non_finite`]), so that it compiles
+/// to a jump on `vr` into direct reads of the fields, not a call through the
+/// getter's function pointer.
+#[inline(always)]
+fn real_value<M: Model>(model: &M, vr: u32) -> Option<f64> {
+    macro_rules! case {
+        ($($i:literal)*) => {
+            match vr {
+                $($i if $i < M::VARIABLES.len() => match M::VARIABLES[$i].value {
+                    Value::Real { get, .. } => Some(get(model)),
+                    _ => None,
+                },)*
+                _ => match M::VARIABLES.get(vr as usize) {
+                    Some(Variable { value: Value::Real { get, .. }, .. }) => Some(get(model)),
+                    _ => None,
+                },
+            }
+        };
+    }
+    case!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+          32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63)
+}
+
 impl<M: Model> Erased for ModelBox<M> {
     fn identifier(&self) -> &'static str {
         M::INFO.identifier
@@ -664,12 +714,8 @@ impl<M: Model> Erased for ModelBox<M> {
         Ok(())
     }
 
-    #[inline(always)]
     fn get_one_real(&self, vr: u32) -> Option<f64> {
-        match M::VARIABLES.get(vr as usize) {
-            Some(Variable { value: Value::Real { get, .. }, .. }) => Some(get(&self.model)),
-            _ => None,
-        }
+        real_value(&self.model, vr)
     }
 
     fn check_all(&self) -> Result<(), String> {
