@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "call_cost_fmi2.h"
+#include "fmi2_types.h"
 
 enum {
     INSTANTIATED = 1 << 0,

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "call_cost_fmi2.h"
+#include "fmi2_types.h"
 
 #define MODEL_UNIT __attribute__((noinline))
 

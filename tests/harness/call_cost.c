@@ -24,16 +24,7 @@
 #include <xmmintrin.h>
 #endif
 
-typedef void *fmi2Component;
-typedef unsigned int fmi2ValueReference;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef struct {
-    void (*logger)(void *, const char *, fmi2Status, const char *, const char *, ...);
-    void *(*allocateMemory)(size_t, size_t);
-    void (*freeMemory)(void *);
-    void (*stepFinished)(void *, fmi2Status);
-    void *componentEnvironment;
-} fmi2CallbackFunctions;
+#include "fmi2_types.h"
 typedef fmi2Status (*DoStep)(fmi2Component, double, double, int);
 typedef fmi2Status (*GetReal)(fmi2Component, const fmi2ValueReference *, size_t, double *);
 

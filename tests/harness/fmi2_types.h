@@ -1,11 +1,14 @@
 /*
- * The FMI 2.0 types and the export macro shared by the two C FMUs of the
- * call-cost bench (c_fmu.c, c_fmu_reference_kind.c), declared here rather
- * than taken from the standard's headers so that the bench needs nothing
- * but a C compiler.
+ * The FMI 2.0 types (fmi2TypesPlatform.h, "default" platform, and the
+ * callback struct of fmi2FunctionTypes.h) and an export macro, shared by the
+ * C files of tests/harness: the platform harness (fmu_harness.c), the
+ * call-cost harness (call_cost.c) and its two C FMUs (c_fmu.c,
+ * c_fmu_reference_kind.c). Declared here rather than taken from the
+ * standard's headers so that these build with nothing but a C compiler, for
+ * every platform the FMUs ship.
  */
-#ifndef CALL_COST_FMI2_H
-#define CALL_COST_FMI2_H
+#ifndef FMI2_TYPES_H
+#define FMI2_TYPES_H
 #include <stddef.h>
 
 #if defined(_WIN32)
@@ -15,10 +18,14 @@
 #endif
 
 typedef void *fmi2Component;
+typedef void *fmi2FMUstate;
 typedef unsigned int fmi2ValueReference;
 typedef double fmi2Real;
+typedef int fmi2Integer;
 typedef int fmi2Boolean;
-typedef const char *fmi2String;
+typedef char fmi2Char;
+typedef const fmi2Char *fmi2String;
+typedef char fmi2Byte;
 typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
 typedef struct {
     void (*logger)(void *, fmi2String, fmi2Status, fmi2String, fmi2String, ...);

@@ -44,24 +44,7 @@ static void *symbol(library_t lib, const char *name) { return dlsym(lib, name); 
 static void close_library(library_t lib) { dlclose(lib); }
 #endif
 
-/* fmi2TypesPlatform.h, "default" platform. */
-typedef void *fmi2Component;
-typedef void *fmi2FMUstate;
-typedef unsigned int fmi2ValueReference;
-typedef double fmi2Real;
-typedef int fmi2Integer;
-typedef int fmi2Boolean;
-typedef char fmi2Char;
-typedef const fmi2Char *fmi2String;
-typedef char fmi2Byte;
-typedef enum { fmi2OK, fmi2Warning, fmi2Discard, fmi2Error, fmi2Fatal, fmi2Pending } fmi2Status;
-typedef struct {
-    void (*logger)(void *, fmi2String, fmi2Status, fmi2String, fmi2String, ...);
-    void *(*allocateMemory)(size_t, size_t);
-    void (*freeMemory)(void *);
-    void (*stepFinished)(void *, fmi2Status);
-    void *componentEnvironment;
-} fmi2CallbackFunctions;
+#include "fmi2_types.h"
 
 #define MAX_VARS 256
 
