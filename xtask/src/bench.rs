@@ -91,7 +91,9 @@ pub fn write_doc(study: &str) -> Result<()> {
          reversals). The floor is a hand-written loop of the same algorithm on plain locals, in the same run.\n\n\
          | law | core (ns/step) | floor (ns/step) | core / floor |\n|---|---|---|---|\n",
     );
-    for law in ["coulomb", "hill", "stribeck_eq4", "majd_simaan", "dahl", "load_dependent", "clutch"] {
+    for law in
+        ["coulomb", "hill", "stribeck_eq4", "majd_simaan", "dahl", "load_dependent", "load_dependent_exact", "clutch"]
+    {
         let core = mean_ns(law, "core");
         let floor = mean_ns(law, "floor");
         let cell = |x: Option<f64>| x.map(|v| format!("{v:.2}")).unwrap_or_else(|| "-".into());

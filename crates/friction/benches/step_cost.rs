@@ -175,6 +175,13 @@ fn laws(c: &mut Criterion) {
         element.step(t, 0.5, DT);
         element.rate
     });
+    // The exact step (LoadDependentFrictionInertia's): events inside the
+    // step in closed form, so no floor of the same algorithm to compare with.
+    let mut exact = LoadDependentFriction { rate: 0.0, angle: 0.0, ..element };
+    bench(c, "load_dependent_exact/core", |t| {
+        exact.step_exact(t, 0.5, DT);
+        exact.rate
+    });
     // Table 1 on plain locals (load 0.5 N.m held, stops far away).
     let (tfr0, eto, eta, fsd, cm, load, xjm) = (0.3, 0.8, 0.7, 1.2, 0.1, 0.5_f64, 1e9);
     let (mut w, mut phi) = (0.0_f64, 0.0_f64);
