@@ -110,8 +110,6 @@ pub struct Component {
     /// A parameter or start value changed since `initialize`.
     stale: bool,
     model: Box<dyn Erased>,
-    /// The model's identifier (for event messages, without a call to the model).
-    identifier: &'static str,
     /// FMU states handed out by this instance and not yet freed.
     snapshots: Vec<*mut Snapshot>,
 }
@@ -128,14 +126,9 @@ impl Component {
             start_time: 0.0,
             clock: Clock::default(),
             stale: false,
-            identifier: model.identifier(),
             model,
             snapshots: Vec::new(),
         }
-    }
-
-    pub fn identifier(&self) -> &'static str {
-        self.identifier
     }
 
     /// Log `message` for a failed `function` and return `status`.

@@ -62,7 +62,6 @@ pub enum StepError {
 
 /// Everything the FMI layer asks of a model instance.
 pub trait Erased: Send {
-    fn identifier(&self) -> &'static str;
     fn variable_name(&self, vr: u32) -> Option<&'static str>;
     fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String>;
     fn set_integer(&mut self, vrs: &[u32], values: &[i32], initialized: bool) -> Result<(), String>;
@@ -576,10 +575,6 @@ fn real_value<M: Model>(model: &M, vr: u32) -> Option<f64> {
 }
 
 impl<M: Model> Erased for ModelBox<M> {
-    fn identifier(&self) -> &'static str {
-        M::INFO.identifier
-    }
-
     fn variable_name(&self, vr: u32) -> Option<&'static str> {
         M::VARIABLES.get(vr as usize).map(|v| v.name)
     }
