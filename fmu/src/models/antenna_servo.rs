@@ -50,17 +50,17 @@ impl Model for AntennaAzimuthServo {
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(position_command = command / DEGREE, "Azimuth position command. Start value 1 mdeg: unconnected, the \
             default experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", AngleDegrees, 1e-3),
-        output("position", "Azimuth (antenna) position", AngleDegrees, |m| m.servo.antenna_angle / DEGREE),
+        output(position = servo.antenna_angle / DEGREE, "Azimuth (antenna) position", AngleDegrees),
         output("rate", "Azimuth (antenna) rate; exactly 0 while the axis sticks (Hill's algorithm)",
             AngularVelocityMillidegrees, |m| m.servo.antenna_rate / MILLIDEGREE),
         output("torque", "Control torque: the hydraulic motors' differential pressure (Hill's Figs. 3-4a)",
             PressurePsi, |m| m.servo.pressure),
         output("tau_gear", "Torque the gear transmits to the antenna over the last internal step (the friction law's \
             applied torque)", PressurePsi, |m| m.servo.gear_torque),
-        output("tau_friction", "Effective axis friction torque over the last internal step",
-            PressurePsi, |m| m.servo.friction_torque),
-        output("motor_rate", "Motor rate referred to the axis (the rate-loop tachometer)",
-            AngularVelocityMillidegrees, |m| m.servo.motor_rate / MILLIDEGREE),
+        output(tau_friction = servo.friction_torque, "Effective axis friction torque over the last internal step",
+            PressurePsi),
+        output(servo.motor_rate / MILLIDEGREE, "Motor rate referred to the axis (the rate-loop tachometer)",
+            AngularVelocityMillidegrees),
         integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward",
             -1, 1, |m| Motion::of_rate(m.servo.antenna_rate).as_i32()),
         choice_parameter(friction_model = design.friction, "Axis friction algorithm: the conventional sign-function \

@@ -220,9 +220,9 @@ macro_rules! inertia_model {
             const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
                 input("tau", "Applied torque on the inertia", Torque, 0.0,
                     $crate::description::field!(applied_torque)),
-                output("phi", "Angle of the inertia", Angle, |m| m.body.angle).display("deg"),
-                output("w", "Rate (angular velocity) of the inertia; exactly 0 while stuck",
-                    AngularVelocity, |m| m.body.rate).display("deg/s"),
+                output(phi = body.angle, "Angle of the inertia", Angle).display("deg"),
+                output(w = body.rate, "Rate (angular velocity) of the inertia; exactly 0 while stuck",
+                    AngularVelocity).display("deg/s"),
                 output("tau_friction", "Effective friction torque on the inertia over the last internal step: \
                     J*dw/dt = tau + tau_friction", Torque, |m| m.body.friction_torque),
                 integer_output("mode", "Motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward", -1, 1,
