@@ -15,11 +15,11 @@
 //! `Quantity::Torque`): the macro brings [`Quantity`]'s variants into scope.
 //! A variable stored in a field of the model names the field in place of its
 //! name, `name = field.path` (or just `field.path` when the variable is
-//! named as the field), and [`variable!`] derives the getter and the setter
+//! named as the field), and `variable!` derives the getter and the setter
 //! from that path, so the name, the field and the access cannot drift apart;
 //! `path / SCALE` exposes a field stored in SI in another unit (degrees).
 //! Where the path is not a plain one (`law().x`, `inertia[0]`), the access
-//! is [`field!`]`(path)` after the other arguments; an output computed by an
+//! is `field!(path)` after the other arguments; an output computed by an
 //! expression keeps its closure; a setter that does more than store keeps
 //! its `(get, set)` pair.
 //!
@@ -876,5 +876,57 @@ impl<M> Variable<M> {
             choices: self.choices(),
             description: self.description,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Toy {
+        command: f64,
+        inner: Inner,
+    }
+
+    struct Inner {
+        gain: f64,
+    }
+
+    impl Toy {
+        const VARIABLES: &'static [Variable<Self>] = variables! {
+            input(position_command = command / DEGREE, "Command in degrees, stored in radians", AngleDegrees, 1.0),
+            parameter(inner.gain, "Named as its field", Ratio, 2.0),
+            output(gain_out = inner.gain / 4.0, "Getter only", Ratio),
+        };
+    }
+
+    type Getter = fn(&Toy) -> f64;
+    type Setter = fn(&mut Toy, f64);
+
+    fn real(v: &Variable<Toy>) -> (Getter, Option<Setter>) {
+        match v.value {
+            Value::Real { get, set, .. } => (get, set),
+            _ => panic!("{} is not Real", v.name),
+        }
+    }
+
+    #[test]
+    fn a_stored_variable_is_named_and_reached_through_its_field() {
+        let names: Vec<_> = Toy::VARIABLES.iter().map(|v| v.name).collect();
+        assert_eq!(names, ["position_command", "gain", "gain_out"]);
+        let mut m = Toy { command: 0.0, inner: Inner { gain: 0.0 } };
+
+        let (get, set) = real(&Toy::VARIABLES[0]);
+        set.unwrap()(&mut m, 90.0);
+        assert_eq!(m.command, 90.0 * DEGREE, "stored in SI");
+        assert!((get(&m) - 90.0).abs() < 1e-12, "read back in degrees");
+
+        let (get, set) = real(&Toy::VARIABLES[1]);
+        set.unwrap()(&mut m, 3.0);
+        assert_eq!((m.inner.gain, get(&m)), (3.0, 3.0));
+
+        let (get, set) = real(&Toy::VARIABLES[2]);
+        assert!(set.is_none(), "an output has no setter");
+        assert_eq!(get(&m), 0.75);
     }
 }

@@ -51,12 +51,12 @@ impl Model for AntennaAzimuthServo {
         input(position_command = command / DEGREE, "Azimuth position command. Start value 1 mdeg: unconnected, the \
             default experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", AngleDegrees, 1e-3),
         output(position = servo.antenna_angle / DEGREE, "Azimuth (antenna) position", AngleDegrees),
-        output("rate", "Azimuth (antenna) rate; exactly 0 while the axis sticks (Hill's algorithm)",
-            AngularVelocityMillidegrees, |m| m.servo.antenna_rate / MILLIDEGREE),
-        output("torque", "Control torque: the hydraulic motors' differential pressure (Hill's Figs. 3-4a)",
-            PressurePsi, |m| m.servo.pressure),
-        output("tau_gear", "Torque the gear transmits to the antenna over the last internal step (the friction law's \
-            applied torque)", PressurePsi, |m| m.servo.gear_torque),
+        output(rate = servo.antenna_rate / MILLIDEGREE, "Azimuth (antenna) rate; exactly 0 while the axis sticks \
+            (Hill's algorithm)", AngularVelocityMillidegrees),
+        output(torque = servo.pressure, "Control torque: the hydraulic motors' differential pressure (Hill's Figs. \
+            3-4a)", PressurePsi),
+        output(tau_gear = servo.gear_torque, "Torque the gear transmits to the antenna over the last internal step \
+            (the friction law's applied torque)", PressurePsi),
         output(tau_friction = servo.friction_torque, "Effective axis friction torque over the last internal step",
             PressurePsi),
         output(servo.motor_rate / MILLIDEGREE, "Motor rate referred to the axis (the rate-loop tachometer)",

@@ -45,23 +45,23 @@ impl Model for CmgGimbalRateLoop {
         output(gimbal.angle, "Gimbal angle theta", Angle),
         output("tau_friction", "Pivot friction torque on the gimbal, -Tf (Nurre Eq. 12)",
             Torque, |m| m.gimbal.friction_torque()),
-        output("tau_control", "Control torque K_p*(theta1' - theta') + K_I*(theta1 - theta) over the last internal \
-            step", Torque, |m| m.gimbal.control_torque),
+        output(tau_control = gimbal.control_torque, "Control torque K_p*(theta1' - theta') + K_I*(theta1 - theta) over \
+            the last internal step", Torque),
         output(rate_filtered_command = gimbal.command_rate, "Filtered command rate theta1' (Nurre Eq. 11)",
             AngularVelocity),
-        output("rate_without_friction", "Gimbal rate of the same loop without friction (Tf = 0), integrated alongside \
-            for comparison", AngularVelocity, |m| m.gimbal.ideal_rate),
+        output(rate_without_friction = gimbal.ideal_rate, "Gimbal rate of the same loop without friction (Tf = 0), \
+            integrated alongside for comparison", AngularVelocity),
         parameter(J = gimbal.inertia, "Gimbal inertia I (Nurre Eq. 10)", Inertia, 5.0).positive(),
-        parameter("K_p", "Rate gain K_p (Nurre Eqs. 10-11); 0 with K_I = 0 leaves the gimbal to friction alone (Figs. \
-            5-6)", RotationalDamping, 280.0, field!(gimbal.rate_gain)).min(0.0),
-        parameter("K_I", "Angle gain K_I in N.m/rad (Nurre Eqs. 10-11): loop natural frequency sqrt(K_I/I)",
-            Torque, 1e4, field!(gimbal.angle_gain)).min(0.0),
-        parameter("tau_running", "Running (maximum) pivot friction torque Tf0 (Nurre Eq. 2)",
-            Torque, 0.27, field!(gimbal.friction.running_torque)).positive(),
-        parameter("gamma", "Dahl shape parameter gamma: presliding spring rate gamma*Tf0^2 (Nurre Eqs. 2, 6); 0 = no \
-            friction", InverseTorqueAngle, 1.48e5, field!(gimbal.friction.gamma)).min(0.0),
-        parameter("w_start", "Gimbal rate at the start time (the free-decay runs of Figs. 5-6 start at 0.002 rad/s)",
-            AngularVelocity, 0.0, field!(rate_start)),
+        parameter(K_p = gimbal.rate_gain, "Rate gain K_p (Nurre Eqs. 10-11); 0 with K_I = 0 leaves the gimbal to \
+            friction alone (Figs. 5-6)", RotationalDamping, 280.0).min(0.0),
+        parameter(K_I = gimbal.angle_gain, "Angle gain K_I in N.m/rad (Nurre Eqs. 10-11): loop natural frequency \
+            sqrt(K_I/I)", Torque, 1e4).min(0.0),
+        parameter(tau_running = gimbal.friction.running_torque, "Running (maximum) pivot friction torque Tf0 (Nurre \
+            Eq. 2)", Torque, 0.27).positive(),
+        parameter(gimbal.friction.gamma, "Dahl shape parameter gamma: presliding spring rate gamma*Tf0^2 (Nurre Eqs. \
+            2, 6); 0 = no friction", InverseTorqueAngle, 1.48e5).min(0.0),
+        parameter(w_start = rate_start, "Gimbal rate at the start time (the free-decay runs of Figs. 5-6 start at \
+            0.002 rad/s)", AngularVelocity, 0.0),
         internal_step(1e-4, field!(internal_step)),
     };
 

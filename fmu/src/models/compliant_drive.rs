@@ -43,13 +43,13 @@ impl Model for CompliantDrive {
         inputs held over the step (any step); default: 1 N.m against a still load, a damped 5 Hz wind-up");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(tau_motor = inputs.motor_torque, "Motor torque command (feed-forward)", Torque, 1.0),
-        input("w_command", "Speed command of the proportional speed loop (no effect with speed_gain = 0)",
-            AngularVelocity, 0.0, field!(inputs.speed_command)),
-        input("phi_load", "Angle of the load at the far end of the shaft (connect the friction FMU's phi)",
-            Angle, 0.0, field!(inputs.load_angle)),
+        input(w_command = inputs.speed_command, "Speed command of the proportional speed loop (no effect with \
+            speed_gain = 0)", AngularVelocity, 0.0),
+        input(phi_load = inputs.load_angle, "Angle of the load at the far end of the shaft (connect the friction FMU's \
+            phi)", Angle, 0.0),
         input(w_load = inputs.load_rate, "Rate of the load (connect the friction FMU's w)", AngularVelocity, 0.0),
-        output("tau_shaft", "Torque the shaft applies to the load at the end of the step (connect to the friction \
-            FMU's tau)", Torque, |m| m.drive.shaft_torque),
+        output(tau_shaft = drive.shaft_torque, "Torque the shaft applies to the load at the end of the step (connect \
+            to the friction FMU's tau)", Torque),
         output(phi_motor = drive.motor_angle, "Motor angle", Angle).display("deg"),
         output(w_motor = drive.motor_rate, "Motor rate", AngularVelocity).display("rpm"),
         parameter(J_motor = drive.motor_inertia, "Motor (rotor) inertia", Inertia, 0.01).positive(),

@@ -111,8 +111,8 @@ impl Model for CoupledClutches {
         parameter("w4_start", "Rate of J4 at the start time", AngularVelocity, 0.0, field!(rate_start[3])),
         parameter(mu = friction_coefficient, "Sliding friction coefficient of every clutch", Ratio, 0.5).min(0.0),
         parameter(peak, "Static over sliding friction (>= 1)", Ratio, 1.1).min(1.0),
-        parameter("fn_max", "Normal force at f_normalized = 1, times the effective radius (N.m per unit mu)",
-            Torque, 20.0, field!(max_normal_force)).min(0.0),
+        parameter(fn_max = max_normal_force, "Normal force at f_normalized = 1, times the effective radius (N.m per \
+            unit mu)", Torque, 20.0).min(0.0),
         internal_step(1e-3, field!(internal_step)),
     };
 

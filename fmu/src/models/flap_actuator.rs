@@ -275,9 +275,9 @@ impl Model for FlapActuatorServo {
         Dis on inertia JM with viscous CM, load-dependent dry friction and hard stops (Table 1); defaults: the \
         reversible data set (eta_aiding = 0.7), irreversible with eta_aiding = -0.2 or -0.4 and eta_opposing = 0.75");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input("position_command", "Position command Com. Start value 1.5 deg: unconnected, the default experiment is \
-            the 1.5 deg command step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
-            AngleDegrees, 1.5, field!(command)),
+        input(position_command = command, "Position command Com. Start value 1.5 deg: unconnected, the default \
+            experiment is the 1.5 deg command step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
+            AngleDegrees, 1.5),
         input(tau_load = load, "Aerodynamic load TLD on the surface; positive pushes towards negative angles",
             Torque, 0.0),
         input(supply_pressure, "Differential supply-return pressure PSR (26 MPa nominal), >= 0",
@@ -287,8 +287,8 @@ impl Model for FlapActuatorServo {
             AngularVelocityDegrees, |m| m.servo.rate() / DEGREE),
         output("position_error", "Position error Err = Com - XJ",
             AngleDegrees, |m| m.command - m.servo.angle() / DEGREE).depends_on(&["position_command"]),
-        output("servovalve_current", "Servovalve current Cor of the last internal step, in rated currents",
-            Ratio, |m| m.servo.current),
+        output(servovalve_current = servo.current, "Servovalve current Cor of the last internal step, in rated \
+            currents", Ratio),
         output(flapper_position = servo.flapper, "First-stage flapper position XF, within +-flapper_stop",
             Length).display("um"),
         output(spool_position = servo.spool, "Second-stage spool position XS, within +-spool_stop",
@@ -303,13 +303,13 @@ impl Model for FlapActuatorServo {
             -1, 1, |m| Motion::of_rate(m.servo.rate()).as_i32()),
         parameter(error_at_rated_current, "Proportional control law: position error at which the servovalve gets its \
             rated current (Cor = Err/this)", AngleDegrees, 4.0).positive(),
-        parameter("flapper_natural_frequency", "First stage (torque motor and flapper): natural frequency",
-            Frequency, 200.0, field!(flapper_frequency)).positive(),
+        parameter(flapper_natural_frequency = flapper_frequency, "First stage (torque motor and flapper): natural \
+            frequency", Frequency, 200.0).positive(),
         parameter(servo.flapper_damping_ratio, "First stage: damping ratio", Ratio, 0.5).min(0.0),
-        parameter("flapper_gain", "First stage: flapper travel per rated current without spool feedback (torque gain \
-            GM / armature stiffness)", Length, 1e-4, field!(servo.flapper_gain)).positive(),
-        parameter("spool_feedback", "Feedback spring: flapper travel cancelled per unit spool travel; rated current \
-            puts the spool at flapper_gain/spool_feedback", Ratio, 0.2, field!(servo.spool_feedback)).positive(),
+        parameter(servo.flapper_gain, "First stage: flapper travel per rated current without spool feedback (torque \
+            gain GM / armature stiffness)", Length, 1e-4).positive(),
+        parameter(servo.spool_feedback, "Feedback spring: flapper travel cancelled per unit spool travel; rated \
+            current puts the spool at flapper_gain/spool_feedback", Ratio, 0.2).positive(),
         parameter(servo.flapper_stop, "First stage hard stops at +-XFM (the nozzles)", Length, 5e-5).positive(),
         parameter(servo.spool_time_constant, "Second stage: time constant of the spool position loop",
             Time, 3e-3).positive(),
@@ -322,15 +322,15 @@ impl Model for FlapActuatorServo {
             LeakageCoefficient, 1.7e-12).min(0.0),
         parameter(servo.displacement, "Motor displacement Dis referred to the surface",
             Displacement, 5.5e-3).positive(),
-        parameter("J", "Inertia JM of the motor-transmission-surface assembly referred to the surface",
-            Inertia, 30000.0, field!(servo.mechanics.inertia)).positive(),
+        parameter(J = servo.mechanics.inertia, "Inertia JM of the motor-transmission-surface assembly referred to the \
+            surface", Inertia, 30000.0).positive(),
         parameter(servo.mechanics.viscous, "Viscous coefficient CM", RotationalDamping, 1e4).min(0.0),
         parameter(tau_friction0 = servo.mechanics.base_friction, "Load-independent friction TFR0",
             Torque, 2000.0).min(0.0),
-        parameter("eta_opposing", "Efficiency with opposing load EtO, in (0, 1] (reversible 0.8, irreversible 0.75: \
-            our choices)", Ratio, 0.8, field!(servo.mechanics.eta_opposing)).positive().max(1.0),
-        parameter("eta_aiding", "Efficiency with aiding load EtA, <= 1: 0..1 reversible (0.7), <= 0 irreversible (the \
-            paper's -0.2, -0.4)", Ratio, 0.7, field!(servo.mechanics.eta_aiding)).max(1.0),
+        parameter(servo.mechanics.eta_opposing, "Efficiency with opposing load EtO, in (0, 1] (reversible 0.8, \
+            irreversible 0.75: our choices)", Ratio, 0.8).positive().max(1.0),
+        parameter(servo.mechanics.eta_aiding, "Efficiency with aiding load EtA, <= 1: 0..1 reversible (0.7), <= 0 \
+            irreversible (the paper's -0.2, -0.4)", Ratio, 0.7).max(1.0),
         parameter(servo.mechanics.static_ratio, "Static to dynamic friction ratio FSD, >= 1", Ratio, 1.3).min(1.0),
         parameter(stop_angle, "Surface hard stops at +-XJM", AngleDegrees, 30.0).positive(),
         parameter(position_start, "Surface position at the start time (at rest, servovalve centred)",

@@ -8,7 +8,6 @@ use friction::{sign, Advance, ExactStaticCoulomb, HillFriction, Interval, RigidB
 use serde::{Deserialize, Serialize};
 
 enumeration! {
-    /// How the static + Coulomb law is integrated (`integration`).
     pub INTEGRATION: enum Integration = "HillIntegration",
         "How the static + Coulomb law is integrated over an internal step" {
         Exact = 0, "exact", "exact event-located integration: stops, reversals and breakaways found inside the step, \

@@ -24,8 +24,8 @@ impl Model for LoadDependentFrictionInertia {
             transmission back-driven by its load into the lower stop");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(tau_motor = motor_torque, "Motor (driving) torque TM", Torque, 0.0),
-        input("tau_load", "External load TLD; positive pushes towards negative angles (Act = TM - TLD - CM*w)",
-            Torque, 5.0, field!(load_torque)),
+        input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles (Act = TM - TLD - \
+            CM*w)", Torque, 5.0),
         output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
         output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),
         output("tau_friction", "Friction torque on the element in the last internal step (-TFR)",
@@ -35,8 +35,8 @@ impl Model for LoadDependentFrictionInertia {
         parameter(J = element.inertia, "Moment of inertia JM", Inertia, 1.0).positive(),
         parameter(tau_friction0 = element.base_friction, "Load-independent friction TFR0", Torque, 1.0).min(0.0),
         parameter(element.eta_opposing, "Efficiency with opposing load EtO, in (0, 1]", Ratio, 0.8).positive().max(1.0),
-        parameter("eta_aiding", "Efficiency with aiding load EtA, <= 1: 0..1 reversible, <= 0 irreversible (the paper \
-            uses -0.2 and -0.4)", Ratio, 0.7, field!(element.eta_aiding)).max(1.0),
+        parameter(element.eta_aiding, "Efficiency with aiding load EtA, <= 1: 0..1 reversible, <= 0 irreversible (the \
+            paper uses -0.2 and -0.4)", Ratio, 0.7).max(1.0),
         parameter(element.static_ratio, "Static to dynamic friction ratio FSD, >= 1", Ratio, 1.2).min(1.0),
         parameter(element.viscous, "Viscous coefficient CM", RotationalDamping, 0.1).min(0.0),
         parameter(stop_angle = element.stop, "Hard stops at +-XJM", Angle, 1.0).positive(),

@@ -21,7 +21,6 @@ impl LawHooks for MajdSimaan {
 crate::map_element_law!(MajdSimaan);
 
 enumeration! {
-    /// How sigma follows from f_s (`sigma_method`).
     pub SIGMA_METHOD: SigmaMethod = "SigmaMethod", "How Majd & Simaan's sigma follows from the static friction f_s" {
         Exact = 0, "eq7_with_viscous", "Eq. (7) maximum with the viscous term f_w (the paper's 0.6858)";
         Eq13 = 1, "eq13", "Eq. (13), without the viscous term";

@@ -19,7 +19,6 @@ impl LawHooks for ClassicalFriction {
 crate::map_element_law!(ClassicalFriction);
 
 enumeration! {
-    /// Which classical map (`equation`), valued by Majd & Simaan's equation number.
     pub STRIBECK_EQUATION: ClassicalShape = "StribeckEquation",
         "Classical friction map, valued by its equation number in Majd & Simaan" {
         StaticBand = 2, "static_band", "Eq. (2): static level f_s inside |w| < epsilon, Coulomb + viscous outside";
