@@ -43,18 +43,18 @@ enumeration! {
 impl Model for AntennaAzimuthServo {
     const INFO: ModelInfo = ModelInfo::new("AntennaAzimuthServo", Experiment::new(0.0, 5.0, 0.01)).description("70-m \
         antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position loop, PI \
-        rate loop on the motor tachometer, servovalve and pressure lags, motor and antenna inertias coupled by the 7 \
-        Hz gear mode, axis friction 400 psi Coulomb / 425 psi static with F_c/J = 1.77 mrad/s2; friction_model selects \
-        the conventional (0) or Hill's (1) algorithm; torques in psi of hydraulic differential pressure; default: \
-        Hill's 1 mdeg step at 10 ms, 5 s");
+        rate loop on the motor tachometer, servovalve and pressure lags, motor and antenna inertias coupled by the \
+        7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static with F_c/J = 1.77 mrad/s2; friction_model \
+        selects the conventional (0) or Hill's (1) algorithm; torques in psi of hydraulic differential pressure; \
+        default: Hill's 1 mdeg step at 10 ms, 5 s");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(position_command = command / DEGREE, "Azimuth position command. Start value 1 mdeg: unconnected, the \
             default experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", AngleDegrees, 1e-3),
         output(position = servo.antenna_angle / DEGREE, "Azimuth (antenna) position", AngleDegrees),
         output(rate = servo.antenna_rate / MILLIDEGREE, "Azimuth (antenna) rate; exactly 0 while the axis sticks \
             (Hill's algorithm)", AngularVelocityMillidegrees),
-        output(torque = servo.pressure, "Control torque: the hydraulic motors' differential pressure (Hill's Figs. \
-            3-4a)", PressurePsi),
+        output(torque = servo.pressure, "Control torque: the hydraulic motors' differential pressure (Hill's \
+            Figs. 3-4a)", PressurePsi),
         output(tau_gear = servo.gear_torque, "Torque the gear transmits to the antenna over the last internal step \
             (the friction law's applied torque)", PressurePsi),
         output(tau_friction = servo.friction_torque, "Effective axis friction torque over the last internal step",

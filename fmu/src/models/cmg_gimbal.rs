@@ -38,9 +38,8 @@ impl Model for CmgGimbalRateLoop {
         alongside (rate_without_friction); defaults: I = 5, K_I = 1e4, K_p = 280, CMG pivot Tf0 = 0.27 N.m, gamma = \
         1.48e5");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input(rate_command, "Commanded gimbal rate theta_c' (Nurre Eq. 11). Start value 5e-4 rad/s: unconnected, \
-            the default experiment is Nurre's Fig. 8 rate step; a connected input replaces it",
-            AngularVelocity, 5e-4),
+        input(rate_command, "Commanded gimbal rate theta_c' (Nurre Eq. 11). Start value 5e-4 rad/s: unconnected, the \
+            default experiment is Nurre's Fig. 8 rate step; a connected input replaces it", AngularVelocity, 5e-4),
         output(gimbal.rate, "Gimbal rate theta'", AngularVelocity),
         output(gimbal.angle, "Gimbal angle theta", Angle),
         output("tau_friction", "Pivot friction torque on the gimbal, -Tf (Nurre Eq. 12)",
@@ -58,8 +57,8 @@ impl Model for CmgGimbalRateLoop {
             sqrt(K_I/I)", Torque, 1e4).min(0.0),
         parameter(tau_running = gimbal.friction.running_torque, "Running (maximum) pivot friction torque Tf0 (Nurre \
             Eq. 2)", Torque, 0.27).positive(),
-        parameter(gimbal.friction.gamma, "Dahl shape parameter gamma: presliding spring rate gamma*Tf0^2 (Nurre Eqs. \
-            2, 6); 0 = no friction", InverseTorqueAngle, 1.48e5).min(0.0),
+        parameter(gimbal.friction.gamma, "Dahl shape parameter gamma: presliding spring rate gamma*Tf0^2 (Nurre \
+            Eqs. 2, 6); 0 = no friction", InverseTorqueAngle, 1.48e5).min(0.0),
         parameter(w_start = rate_start, "Gimbal rate at the start time (the free-decay runs of Figs. 5-6 start at \
             0.002 rad/s)", AngularVelocity, 0.0),
         internal_step(1e-4, field!(internal_step)),

@@ -24,8 +24,8 @@ impl Model for LoadDependentFrictionInertia {
             transmission back-driven by its load into the lower stop");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(tau_motor = motor_torque, "Motor (driving) torque TM", Torque, 0.0),
-        input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles (Act = TM - TLD - \
-            CM*w)", Torque, 5.0),
+        input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles \
+            (Act = TM - TLD - CM*w)", Torque, 5.0),
         output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
         output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),
         output("tau_friction", "Friction torque on the element in the last internal step (-TFR)",
