@@ -13,23 +13,33 @@
 //! modifiers (`.min`, `.positive`, `.above`, `.max`, `.display`,
 //! `.depends_on`). A quantity is named bare (`Torque`, not
 //! `Quantity::Torque`): the macro brings [`Quantity`]'s variants into scope.
-//! A variable stored in a field of the model is reached with [`field!`], which
-//! derives the setter from the getter's path; an output computed by an
+//! A variable stored in a field of the model names the field in place of its
+//! name, `name = field.path` (or just `field.path` when the variable is
+//! named as the field), and `variable!` derives the getter and the setter
+//! from that path, so the name, the field and the access cannot drift apart;
+//! `path / SCALE` exposes a field stored in SI in another unit (degrees).
+//! Where the path is not a plain one (`law().x`, `inertia[0]`), the access
+//! is `field!(path)` after the other arguments; an output computed by an
 //! expression keeps its closure; a setter that does more than store keeps
 //! its `(get, set)` pair.
 //!
 //! ```text
 //! const VARIABLES: &'static [Variable<Self>] = variables! {
-//!     input("tau1", "External torque on inertia 1", Torque, 0.0, field!(torque1)),
-//!     parameter("J1", "Moment of inertia 1", Inertia, 1.0, field!(clutch.inertia1)).positive(),
+//!     input(tau1 = torque1, "External torque on inertia 1", Torque, 0.0),
+//!     input(position_command = command / DEGREE, "Position command", AngleDegrees, 0.0),
+//!     parameter(design.gear_damping_ratio, "Damping ratio of the gear mode", Ratio, 0.05).min(0.0),
 //!     parameter("tau_coulomb", "Coulomb friction torque f_c", Torque, 0.5, field!(law().coulomb_torque)).min(0.0),
-//!     output("w1", "Rate of inertia 1", AngularVelocity, |m| m.clutch.rate1).display("rpm"),
+//!     output(w1 = clutch.rate1, "Rate of inertia 1", AngularVelocity).display("rpm"),
 //!     output("tau_net", "Drive torque minus the friction torque, a longer description that does not fit on the \
 //!         first line", Torque, |m| m.drive - m.friction),
 //!     choice_parameter("equation", "Which map", &STRIBECK_EQUATION, 4, choice_field!(law().shape)),
 //!     internal_step(1e-3, field!(internal_step)),
 //! };
 //! ```
+//!
+//! A model's [`ModelInfo`] is `ModelInfo::new(identifier, experiment)
+//! .description("...")`, the description last so that it runs on from the
+//! first line.
 //!
 //! rustfmt leaves the brace macro alone, so the list stays one line a
 //! variable; keep a line within 120 columns, a long description continuing
@@ -321,10 +331,15 @@ pub type Access<M, T> = (fn(&M) -> T, fn(&mut M, T));
 /// the field's path: `field!(clutch.inertia1)` reads `m.clutch.inertia1` and
 /// sets it. `field!(law().viscous)` reaches a law's parameter through
 /// `HasLaw` (`m.law().viscous`, set through `m.law_mut().viscous`), so that
-/// one list serves both FMUs of a law.
+/// one list serves both FMUs of a law. `field!(command / DEGREE)` exposes a
+/// field stored in SI in another unit: it reads `m.command / DEGREE` and sets
+/// `m.command = x * DEGREE`.
 macro_rules! field {
     (law() . $($path:tt)+) => {
         (|m| m.law().$($path)+, |m, x| m.law_mut().$($path)+ = x)
+    };
+    ($($field:ident).+ / $scale:expr) => {
+        (|m| m.$($field).+ / $scale, |m, x| m.$($field).+ = x * $scale)
     };
     ($($path:tt)+) => {
         (|m| m.$($path)+, |m, x| m.$($path)+ = x)
@@ -362,16 +377,60 @@ pub(crate) use choice_field;
 
 /// A model's `VARIABLES`, one line a variable (see the module doc): each
 /// entry `kind(args).modifier(args)...` becomes
-/// `Variable::<Self>::kind(args).modifier(args)...`, with [`Quantity`]'s
-/// variants in scope.
+/// `Variable::<Self>::kind(args).modifier(args)...` (through [`variable!`]),
+/// with [`Quantity`]'s variants in scope.
 macro_rules! variables {
     ($($kind:ident ( $($arg:tt)* ) $(. $modifier:ident ( $($modifier_arg:tt)* ))* ),* $(,)?) => {{
         #[allow(unused_imports)]
         use $crate::description::Quantity::*;
-        &[$($crate::description::Variable::<Self>::$kind($($arg)*) $(.$modifier($($modifier_arg)*))*),*]
+        &[$($crate::description::variable!($kind($($arg)*)) $(.$modifier($($modifier_arg)*))*),*]
     }};
 }
 pub(crate) use variables;
+
+/// One entry of [`variables!`], `kind(args)`. A variable stored in a field
+/// names it instead of its name and access: `kind(name = path, args)` is
+/// `kind("name", args, access)`, and `kind(path, args)` is the same with the
+/// field's own name, where `access` is [`field!`]`(path)` (the getter alone
+/// for an `output`, [`choice_field!`] for a `choice_parameter`), `path`
+/// being `a.b.c` or `a.b.c / SCALE`. Any other entry is passed on as it is.
+macro_rules! variable {
+    ($kind:ident ($name:ident = $($field:ident).+ $(/ $scale:expr)?, $($arg:tt)*)) => {
+        $crate::description::variable!(@stored $kind, stringify!($name), [$($field).+ $(/ $scale)?], $($arg)*)
+    };
+    ($kind:ident ($($field:ident).+ $(/ $scale:expr)?, $($arg:tt)*)) => {
+        $crate::description::variable!(
+            @stored $kind, $crate::description::last_field!($($field).+), [$($field).+ $(/ $scale)?], $($arg)*
+        )
+    };
+    (@stored output, $name:expr, [$($field:ident).+ $(/ $scale:expr)?], $($arg:tt)*) => {
+        $crate::description::Variable::<Self>::output($name, $($arg)*, |m| m.$($field).+ $(/ $scale)?)
+    };
+    (@stored choice_parameter, $name:expr, [$($path:tt)+], $($arg:tt)*) => {
+        $crate::description::Variable::<Self>::choice_parameter(
+            $name, $($arg)*, $crate::description::choice_field!($($path)+)
+        )
+    };
+    (@stored $kind:ident, $name:expr, [$($path:tt)+], $($arg:tt)*) => {
+        $crate::description::Variable::<Self>::$kind($name, $($arg)*, $crate::description::field!($($path)+))
+    };
+    ($kind:ident ($($arg:tt)*)) => {
+        $crate::description::Variable::<Self>::$kind($($arg)*)
+    };
+}
+pub(crate) use variable;
+
+/// The last field of a path, as a string: `last_field!(servo.design.gain)`
+/// is `"gain"`.
+macro_rules! last_field {
+    ($last:ident) => {
+        stringify!($last)
+    };
+    ($first:ident . $($rest:ident).+) => {
+        $crate::description::last_field!($($rest).+)
+    };
+}
+pub(crate) use last_field;
 
 /// A Rust enum chosen by an enumerated parameter: its integer code in the FMU.
 pub trait Choice: Sized {
@@ -387,11 +446,11 @@ pub trait Choice: Sized {
 /// enum is usually the physics crate's (which knows nothing of FMI); write
 /// `NAME: enum Type = ...` to declare it here as well, with the codes as its
 /// discriminants (so `Type::Variant as i32` is a start value) and the first
-/// item as its default.
+/// item as its default. The `const`'s doc comment is the Enumeration's name
+/// and description; a `///` line above `NAME` adds to it.
 ///
 /// ```text
 /// enumeration! {
-///     /// Which classical map (`equation`).
 ///     pub STRIBECK_EQUATION: ClassicalShape = "StribeckEquation", "Classical friction map" {
 ///         StaticBand = 2, "static_band", "Eq. (2): static band";
 ///         Rational = 3, "rational", "Eq. (3): rational Stribeck curve";
@@ -430,6 +489,7 @@ macro_rules! enumeration {
             $($variant:ident = $code:literal, $item:literal, $item_description:literal;)+
         }
     ) => {
+        #[doc = concat!("FMI Enumeration `", $fmi_name, "`: ", $description, ".")]
         $(#[$doc])*
         $vis const $name: $crate::description::Enumeration = $crate::description::Enumeration {
             name: $fmi_name,
@@ -725,6 +785,12 @@ pub struct Experiment {
     pub step_size: f64,
 }
 
+impl Experiment {
+    pub const fn new(start_time: f64, stop_time: f64, step_size: f64) -> Self {
+        Self { start_time, stop_time, step_size }
+    }
+}
+
 /// What a model says about itself besides its variables.
 #[derive(Clone, Copy, Debug)]
 pub struct ModelInfo {
@@ -732,6 +798,19 @@ pub struct ModelInfo {
     pub identifier: &'static str,
     pub description: &'static str,
     pub default_experiment: Experiment,
+}
+
+impl ModelInfo {
+    /// `ModelInfo::new(identifier, experiment).description("...")`: the
+    /// description comes last so that its text starts on the first line and
+    /// runs on (rustfmt lets a last string argument overflow).
+    pub const fn new(identifier: &'static str, default_experiment: Experiment) -> Self {
+        Self { identifier, description: "", default_experiment }
+    }
+
+    pub const fn description(self, description: &'static str) -> Self {
+        Self { description, ..self }
+    }
 }
 
 /// A log category the FMU declares and the environment can switch.
@@ -797,5 +876,57 @@ impl<M> Variable<M> {
             choices: self.choices(),
             description: self.description,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Toy {
+        command: f64,
+        inner: Inner,
+    }
+
+    struct Inner {
+        gain: f64,
+    }
+
+    impl Toy {
+        const VARIABLES: &'static [Variable<Self>] = variables! {
+            input(position_command = command / DEGREE, "Command in degrees, stored in radians", AngleDegrees, 1.0),
+            parameter(inner.gain, "Named as its field", Ratio, 2.0),
+            output(gain_out = inner.gain / 4.0, "Getter only", Ratio),
+        };
+    }
+
+    type Getter = fn(&Toy) -> f64;
+    type Setter = fn(&mut Toy, f64);
+
+    fn real(v: &Variable<Toy>) -> (Getter, Option<Setter>) {
+        match v.value {
+            Value::Real { get, set, .. } => (get, set),
+            _ => panic!("{} is not Real", v.name),
+        }
+    }
+
+    #[test]
+    fn a_stored_variable_is_named_and_reached_through_its_field() {
+        let names: Vec<_> = Toy::VARIABLES.iter().map(|v| v.name).collect();
+        assert_eq!(names, ["position_command", "gain", "gain_out"]);
+        let mut m = Toy { command: 0.0, inner: Inner { gain: 0.0 } };
+
+        let (get, set) = real(&Toy::VARIABLES[0]);
+        set.unwrap()(&mut m, 90.0);
+        assert_eq!(m.command, 90.0 * DEGREE, "stored in SI");
+        assert!((get(&m) - 90.0).abs() < 1e-12, "read back in degrees");
+
+        let (get, set) = real(&Toy::VARIABLES[1]);
+        set.unwrap()(&mut m, 3.0);
+        assert_eq!((m.inner.gain, get(&m)), (3.0, 3.0));
+
+        let (get, set) = real(&Toy::VARIABLES[2]);
+        assert!(set.is_none(), "an output has no setter");
+        assert_eq!(get(&m), 0.75);
     }
 }

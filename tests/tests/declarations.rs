@@ -19,9 +19,7 @@
 //! `//` comments do not count) and which ends in `;` or `}` or `)`.
 //! The total is every line of the file. The test prints the table for every
 //! file in `fmu/src/models/` and fails if a plant model file (the list below)
-//! reaches one third, or one of the two plants that still do (see
-//! [`OVER_A_THIRD`]) grows past its recorded share or falls under a third
-//! (then it leaves that list).
+//! reaches one third.
 //!
 //! Run: `cargo test -p fmu-tests --test declarations -- --nocapture`.
 
@@ -36,13 +34,6 @@ const PLANTS: &[&str] = &[
     "flap_actuator.rs",
     "compliant_drive.rs",
 ];
-
-/// Plants whose declarations still reach a third, with the share they may
-/// not exceed. Every variable of theirs already takes one line, or two where
-/// its description (which the XML carries, so it stays) is long; their
-/// physics lives in the `friction` crate, so the file is short. 24 variables
-/// (13 of them the servo design) take 50 of the antenna's 178 lines.
-const OVER_A_THIRD: &[(&str, f64)] = &[("antenna_servo.rs", 0.38), ("compliant_drive.rs", 0.37)];
 
 fn starts_block(line: &str) -> bool {
     let t = line.trim_start();
@@ -144,20 +135,8 @@ fn declarations_are_under_a_third_of_every_plant_model_file() {
         let (declared, total) = count(&std::fs::read_to_string(path).unwrap());
         let share = declared as f64 / total as f64;
         println!("| {name} | {declared} | {total} | {:.0} % |", 100.0 * share);
-        if !PLANTS.contains(&name) {
-            continue;
-        }
-        match OVER_A_THIRD.iter().find(|(file, _)| *file == name) {
-            Some((_, ceiling)) if share > *ceiling => {
-                failures.push(format!("{name}: {declared} of {total} lines are declarations, above {ceiling}"))
-            }
-            Some(_) if 3 * declared < total => {
-                failures.push(format!("{name} is under a third now: remove it from OVER_A_THIRD"))
-            }
-            None if 3 * declared >= total => {
-                failures.push(format!("{name}: {declared} of {total} lines are declarations"))
-            }
-            _ => {}
+        if PLANTS.contains(&name) && 3 * declared >= total {
+            failures.push(format!("{name}: {declared} of {total} lines are declarations"));
         }
     }
     for plant in PLANTS {

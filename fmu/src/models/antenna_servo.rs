@@ -2,7 +2,7 @@
 //! Section IV (see `friction::antenna` for the structure and the design
 //! values), and Hill's Figs. 3-4 as scenarios.
 
-use crate::description::{choice_field, enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
+use crate::description::{enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion};
@@ -16,6 +16,8 @@ pub struct AntennaAzimuthServo {
     command: f64,
     position_start: f64,
     internal_step: f64,
+    /// The design parameters, which `initialize` builds the servo from.
+    design: AntennaServoDesign,
     servo: AntennaServo,
 }
 
@@ -25,13 +27,13 @@ impl Default for AntennaAzimuthServo {
             command: 0.0,
             position_start: 0.0,
             internal_step: 0.01,
+            design: AntennaServoDesign::default(),
             servo: AntennaServo::new(AntennaServoDesign::default(), 0.0),
         }
     }
 }
 
 enumeration! {
-    /// The axis friction algorithm (`friction_model`).
     pub FRICTION_MODEL: AxisFriction = "FrictionModel", "Axis friction algorithm of the antenna servo" {
         Conventional = 0, "conventional", "Sign-function Coulomb model (Hill Fig. 1): chatters at fixed steps";
         Hill = 1, "hill", "Hill's predictive static/Coulomb algorithm (Eqs. 1-6): exact stiction";
@@ -39,63 +41,52 @@ enumeration! {
 }
 
 impl Model for AntennaAzimuthServo {
-    const INFO: ModelInfo = ModelInfo {
-        identifier: "AntennaAzimuthServo",
-        description: "70-m antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position \
-                      loop, PI rate loop on the motor tachometer, servovalve and pressure lags, motor and antenna inertias \
-                      coupled by the 7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static with F_c/J = 1.77 \
-                      mrad/s2; friction_model selects the conventional (0) or Hill's (1) algorithm; torques in psi of \
-                      hydraulic differential pressure; default: Hill's 1 mdeg step at 10 ms, 5 s",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 5.0, step_size: 0.01 },
-    };
+    const INFO: ModelInfo = ModelInfo::new("AntennaAzimuthServo", Experiment::new(0.0, 5.0, 0.01)).description("70-m \
+        antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position loop, PI \
+        rate loop on the motor tachometer, servovalve and pressure lags, motor and antenna inertias coupled by the \
+        7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static with F_c/J = 1.77 mrad/s2; friction_model \
+        selects the conventional (0) or Hill's (1) algorithm; torques in psi of hydraulic differential pressure; \
+        default: Hill's 1 mdeg step at 10 ms, 5 s");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input("position_command", "Azimuth position command. Start value 1 mdeg: unconnected, the default experiment \
-            is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it",
-            AngleDegrees, 1e-3, (|m| m.command / DEGREE, |m, x| m.command = x * DEGREE)),
-        output("position", "Azimuth (antenna) position", AngleDegrees, |m| m.servo.antenna_angle / DEGREE),
-        output("rate", "Azimuth (antenna) rate; exactly 0 while the axis sticks (Hill's algorithm)",
-            AngularVelocityMillidegrees, |m| m.servo.antenna_rate / MILLIDEGREE),
-        output("torque", "Control torque: the hydraulic motors' differential pressure (Hill's Figs. 3-4a)",
-            PressurePsi, |m| m.servo.pressure),
-        output("tau_gear", "Torque the gear transmits to the antenna over the last internal step (the friction law's \
-            applied torque)", PressurePsi, |m| m.servo.gear_torque),
-        output("tau_friction", "Effective axis friction torque over the last internal step",
-            PressurePsi, |m| m.servo.friction_torque),
-        output("motor_rate", "Motor rate referred to the axis (the rate-loop tachometer)",
-            AngularVelocityMillidegrees, |m| m.servo.motor_rate / MILLIDEGREE),
+        input(position_command = command / DEGREE, "Azimuth position command. Start value 1 mdeg: unconnected, the \
+            default experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", AngleDegrees, 1e-3),
+        output(position = servo.antenna_angle / DEGREE, "Azimuth (antenna) position", AngleDegrees),
+        output(rate = servo.antenna_rate / MILLIDEGREE, "Azimuth (antenna) rate; exactly 0 while the axis sticks \
+            (Hill's algorithm)", AngularVelocityMillidegrees),
+        output(torque = servo.pressure, "Control torque: the hydraulic motors' differential pressure (Hill's \
+            Figs. 3-4a)", PressurePsi),
+        output(tau_gear = servo.gear_torque, "Torque the gear transmits to the antenna over the last internal step \
+            (the friction law's applied torque)", PressurePsi),
+        output(tau_friction = servo.friction_torque, "Effective axis friction torque over the last internal step",
+            PressurePsi),
+        output(servo.motor_rate / MILLIDEGREE, "Motor rate referred to the axis (the rate-loop tachometer)",
+            AngularVelocityMillidegrees),
         integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward",
             -1, 1, |m| Motion::of_rate(m.servo.antenna_rate).as_i32()),
-        choice_parameter("friction_model", "Axis friction algorithm: the conventional sign-function Coulomb model \
-            (Hill Fig. 1) or Hill's predictive static/Coulomb algorithm (Eqs. 1-6)",
-            &FRICTION_MODEL, 1, choice_field!(servo.design.friction)),
-        parameter("tau_static", "Static (breakaway) friction F_s (Hill: 425 psi), >= tau_coulomb",
-            PressurePsi, 425.0, field!(servo.design.static_torque)).positive(),
-        parameter("tau_coulomb", "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
-            PressurePsi, 400.0, field!(servo.design.coulomb_torque)).positive(),
-        parameter("friction_to_inertia", "F_c / total inertia (Hill: 1.77 mrad/s2 for azimuth); sets the inertia in \
-            psi.s2/rad", AngularAcceleration, 1.77e-3, field!(servo.design.friction_to_inertia)).positive(),
-        parameter("motor_inertia_fraction", "Share of the total inertia on the motor side of the gear spring (our \
-            choice, 0.5)", Ratio, 0.5, field!(servo.design.motor_inertia_fraction)).positive().max(0.99),
-        parameter("gear_mode_frequency", "Frequency of the motor-gear-antenna mode (Hill: the 7.0 Hz mode of the gear \
-            actuator stiffness)", Frequency, 7.0, field!(servo.design.gear_mode_frequency)).positive(),
-        parameter("gear_damping_ratio", "Damping ratio of the gear mode (our choice, 0.05)",
-            Ratio, 0.05, field!(servo.design.gear_damping_ratio)).min(0.0),
-        parameter("rate_loop_bandwidth", "Rate-loop crossover on the total inertia (our choice, 1 Hz)",
-            Frequency, 1.0, field!(servo.design.rate_loop_bandwidth)).positive(),
-        parameter("rate_integral_time", "Rate-loop integral time (our choice, 0.3 s)",
-            Time, 0.3, field!(servo.design.rate_integral_time)).positive(),
-        parameter("position_loop_bandwidth", "Position-loop crossover (our choice, 0.3 Hz)",
-            Frequency, 0.3, field!(servo.design.position_loop_bandwidth)).positive(),
-        parameter("position_integral_time", "Position-loop integral time (our choice, 3 s)",
-            Time, 3.0, field!(servo.design.position_integral_time)).positive(),
-        parameter("valve_time_constant", "Servovalve spool lag (our choice, 5 ms)",
-            Time, 0.005, field!(servo.design.valve_time_constant)).positive(),
-        parameter("pressure_time_constant", "Pressure build-up lag (our choice, 10 ms)",
-            Time, 0.01, field!(servo.design.pressure_time_constant)).positive(),
-        parameter("max_pressure", "Pressure command limit (Hill: friction is roughly 20% of the maximum control \
-            effort: 2000 psi)", PressurePsi, 2000.0, field!(servo.design.max_pressure)).positive(),
-        parameter("position_start", "Azimuth position at the start time (at rest)",
-            AngleDegrees, 0.0, (|m| m.position_start / DEGREE, |m, x| m.position_start = x * DEGREE)),
+        choice_parameter(friction_model = design.friction, "Axis friction algorithm: the conventional sign-function \
+            Coulomb model (Hill Fig. 1) or Hill's predictive static/Coulomb algorithm (Eqs. 1-6)", &FRICTION_MODEL, 1),
+        parameter(tau_static = design.static_torque, "Static (breakaway) friction F_s (Hill: 425 psi), >= tau_coulomb",
+            PressurePsi, 425.0).positive(),
+        parameter(tau_coulomb = design.coulomb_torque, "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
+            PressurePsi, 400.0).positive(),
+        parameter(design.friction_to_inertia, "F_c / total inertia (Hill: 1.77 mrad/s2 for azimuth); sets the inertia \
+            in psi.s2/rad", AngularAcceleration, 1.77e-3).positive(),
+        parameter(design.motor_inertia_fraction, "Share of the total inertia on the motor side of the gear spring (our \
+            choice, 0.5)", Ratio, 0.5).positive().max(0.99),
+        parameter(design.gear_mode_frequency, "Frequency of the motor-gear-antenna mode (Hill: the 7.0 Hz mode of the \
+            gear actuator stiffness)", Frequency, 7.0).positive(),
+        parameter(design.gear_damping_ratio, "Damping ratio of the gear mode (our choice, 0.05)", Ratio, 0.05).min(0.0),
+        parameter(design.rate_loop_bandwidth, "Rate-loop crossover on the total inertia (our choice, 1 Hz)",
+            Frequency, 1.0).positive(),
+        parameter(design.rate_integral_time, "Rate-loop integral time (our choice, 0.3 s)", Time, 0.3).positive(),
+        parameter(design.position_loop_bandwidth, "Position-loop crossover (our choice, 0.3 Hz)", Frequency, 0.3)
+            .positive(),
+        parameter(design.position_integral_time, "Position-loop integral time (our choice, 3 s)", Time, 3.0).positive(),
+        parameter(design.valve_time_constant, "Servovalve spool lag (our choice, 5 ms)", Time, 0.005).positive(),
+        parameter(design.pressure_time_constant, "Pressure build-up lag (our choice, 10 ms)", Time, 0.01).positive(),
+        parameter(design.max_pressure, "Pressure command limit (Hill: friction is roughly 20% of the maximum control \
+            effort: 2000 psi)", PressurePsi, 2000.0).positive(),
+        parameter(position_start / DEGREE, "Azimuth position at the start time (at rest)", AngleDegrees, 0.0),
         internal_step(0.01, field!(internal_step)),
     };
 
@@ -108,7 +99,7 @@ impl Model for AntennaAzimuthServo {
     /// stable: symplectic Euler on the gear mode needs `h*omega < 2`, we ask
     /// `h*omega <= 1` (0.44 at Hill's 10 ms and 7 Hz).
     fn check(&self) -> Result<(), String> {
-        let d = &self.servo.design;
+        let d = &self.design;
         if d.static_torque < d.coulomb_torque {
             return Err(format!(
                 "tau_static = {} psi < tau_coulomb = {} psi: static friction must be >= Coulomb friction",
@@ -129,7 +120,7 @@ impl Model for AntennaAzimuthServo {
     }
 
     fn initialize(&mut self) {
-        self.servo = AntennaServo::new(self.servo.design, self.position_start);
+        self.servo = AntennaServo::new(self.design, self.position_start);
     }
 
     #[inline]

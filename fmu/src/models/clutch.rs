@@ -2,7 +2,7 @@
 //! exact lock-up (the 1-D blog's model, predictive instead of banded).
 
 use super::two_inertia::{HasTwoInertia, TwoInertia};
-use crate::description::{field, variables, Experiment, ModelInfo, Variable};
+use crate::description::{variables, Experiment, ModelInfo, Variable};
 use crate::model::{InputDerivative, Model, OutputDerivative, Transition};
 use serde::{Deserialize, Serialize};
 
@@ -29,17 +29,15 @@ impl HasTwoInertia for ClutchStickSlip {
 }
 
 impl Model for ClutchStickSlip {
-    const INFO: ModelInfo = ModelInfo {
-        identifier: "ClutchStickSlip",
-        description: "Two inertias coupled by a friction clutch of time-varying capacity: sticking torque (T1*J2 - T2*J1)/(J1 + J2) \
-                      checked against the capacity, lock-up predicted within the step (no velocity band), exact w1 == w2 while locked",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.01 },
-    };
+    const INFO: ModelInfo = ModelInfo::new("ClutchStickSlip", Experiment::new(0.0, 1.0, 0.01)).description("Two \
+        inertias coupled by a friction clutch of time-varying capacity: sticking torque (T1*J2 - T2*J1)/(J1 + J2) \
+        checked against the capacity, lock-up predicted within the step (no velocity band), exact w1 == w2 while \
+        locked");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input("tau1", "External torque on inertia 1", Torque, 0.0, field!(torque1)),
-        input("tau2", "External torque on inertia 2", Torque, 0.0, field!(torque2)),
-        input("tau_capacity", "Maximum torque the clutch transmits (>= 0; 0 = open)",
-            Torque, 10.0, field!(capacity)).min(0.0),
+        input(tau1 = torque1, "External torque on inertia 1", Torque, 0.0),
+        input(tau2 = torque2, "External torque on inertia 2", Torque, 0.0),
+        input(tau_capacity = capacity, "Maximum torque the clutch transmits (>= 0; 0 = open)",
+            Torque, 10.0).min(0.0),
         clutch_phi1(), clutch_w1(), clutch_phi2(), clutch_w2(), clutch_torque(), clutch_locked(),
         clutch_j1(), clutch_j2(), clutch_w1_start(10.0), clutch_w2_start(0.0), clutch_internal_step(1e-3),
     };

@@ -32,39 +32,35 @@ impl Default for CmgGimbalRateLoop {
 }
 
 impl Model for CmgGimbalRateLoop {
-    const INFO: ModelInfo = ModelInfo {
-        identifier: "CmgGimbalRateLoop",
-        description: "CMG gimbal rate loop (Nurre Eqs. 10-12): I*theta'' = K_p*(theta1' - theta') + K_I*(theta1 - theta) - Tf, \
-                      command filter K_p*theta1'' = K_I*(theta_c' - theta1'), Dahl pivot friction; a frictionless copy of the \
-                      loop runs alongside (rate_without_friction); defaults: I = 5, K_I = 1e4, K_p = 280, CMG pivot \
-                      Tf0 = 0.27 N.m, gamma = 1.48e5",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 0.8, step_size: 1e-3 },
-    };
+    const INFO: ModelInfo = ModelInfo::new("CmgGimbalRateLoop", Experiment::new(0.0, 0.8, 1e-3)).description("CMG \
+        gimbal rate loop (Nurre Eqs. 10-12): I*theta'' = K_p*(theta1' - theta') + K_I*(theta1 - theta) - Tf, command \
+        filter K_p*theta1'' = K_I*(theta_c' - theta1'), Dahl pivot friction; a frictionless copy of the loop runs \
+        alongside (rate_without_friction); defaults: I = 5, K_I = 1e4, K_p = 280, CMG pivot Tf0 = 0.27 N.m, gamma = \
+        1.48e5");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input("rate_command", "Commanded gimbal rate theta_c' (Nurre Eq. 11). Start value 5e-4 rad/s: unconnected, \
-            the default experiment is Nurre's Fig. 8 rate step; a connected input replaces it",
-            AngularVelocity, 5e-4, field!(rate_command)),
-        output("rate", "Gimbal rate theta'", AngularVelocity, |m| m.gimbal.rate),
-        output("angle", "Gimbal angle theta", Angle, |m| m.gimbal.angle),
+        input(rate_command, "Commanded gimbal rate theta_c' (Nurre Eq. 11). Start value 5e-4 rad/s: unconnected, the \
+            default experiment is Nurre's Fig. 8 rate step; a connected input replaces it", AngularVelocity, 5e-4),
+        output(gimbal.rate, "Gimbal rate theta'", AngularVelocity),
+        output(gimbal.angle, "Gimbal angle theta", Angle),
         output("tau_friction", "Pivot friction torque on the gimbal, -Tf (Nurre Eq. 12)",
             Torque, |m| m.gimbal.friction_torque()),
-        output("tau_control", "Control torque K_p*(theta1' - theta') + K_I*(theta1 - theta) over the last internal \
-            step", Torque, |m| m.gimbal.control_torque),
-        output("rate_filtered_command", "Filtered command rate theta1' (Nurre Eq. 11)",
-            AngularVelocity, |m| m.gimbal.command_rate),
-        output("rate_without_friction", "Gimbal rate of the same loop without friction (Tf = 0), integrated alongside \
-            for comparison", AngularVelocity, |m| m.gimbal.ideal_rate),
-        parameter("J", "Gimbal inertia I (Nurre Eq. 10)", Inertia, 5.0, field!(gimbal.inertia)).positive(),
-        parameter("K_p", "Rate gain K_p (Nurre Eqs. 10-11); 0 with K_I = 0 leaves the gimbal to friction alone (Figs. \
-            5-6)", RotationalDamping, 280.0, field!(gimbal.rate_gain)).min(0.0),
-        parameter("K_I", "Angle gain K_I in N.m/rad (Nurre Eqs. 10-11): loop natural frequency sqrt(K_I/I)",
-            Torque, 1e4, field!(gimbal.angle_gain)).min(0.0),
-        parameter("tau_running", "Running (maximum) pivot friction torque Tf0 (Nurre Eq. 2)",
-            Torque, 0.27, field!(gimbal.friction.running_torque)).positive(),
-        parameter("gamma", "Dahl shape parameter gamma: presliding spring rate gamma*Tf0^2 (Nurre Eqs. 2, 6); 0 = no \
-            friction", InverseTorqueAngle, 1.48e5, field!(gimbal.friction.gamma)).min(0.0),
-        parameter("w_start", "Gimbal rate at the start time (the free-decay runs of Figs. 5-6 start at 0.002 rad/s)",
-            AngularVelocity, 0.0, field!(rate_start)),
+        output(tau_control = gimbal.control_torque, "Control torque K_p*(theta1' - theta') + K_I*(theta1 - theta) over \
+            the last internal step", Torque),
+        output(rate_filtered_command = gimbal.command_rate, "Filtered command rate theta1' (Nurre Eq. 11)",
+            AngularVelocity),
+        output(rate_without_friction = gimbal.ideal_rate, "Gimbal rate of the same loop without friction (Tf = 0), \
+            integrated alongside for comparison", AngularVelocity),
+        parameter(J = gimbal.inertia, "Gimbal inertia I (Nurre Eq. 10)", Inertia, 5.0).positive(),
+        parameter(K_p = gimbal.rate_gain, "Rate gain K_p (Nurre Eqs. 10-11); 0 with K_I = 0 leaves the gimbal to \
+            friction alone (Figs. 5-6)", RotationalDamping, 280.0).min(0.0),
+        parameter(K_I = gimbal.angle_gain, "Angle gain K_I in N.m/rad (Nurre Eqs. 10-11): loop natural frequency \
+            sqrt(K_I/I)", Torque, 1e4).min(0.0),
+        parameter(tau_running = gimbal.friction.running_torque, "Running (maximum) pivot friction torque Tf0 (Nurre \
+            Eq. 2)", Torque, 0.27).positive(),
+        parameter(gimbal.friction.gamma, "Dahl shape parameter gamma: presliding spring rate gamma*Tf0^2 (Nurre \
+            Eqs. 2, 6); 0 = no friction", InverseTorqueAngle, 1.48e5).min(0.0),
+        parameter(w_start = rate_start, "Gimbal rate at the start time (the free-decay runs of Figs. 5-6 start at \
+            0.002 rad/s)", AngularVelocity, 0.0),
         internal_step(1e-4, field!(internal_step)),
     };
 

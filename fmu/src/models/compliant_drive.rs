@@ -36,35 +36,29 @@ impl Default for CompliantDrive {
 }
 
 impl Model for CompliantDrive {
-    const INFO: ModelInfo = ModelInfo {
-        identifier: "CompliantDrive",
-        description: "Frictionless motor and compliant shaft, to drive a 1-DOF friction FMU: J_motor*dw_motor/dt = \
-                      tau_motor + speed_gain*(w_command - w_motor) - tau_shaft, tau_shaft = k_shaft*(phi_motor - \
-                      phi_load) + d_shaft*(w_motor - w_load); connect tau_shaft to the friction FMU's tau and its phi, \
-                      w to phi_load, w_load; solved exactly for inputs held over the step (any step); default: 1 N.m \
-                      against a still load, a damped 5 Hz wind-up",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 2.0, step_size: 0.004 },
-    };
+    const INFO: ModelInfo = ModelInfo::new("CompliantDrive", Experiment::new(0.0, 2.0, 0.004)).description("\
+        Frictionless motor and compliant shaft, to drive a 1-DOF friction FMU: J_motor*dw_motor/dt = tau_motor + \
+        speed_gain*(w_command - w_motor) - tau_shaft, tau_shaft = k_shaft*(phi_motor - phi_load) + d_shaft*(w_motor - \
+        w_load); connect tau_shaft to the friction FMU's tau and its phi, w to phi_load, w_load; solved exactly for \
+        inputs held over the step (any step); default: 1 N.m against a still load, a damped 5 Hz wind-up");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input("tau_motor", "Motor torque command (feed-forward)", Torque, 1.0, field!(inputs.motor_torque)),
-        input("w_command", "Speed command of the proportional speed loop (no effect with speed_gain = 0)",
-            AngularVelocity, 0.0, field!(inputs.speed_command)),
-        input("phi_load", "Angle of the load at the far end of the shaft (connect the friction FMU's phi)",
-            Angle, 0.0, field!(inputs.load_angle)),
-        input("w_load", "Rate of the load (connect the friction FMU's w)",
-            AngularVelocity, 0.0, field!(inputs.load_rate)),
-        output("tau_shaft", "Torque the shaft applies to the load at the end of the step (connect to the friction \
-            FMU's tau)", Torque, |m| m.drive.shaft_torque),
-        output("phi_motor", "Motor angle", Angle, |m| m.drive.motor_angle).display("deg"),
-        output("w_motor", "Motor rate", AngularVelocity, |m| m.drive.motor_rate).display("rpm"),
-        parameter("J_motor", "Motor (rotor) inertia", Inertia, 0.01, field!(drive.motor_inertia)).positive(),
-        parameter("speed_gain", "Proportional speed-loop gain K_v: motor torque K_v*(w_command - w_motor) added to \
-            tau_motor; 0 = torque drive", RotationalDamping, 0.0, field!(drive.speed_gain)).min(0.0),
-        parameter("k_shaft", "Shaft torsional stiffness",
-            RotationalStiffness, 10.0, field!(drive.shaft_stiffness)).positive(),
-        parameter("d_shaft", "Shaft torsional damping", RotationalDamping, 0.1, field!(drive.shaft_damping)).min(0.0),
-        parameter("phi_motor_start", "Motor angle at the start time", Angle, 0.0, field!(angle_start)),
-        parameter("w_motor_start", "Motor rate at the start time", AngularVelocity, 0.0, field!(rate_start)),
+        input(tau_motor = inputs.motor_torque, "Motor torque command (feed-forward)", Torque, 1.0),
+        input(w_command = inputs.speed_command, "Speed command of the proportional speed loop (no effect with \
+            speed_gain = 0)", AngularVelocity, 0.0),
+        input(phi_load = inputs.load_angle, "Angle of the load at the far end of the shaft (connect the friction FMU's \
+            phi)", Angle, 0.0),
+        input(w_load = inputs.load_rate, "Rate of the load (connect the friction FMU's w)", AngularVelocity, 0.0),
+        output(tau_shaft = drive.shaft_torque, "Torque the shaft applies to the load at the end of the step (connect \
+            to the friction FMU's tau)", Torque),
+        output(phi_motor = drive.motor_angle, "Motor angle", Angle).display("deg"),
+        output(w_motor = drive.motor_rate, "Motor rate", AngularVelocity).display("rpm"),
+        parameter(J_motor = drive.motor_inertia, "Motor (rotor) inertia", Inertia, 0.01).positive(),
+        parameter(drive.speed_gain, "Proportional speed-loop gain K_v: motor torque K_v*(w_command - w_motor) added to \
+            tau_motor; 0 = torque drive", RotationalDamping, 0.0).min(0.0),
+        parameter(k_shaft = drive.shaft_stiffness, "Shaft torsional stiffness", RotationalStiffness, 10.0).positive(),
+        parameter(d_shaft = drive.shaft_damping, "Shaft torsional damping", RotationalDamping, 0.1).min(0.0),
+        parameter(phi_motor_start = angle_start, "Motor angle at the start time", Angle, 0.0),
+        parameter(w_motor_start = rate_start, "Motor rate at the start time", AngularVelocity, 0.0),
         internal_step(0.01, field!(internal_step)),
     };
 

@@ -34,12 +34,9 @@ pub type CoulombInertia = LawInertia<CoulombParameters>;
 
 crate::inertia_model!(
     CoulombParameters,
-    ModelInfo {
-        identifier: "CoulombInertia",
-        description: "Inertia with conventional Coulomb friction tau_f = -F_c*sign(w), sign(0) = 0, explicit Euler (Hill, Fig. 1): \
-                      the baseline that chatters about a non-zero mean rate when the applied torque is below the friction",
-        default_experiment: COAST_EXPERIMENT,
-    },
+    ModelInfo::new("CoulombInertia", COAST_EXPERIMENT).description("Inertia with conventional Coulomb friction tau_f = \
+        -F_c*sign(w), sign(0) = 0, explicit Euler (Hill, Fig. 1): the baseline that chatters about a non-zero mean \
+        rate when the applied torque is below the friction"),
     // The conventional model needs small steps to keep its chatter small.
     default_step: 1e-3,
     j_start: 1.0,

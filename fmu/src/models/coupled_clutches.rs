@@ -68,16 +68,13 @@ impl Default for CoupledClutches {
 }
 
 impl Model for CoupledClutches {
-    const INFO: ModelInfo = ModelInfo {
-        identifier: "CoupledClutches",
-        description: "Four inertias J1..J4 in a chain coupled by three friction clutches (the Modelica CoupledClutches \
-                      configuration): each fixed step solves which clutches stick over every combination, consistently and \
-                      exactly (locked groups move as one body, locked torques within static capacity, no velocity band); \
-                      clutch k slides with mu*fn_max*f_k, holds up to peak*mu*fn_max*f_k, and is free when f_k <= 0",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 1.5, step_size: 0.001 },
-    };
+    const INFO: ModelInfo = ModelInfo::new("CoupledClutches", Experiment::new(0.0, 1.5, 0.001)).description("Four \
+        inertias J1..J4 in a chain coupled by three friction clutches (the Modelica CoupledClutches configuration): \
+        each fixed step solves which clutches stick over every combination, consistently and exactly (locked groups \
+        move as one body, locked torques within static capacity, no velocity band); clutch k slides with \
+        mu*fn_max*f_k, holds up to peak*mu*fn_max*f_k, and is free when f_k <= 0");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input("tau_drive", "Drive torque on J1", Torque, 0.0, field!(drive_torque)),
+        input(tau_drive = drive_torque, "Drive torque on J1", Torque, 0.0),
         input("f_normalized_1", "Normalized normal force of clutch 1 (J1-J2), 1 = fn_max. Start value 1 (engaged): \
             unconnected, the default experiment shows the clutches locking one after another",
             Ratio, 1.0, field!(normal_force[0])),
@@ -112,11 +109,10 @@ impl Model for CoupledClutches {
         parameter("w2_start", "Rate of J2 at the start time", AngularVelocity, 0.0, field!(rate_start[1])),
         parameter("w3_start", "Rate of J3 at the start time", AngularVelocity, 0.0, field!(rate_start[2])),
         parameter("w4_start", "Rate of J4 at the start time", AngularVelocity, 0.0, field!(rate_start[3])),
-        parameter("mu", "Sliding friction coefficient of every clutch",
-            Ratio, 0.5, field!(friction_coefficient)).min(0.0),
-        parameter("peak", "Static over sliding friction (>= 1)", Ratio, 1.1, field!(peak)).min(1.0),
-        parameter("fn_max", "Normal force at f_normalized = 1, times the effective radius (N.m per unit mu)",
-            Torque, 20.0, field!(max_normal_force)).min(0.0),
+        parameter(mu = friction_coefficient, "Sliding friction coefficient of every clutch", Ratio, 0.5).min(0.0),
+        parameter(peak, "Static over sliding friction (>= 1)", Ratio, 1.1).min(1.0),
+        parameter(fn_max = max_normal_force, "Normal force at f_normalized = 1, times the effective radius (N.m per \
+            unit mu)", Torque, 20.0).min(0.0),
         internal_step(1e-3, field!(internal_step)),
     };
 

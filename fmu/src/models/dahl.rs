@@ -44,17 +44,11 @@ pub type DahlElement = LawElement<Dahl>;
 
 crate::law_models!(
     Dahl,
-    inertia: ModelInfo {
-        identifier: "DahlInertia",
-        description: "Inertia with Dahl friction dTf/dtheta = gamma*(Tf*sign(w) - Tf0)^2 (Nurre Eqs. 2-4), integrated exactly in \
-                      the angle so that |Tf| <= Tf0; default: Nurre Fig. 5 free decay (I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4)",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 20.0, step_size: 0.025 },
-    },
-    element: ModelInfo {
-        identifier: "DahlElement",
-        description: "Dahl friction element: relative speed in, friction torque out, presliding state inside (Nurre Eqs. 2-4)",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.01 },
-    },
+    inertia: ModelInfo::new("DahlInertia", Experiment::new(0.0, 20.0, 0.025)).description("Inertia with Dahl friction \
+        dTf/dtheta = gamma*(Tf*sign(w) - Tf0)^2 (Nurre Eqs. 2-4), integrated exactly in the angle so that |Tf| <= Tf0; \
+        default: Nurre Fig. 5 free decay (I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4)"),
+    element: ModelInfo::new("DahlElement", Experiment::new(0.0, 1.0, 0.01)).description("Dahl friction element: \
+        relative speed in, friction torque out, presliding state inside (Nurre Eqs. 2-4)"),
     default_step: 1e-3,
     j_start: 5.0,
     w_start: 0.002,

@@ -264,84 +264,77 @@ impl Default for FlapActuatorServo {
 }
 
 impl Model for FlapActuatorServo {
-    const INFO: ModelInfo = ModelInfo {
-        identifier: "FlapActuatorServo",
-        description: "Electrohydraulic flap actuator servomechanism (Borello & Dalla Vedova Sections 5-6): \
-                      proportional position control, two-stage servovalve (second-order first stage and first-order \
-                      second stage, both with hard stops), pressure gain saturated at the supply-return pressure with \
-                      valve pressure losses and leakage, hydraulic motor Dis on inertia JM with viscous CM, \
-                      load-dependent dry friction and hard stops (Table 1); defaults: the reversible data set \
-                      (eta_aiding = 0.7), irreversible with eta_aiding = -0.2 or -0.4 and eta_opposing = 0.75",
-        // 999 steps of 2 ms: FMPy's cross-check resamples the reference on
-        // 1000 points, which then fall on the communication points, so the
-        // flapper's one-step peak at the command step is compared as is.
-        default_experiment: Experiment { start_time: 0.0, stop_time: 1.998, step_size: 2e-3 },
-    };
+    // The default experiment, 999 steps of 2 ms: FMPy's cross-check
+    // resamples the reference on 1000 points, which then fall on the
+    // communication points, so the flapper's one-step peak at the command
+    // step is compared as is.
+    const INFO: ModelInfo = ModelInfo::new("FlapActuatorServo", Experiment::new(0.0, 1.998, 2e-3)).description("\
+        Electrohydraulic flap actuator servomechanism (Borello & Dalla Vedova Sections 5-6): proportional position \
+        control, two-stage servovalve (second-order first stage and first-order second stage, both with hard stops), \
+        pressure gain saturated at the supply-return pressure with valve pressure losses and leakage, hydraulic motor \
+        Dis on inertia JM with viscous CM, load-dependent dry friction and hard stops (Table 1); defaults: the \
+        reversible data set (eta_aiding = 0.7), irreversible with eta_aiding = -0.2 or -0.4 and eta_opposing = 0.75");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input("position_command", "Position command Com. Start value 1.5 deg: unconnected, the default experiment is \
-            the 1.5 deg command step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
-            AngleDegrees, 1.5, field!(command)),
-        input("tau_load", "Aerodynamic load TLD on the surface; positive pushes towards negative angles",
-            Torque, 0.0, field!(load)),
-        input("supply_pressure", "Differential supply-return pressure PSR (26 MPa nominal), >= 0",
-            Pressure, 26e6, field!(supply_pressure)).min(0.0).display("MPa"),
+        input(position_command = command, "Position command Com. Start value 1.5 deg: unconnected, the default \
+            experiment is the 1.5 deg command step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
+            AngleDegrees, 1.5),
+        input(tau_load = load, "Aerodynamic load TLD on the surface; positive pushes towards negative angles",
+            Torque, 0.0),
+        input(supply_pressure, "Differential supply-return pressure PSR (26 MPa nominal), >= 0",
+            Pressure, 26e6).min(0.0).display("MPa"),
         output("position", "Surface position XJ, within +-stop_angle", AngleDegrees, |m| m.servo.angle() / DEGREE),
         output("rate", "Surface rate DXJ; exactly 0 while stuck or at a stop",
             AngularVelocityDegrees, |m| m.servo.rate() / DEGREE),
         output("position_error", "Position error Err = Com - XJ",
             AngleDegrees, |m| m.command - m.servo.angle() / DEGREE).depends_on(&["position_command"]),
-        output("servovalve_current", "Servovalve current Cor of the last internal step, in rated currents",
-            Ratio, |m| m.servo.current),
-        output("flapper_position", "First-stage flapper position XF, within +-flapper_stop",
-            Length, |m| m.servo.flapper).display("um"),
-        output("spool_position", "Second-stage spool position XS, within +-spool_stop",
-            Length, |m| m.servo.spool).display("mm"),
-        output("motor_pressure", "Differential pressure P12 on the motor in the last internal step",
-            Pressure, |m| m.servo.pressure).display("MPa"),
+        output(servovalve_current = servo.current, "Servovalve current Cor of the last internal step, in rated \
+            currents", Ratio),
+        output(flapper_position = servo.flapper, "First-stage flapper position XF, within +-flapper_stop",
+            Length).display("um"),
+        output(spool_position = servo.spool, "Second-stage spool position XS, within +-spool_stop",
+            Length).display("mm"),
+        output(motor_pressure = servo.pressure, "Differential pressure P12 on the motor in the last internal step",
+            Pressure).display("MPa"),
         output("motor_torque", "Motor torque TM = Dis*P12 in the last internal step",
             Torque, |m| m.servo.motor_torque()),
         output("tau_friction", "Dry friction torque on the surface in the last internal step (-TFR)",
             Torque, |m| 0.0 - m.servo.mechanics.friction),
         integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward",
             -1, 1, |m| Motion::of_rate(m.servo.rate()).as_i32()),
-        parameter("error_at_rated_current", "Proportional control law: position error at which the servovalve gets its \
-            rated current (Cor = Err/this)", AngleDegrees, 4.0, field!(error_at_rated_current)).positive(),
-        parameter("flapper_natural_frequency", "First stage (torque motor and flapper): natural frequency",
-            Frequency, 200.0, field!(flapper_frequency)).positive(),
-        parameter("flapper_damping_ratio", "First stage: damping ratio",
-            Ratio, 0.5, field!(servo.flapper_damping_ratio)).min(0.0),
-        parameter("flapper_gain", "First stage: flapper travel per rated current without spool feedback (torque gain \
-            GM / armature stiffness)", Length, 1e-4, field!(servo.flapper_gain)).positive(),
-        parameter("spool_feedback", "Feedback spring: flapper travel cancelled per unit spool travel; rated current \
-            puts the spool at flapper_gain/spool_feedback", Ratio, 0.2, field!(servo.spool_feedback)).positive(),
-        parameter("flapper_stop", "First stage hard stops at +-XFM (the nozzles)",
-            Length, 5e-5, field!(servo.flapper_stop)).positive(),
-        parameter("spool_time_constant", "Second stage: time constant of the spool position loop",
-            Time, 3e-3, field!(servo.spool_time_constant)).positive(),
-        parameter("spool_stop", "Second stage hard stops at +-XSM", Length, 5e-4, field!(servo.spool_stop)).positive(),
-        parameter("pressure_gain", "Pressure gain GP (saturated at +-supply_pressure)",
-            PressureGain, 2.6e12, field!(servo.pressure_gain)).positive(),
-        parameter("flow_gain", "Flow gain GQ; the valve loses (GP/GQ) Pa per m3/s of flow through it",
-            FlowGain, 76.0, field!(servo.flow_gain)).positive(),
-        parameter("leakage", "Leakage coefficient CLK across the motor (flow per Pa of P12)",
-            LeakageCoefficient, 1.7e-12, field!(servo.leakage)).min(0.0),
-        parameter("displacement", "Motor displacement Dis referred to the surface",
-            Displacement, 5.5e-3, field!(servo.displacement)).positive(),
-        parameter("J", "Inertia JM of the motor-transmission-surface assembly referred to the surface",
-            Inertia, 30000.0, field!(servo.mechanics.inertia)).positive(),
-        parameter("viscous", "Viscous coefficient CM",
-            RotationalDamping, 1e4, field!(servo.mechanics.viscous)).min(0.0),
-        parameter("tau_friction0", "Load-independent friction TFR0",
-            Torque, 2000.0, field!(servo.mechanics.base_friction)).min(0.0),
-        parameter("eta_opposing", "Efficiency with opposing load EtO, in (0, 1] (reversible 0.8, irreversible 0.75: \
-            our choices)", Ratio, 0.8, field!(servo.mechanics.eta_opposing)).positive().max(1.0),
-        parameter("eta_aiding", "Efficiency with aiding load EtA, <= 1: 0..1 reversible (0.7), <= 0 irreversible (the \
-            paper's -0.2, -0.4)", Ratio, 0.7, field!(servo.mechanics.eta_aiding)).max(1.0),
-        parameter("static_ratio", "Static to dynamic friction ratio FSD, >= 1",
-            Ratio, 1.3, field!(servo.mechanics.static_ratio)).min(1.0),
-        parameter("stop_angle", "Surface hard stops at +-XJM", AngleDegrees, 30.0, field!(stop_angle)).positive(),
-        parameter("position_start", "Surface position at the start time (at rest, servovalve centred)",
-            AngleDegrees, 0.0, field!(position_start)),
+        parameter(error_at_rated_current, "Proportional control law: position error at which the servovalve gets its \
+            rated current (Cor = Err/this)", AngleDegrees, 4.0).positive(),
+        parameter(flapper_natural_frequency = flapper_frequency, "First stage (torque motor and flapper): natural \
+            frequency", Frequency, 200.0).positive(),
+        parameter(servo.flapper_damping_ratio, "First stage: damping ratio", Ratio, 0.5).min(0.0),
+        parameter(servo.flapper_gain, "First stage: flapper travel per rated current without spool feedback (torque \
+            gain GM / armature stiffness)", Length, 1e-4).positive(),
+        parameter(servo.spool_feedback, "Feedback spring: flapper travel cancelled per unit spool travel; rated \
+            current puts the spool at flapper_gain/spool_feedback", Ratio, 0.2).positive(),
+        parameter(servo.flapper_stop, "First stage hard stops at +-XFM (the nozzles)", Length, 5e-5).positive(),
+        parameter(servo.spool_time_constant, "Second stage: time constant of the spool position loop",
+            Time, 3e-3).positive(),
+        parameter(servo.spool_stop, "Second stage hard stops at +-XSM", Length, 5e-4).positive(),
+        parameter(servo.pressure_gain, "Pressure gain GP (saturated at +-supply_pressure)",
+            PressureGain, 2.6e12).positive(),
+        parameter(servo.flow_gain, "Flow gain GQ; the valve loses (GP/GQ) Pa per m3/s of flow through it",
+            FlowGain, 76.0).positive(),
+        parameter(servo.leakage, "Leakage coefficient CLK across the motor (flow per Pa of P12)",
+            LeakageCoefficient, 1.7e-12).min(0.0),
+        parameter(servo.displacement, "Motor displacement Dis referred to the surface",
+            Displacement, 5.5e-3).positive(),
+        parameter(J = servo.mechanics.inertia, "Inertia JM of the motor-transmission-surface assembly referred to the \
+            surface", Inertia, 30000.0).positive(),
+        parameter(servo.mechanics.viscous, "Viscous coefficient CM", RotationalDamping, 1e4).min(0.0),
+        parameter(tau_friction0 = servo.mechanics.base_friction, "Load-independent friction TFR0",
+            Torque, 2000.0).min(0.0),
+        parameter(servo.mechanics.eta_opposing, "Efficiency with opposing load EtO, in (0, 1] (reversible 0.8, \
+            irreversible 0.75: our choices)", Ratio, 0.8).positive().max(1.0),
+        parameter(servo.mechanics.eta_aiding, "Efficiency with aiding load EtA, <= 1: 0..1 reversible (0.7), <= 0 \
+            irreversible (the paper's -0.2, -0.4)", Ratio, 0.7).max(1.0),
+        parameter(servo.mechanics.static_ratio, "Static to dynamic friction ratio FSD, >= 1", Ratio, 1.3).min(1.0),
+        parameter(stop_angle, "Surface hard stops at +-XJM", AngleDegrees, 30.0).positive(),
+        parameter(position_start, "Surface position at the start time (at rest, servovalve centred)",
+            AngleDegrees, 0.0),
         // 100 us: wF*h = 0.13 for the 200 Hz first stage (the semi-implicit
         // Euler step is stable to wF*h = 2; its frequency error is ~0.1 %),
         // 1/30 of the spool's 3 ms, 1/300 of the surface's J/D_valve = 31 ms.

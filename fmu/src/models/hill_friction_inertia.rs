@@ -8,7 +8,6 @@ use friction::{sign, Advance, ExactStaticCoulomb, HillFriction, Interval, RigidB
 use serde::{Deserialize, Serialize};
 
 enumeration! {
-    /// How the static + Coulomb law is integrated (`integration`).
     pub INTEGRATION: enum Integration = "HillIntegration",
         "How the static + Coulomb law is integrated over an internal step" {
         Exact = 0, "exact", "exact event-located integration: stops, reversals and breakaways found inside the step, \
@@ -69,13 +68,10 @@ pub type HillFrictionInertia = LawInertia<HillParameters>;
 
 crate::inertia_model!(
     HillParameters,
-    ModelInfo {
-        identifier: "HillFrictionInertia",
-        description: "Inertia with static + Coulomb friction (Hill, Eqs. 1-2): exact zero rate while stuck, breakaway above F_s; \
-                      integration 0 = exact event-located (stops, reversals and breakaways found inside the step, rate and angle \
-                      exact for a torque constant or linear in time), 1 = Hill's published predictive algorithm (Eqs. 1-6, block Y22)",
-        default_experiment: COAST_EXPERIMENT,
-    },
+    ModelInfo::new("HillFrictionInertia", COAST_EXPERIMENT).description("Inertia with static + Coulomb friction (Hill, \
+        Eqs. 1-2): exact zero rate while stuck, breakaway above F_s; integration 0 = exact event-located (stops, \
+        reversals and breakaways found inside the step, rate and angle exact for a torque constant or linear in time), \
+        1 = Hill's published predictive algorithm (Eqs. 1-6, block Y22)"),
     // Exact for stick/slip at any step; 10 ms is the paper's antenna step.
     default_step: 1e-2,
     j_start: 1.0,

@@ -17,39 +17,31 @@ pub struct LoadDependentFrictionInertia {
 }
 
 impl Model for LoadDependentFrictionInertia {
-    const INFO: ModelInfo = ModelInfo {
-        identifier: "LoadDependentFrictionInertia",
-        description:
-            "Rigid element with load-dependent dry friction (Borello & Dalla Vedova, Eqs. 3-4 and Table 1): friction \
-                      TFR0 + (1/EtO - 1)|TLD| with opposing load, TFR0 + (1 - EtA)|TLD| with aiding load (EtA <= 0: \
-                      irreversible), static/dynamic ratio FSD, viscous CM, plastic hard stops at +-XJM; default: a \
-                      reversible transmission back-driven by its load into the lower stop",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 2.0, step_size: 0.01 },
-    };
+    const INFO: ModelInfo = ModelInfo::new("LoadDependentFrictionInertia", Experiment::new(0.0, 2.0, 0.01))
+        .description("Rigid element with load-dependent dry friction (Borello & Dalla Vedova, Eqs. 3-4 and Table 1): \
+            friction TFR0 + (1/EtO - 1)|TLD| with opposing load, TFR0 + (1 - EtA)|TLD| with aiding load (EtA <= 0: \
+            irreversible), static/dynamic ratio FSD, viscous CM, plastic hard stops at +-XJM; default: a reversible \
+            transmission back-driven by its load into the lower stop");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input("tau_motor", "Motor (driving) torque TM", Torque, 0.0, field!(motor_torque)),
-        input("tau_load", "External load TLD; positive pushes towards negative angles (Act = TM - TLD - CM*w)",
-            Torque, 5.0, field!(load_torque)),
-        output("phi", "Angle XJ, within [-stop_angle, stop_angle]", Angle, |m| m.element.angle).display("deg"),
-        output("w", "Rate DXJ; exactly 0 while stuck or at a stop",
-            AngularVelocity, |m| m.element.rate).display("deg/s"),
+        input(tau_motor = motor_torque, "Motor (driving) torque TM", Torque, 0.0),
+        input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles \
+            (Act = TM - TLD - CM*w)", Torque, 5.0),
+        output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
+        output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),
         output("tau_friction", "Friction torque on the element in the last internal step (-TFR)",
             Torque, |m| 0.0 - m.element.friction),
         integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward",
             -1, 1, |m| Motion::of_rate(m.element.rate).as_i32()),
-        parameter("J", "Moment of inertia JM", Inertia, 1.0, field!(element.inertia)).positive(),
-        parameter("tau_friction0", "Load-independent friction TFR0",
-            Torque, 1.0, field!(element.base_friction)).min(0.0),
-        parameter("eta_opposing", "Efficiency with opposing load EtO, in (0, 1]",
-            Ratio, 0.8, field!(element.eta_opposing)).positive().max(1.0),
-        parameter("eta_aiding", "Efficiency with aiding load EtA, <= 1: 0..1 reversible, <= 0 irreversible (the paper \
-            uses -0.2 and -0.4)", Ratio, 0.7, field!(element.eta_aiding)).max(1.0),
-        parameter("static_ratio", "Static to dynamic friction ratio FSD, >= 1",
-            Ratio, 1.2, field!(element.static_ratio)).min(1.0),
-        parameter("viscous", "Viscous coefficient CM", RotationalDamping, 0.1, field!(element.viscous)).min(0.0),
-        parameter("stop_angle", "Hard stops at +-XJM", Angle, 1.0, field!(element.stop)).positive(),
-        parameter("phi_start", "Angle at the start time", Angle, 0.0, field!(angle_start)),
-        parameter("w_start", "Rate at the start time", AngularVelocity, 0.0, field!(rate_start)),
+        parameter(J = element.inertia, "Moment of inertia JM", Inertia, 1.0).positive(),
+        parameter(tau_friction0 = element.base_friction, "Load-independent friction TFR0", Torque, 1.0).min(0.0),
+        parameter(element.eta_opposing, "Efficiency with opposing load EtO, in (0, 1]", Ratio, 0.8).positive().max(1.0),
+        parameter(element.eta_aiding, "Efficiency with aiding load EtA, <= 1: 0..1 reversible, <= 0 irreversible (the \
+            paper uses -0.2 and -0.4)", Ratio, 0.7).max(1.0),
+        parameter(element.static_ratio, "Static to dynamic friction ratio FSD, >= 1", Ratio, 1.2).min(1.0),
+        parameter(element.viscous, "Viscous coefficient CM", RotationalDamping, 0.1).min(0.0),
+        parameter(stop_angle = element.stop, "Hard stops at +-XJM", Angle, 1.0).positive(),
+        parameter(phi_start = angle_start, "Angle at the start time", Angle, 0.0),
+        parameter(w_start = rate_start, "Rate at the start time", AngularVelocity, 0.0),
         internal_step(1e-3, field!(internal_step)),
     };
 

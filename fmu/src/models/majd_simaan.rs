@@ -21,7 +21,6 @@ impl LawHooks for MajdSimaan {
 crate::map_element_law!(MajdSimaan);
 
 enumeration! {
-    /// How sigma follows from f_s (`sigma_method`).
     pub SIGMA_METHOD: SigmaMethod = "SigmaMethod", "How Majd & Simaan's sigma follows from the static friction f_s" {
         Exact = 0, "eq7_with_viscous", "Eq. (7) maximum with the viscous term f_w (the paper's 0.6858)";
         Eq13 = 1, "eq13", "Eq. (13), without the viscous term";
@@ -34,17 +33,11 @@ pub type MajdSimaanElement = LawElement<MajdSimaan>;
 
 crate::law_models!(
     MajdSimaan,
-    inertia: ModelInfo {
-        identifier: "MajdSimaanInertia",
-        description: "Inertia with Majd & Simaan's continuous friction with stiction, Eq. (6), stepped linearly implicitly so the \
-                      steep slope at zero speed stays stable for small inertias; defaults: the paper's example Eq. (14)",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 0.5, step_size: 0.005 },
-    },
-    element: ModelInfo {
-        identifier: "MajdSimaanElement",
-        description: "Majd & Simaan friction element, Eq. (6): relative speed in, friction torque out",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.01 },
-    },
+    inertia: ModelInfo::new("MajdSimaanInertia", Experiment::new(0.0, 0.5, 0.005)).description("Inertia with Majd & \
+        Simaan's continuous friction with stiction, Eq. (6), stepped linearly implicitly so the steep slope at zero \
+        speed stays stable for small inertias; defaults: the paper's example Eq. (14)"),
+    element: ModelInfo::new("MajdSimaanElement", Experiment::new(0.0, 1.0, 0.01)).description("Majd & Simaan friction \
+        element, Eq. (6): relative speed in, friction torque out"),
     default_step: 1e-3,
     j_start: 1.0,
     w_start: 0.05,

@@ -218,21 +218,17 @@ macro_rules! inertia_model {
         impl $crate::model::Model for $crate::models::one_inertia::LawInertia<$law> {
             const INFO: $crate::description::ModelInfo = $info;
             const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
-                input("tau", "Applied torque on the inertia", Torque, 0.0,
-                    $crate::description::field!(applied_torque)),
-                output("phi", "Angle of the inertia", Angle, |m| m.body.angle).display("deg"),
-                output("w", "Rate (angular velocity) of the inertia; exactly 0 while stuck",
-                    AngularVelocity, |m| m.body.rate).display("deg/s"),
-                output("tau_friction", "Effective friction torque on the inertia over the last internal step: \
-                    J*dw/dt = tau + tau_friction", Torque, |m| m.body.friction_torque),
+                input(tau = applied_torque, "Applied torque on the inertia", Torque, 0.0),
+                output(phi = body.angle, "Angle of the inertia", Angle).display("deg"),
+                output(w = body.rate, "Rate (angular velocity) of the inertia; exactly 0 while stuck",
+                    AngularVelocity).display("deg/s"),
+                output(tau_friction = body.friction_torque, "Effective friction torque on the inertia over the last \
+                    internal step: J*dw/dt = tau + tau_friction", Torque),
                 integer_output("mode", "Motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward", -1, 1,
                     |m| m.body.motion().as_i32()),
-                parameter("J", "Moment of inertia J (> 0)", Inertia, $j, $crate::description::field!(body.inertia))
-                    .positive(),
-                parameter("w_start", "Rate at the start time", AngularVelocity, $w,
-                    $crate::description::field!(rate_start)),
-                parameter("phi_start", "Angle at the start time", Angle, 0.0,
-                    $crate::description::field!(angle_start)),
+                parameter(J = body.inertia, "Moment of inertia J (> 0)", Inertia, $j).positive(),
+                parameter(w_start = rate_start, "Rate at the start time", AngularVelocity, $w),
+                parameter(phi_start = angle_start, "Angle at the start time", Angle, 0.0),
                 internal_step($step, $crate::description::field!(internal_step)),
                 $($extra)*
             };
@@ -288,11 +284,9 @@ macro_rules! element_model {
                     .depends_on(Self::DEPENDS_ON),
                 internal_step($step, $crate::description::field!(internal_step)),
                 $($extra)*
-                parameter("test_amplitude", "Amplitude of the built-in test signal on w_rel, used while the \
-                    environment has not set w_rel; 0 = off", AngularVelocity, 0.05,
-                    $crate::description::field!(test_amplitude)),
-                parameter("test_frequency", "Frequency of the built-in test signal on w_rel", Frequency, 1.0,
-                    $crate::description::field!(test_frequency)).min(0.0),
+                parameter(test_amplitude, "Amplitude of the built-in test signal on w_rel, used while the \
+                    environment has not set w_rel; 0 = off", AngularVelocity, 0.05),
+                parameter(test_frequency, "Frequency of the built-in test signal on w_rel", Frequency, 1.0).min(0.0),
             };
             fn max_substep(&self) -> f64 {
                 self.internal_step

@@ -19,7 +19,6 @@ impl LawHooks for ClassicalFriction {
 crate::map_element_law!(ClassicalFriction);
 
 enumeration! {
-    /// Which classical map (`equation`), valued by Majd & Simaan's equation number.
     pub STRIBECK_EQUATION: ClassicalShape = "StribeckEquation",
         "Classical friction map, valued by its equation number in Majd & Simaan" {
         StaticBand = 2, "static_band", "Eq. (2): static level f_s inside |w| < epsilon, Coulomb + viscous outside";
@@ -33,18 +32,12 @@ pub type StribeckElement = LawElement<ClassicalFriction>;
 
 crate::law_models!(
     ClassicalFriction,
-    inertia: ModelInfo {
-        identifier: "StribeckInertia",
-        description: "Inertia with classical friction, Majd & Simaan Eq. (2) (static band), (3) (rational Stribeck) or (4) \
-                      (exponential Stribeck), chosen by `equation`; defaults: the paper's Eq. (14) values",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 0.5, step_size: 0.005 },
-    },
-    element: ModelInfo {
-        identifier: "StribeckElement",
-        description: "Classical static/Coulomb/viscous/Stribeck friction element (Majd & Simaan Eqs. 2-4): relative speed in, \
-                      friction torque out",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.01 },
-    },
+    inertia: ModelInfo::new("StribeckInertia", Experiment::new(0.0, 0.5, 0.005)).description("Inertia with classical \
+        friction, Majd & Simaan Eq. (2) (static band), (3) (rational Stribeck) or (4) (exponential Stribeck), chosen \
+        by `equation`; defaults: the paper's Eq. (14) values"),
+    element: ModelInfo::new("StribeckElement", Experiment::new(0.0, 1.0, 0.01)).description("Classical \
+        static/Coulomb/viscous/Stribeck friction element (Majd & Simaan Eqs. 2-4): relative speed in, friction torque \
+        out"),
     default_step: 1e-3,
     j_start: 1.0,
     w_start: 0.05,

@@ -51,23 +51,19 @@ impl HasTwoInertia for TwoInertiaClutch {
 }
 
 impl Model for TwoInertiaClutch {
-    const INFO: ModelInfo = ModelInfo {
-        identifier: "TwoInertiaClutch",
-        description:
-            "Two inertias and a friction clutch (the 1-D blog's plant): drive torque on inertia 1, viscous damping \
-                      on inertia 2 (held over each internal step), exact lock-up; defaults: the blog's J1 = J2 = 1, \
-                      damping 10 N.m.s; drive and clutch capacity are inputs",
-        default_experiment: Experiment { start_time: 0.0, stop_time: 3.0, step_size: 0.001 },
-    };
+    const INFO: ModelInfo = ModelInfo::new("TwoInertiaClutch", Experiment::new(0.0, 3.0, 0.001)).description("Two \
+        inertias and a friction clutch (the 1-D blog's plant): drive torque on inertia 1, viscous damping on inertia 2 \
+        (held over each internal step), exact lock-up; defaults: the blog's J1 = J2 = 1, damping 10 N.m.s; drive and \
+        clutch capacity are inputs");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input("tau_drive", "Drive torque on inertia 1", Torque, 20.0, field!(drive_torque)),
+        input(tau_drive = drive_torque, "Drive torque on inertia 1", Torque, 20.0),
         input("tau_capacity", "Maximum torque the clutch transmits (>= 0; 0 = open). The start value 15 N.m makes the \
             default run show the clutch locked from rest and slipping once the torque it must carry passes 15 N.m",
             Torque, 15.0, field!(capacity)).min(0.0),
         clutch_w1(), clutch_w2(), clutch_phi1(), clutch_phi2(), clutch_torque(), clutch_locked(),
         clutch_j1(), clutch_j2(),
-        parameter("d2", "Viscous damping on inertia 2 (torque -d2*w2)",
-            RotationalDamping, 10.0, field!(damping)).min(0.0),
+        parameter(d2 = damping, "Viscous damping on inertia 2 (torque -d2*w2)",
+            RotationalDamping, 10.0).min(0.0),
         clutch_w1_start(0.0), clutch_w2_start(0.0), clutch_internal_step(1e-3),
     };
 
