@@ -94,7 +94,8 @@ fn antenna_laws() -> Vec<(&'static str, MakeAntennaStep)> {
     fn boxed<L: RigidBodyFriction + Copy + 'static>(law: L) -> MakeAntennaStep {
         Box::new(move || {
             let mut l = law;
-            Box::new(move |servo, command, dt| servo.step_with(&mut l, command, dt))
+            let design = AntennaServoDesign::default();
+            Box::new(move |servo, command, dt| servo.step_with(&design, &mut l, command, dt))
         })
     }
     let mdeg = 1e-3_f64.to_radians();
@@ -131,7 +132,7 @@ fn antenna_laws() -> Vec<(&'static str, MakeAntennaStep)> {
 /// `dt`: the axis rate (mdeg/s) every 10 ms.
 fn antenna_rates(make: &dyn Fn() -> AntennaStep, dt: f64) -> Vec<f64> {
     let mut step = make();
-    let mut servo = AntennaServo::new(AntennaServoDesign::default(), 0.0);
+    let mut servo = AntennaServo::new(0.0);
     let per_sample = (0.01 / dt).round() as usize;
     let mut rates = Vec::new();
     for _ in 0..500 {

@@ -232,9 +232,10 @@ fn plants(c: &mut Criterion) {
     let mdeg = 1e-3_f64.to_radians();
     for (name, friction) in [("antenna/conventional", AxisFriction::Conventional), ("antenna/hill", AxisFriction::Hill)]
     {
-        let mut servo = AntennaServo::new(AntennaServoDesign { friction, ..Default::default() }, 0.0);
+        let design = AntennaServoDesign { friction, ..Default::default() };
+        let mut servo = AntennaServo::new(0.0);
         bench(c, name, |t| {
-            servo.step(mdeg * t, 0.01);
+            servo.step(&design, mdeg * t, 0.01);
             servo.antenna_rate
         });
     }

@@ -135,10 +135,10 @@ impl AntennaServoDesign {
     }
 }
 
-/// The servo's state.
+/// The servo's state. The design is not part of it: each step takes it, so
+/// that a model holding its design once steps with exactly that.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AntennaServo {
-    pub design: AntennaServoDesign,
     /// Antenna (axis) angle and rate (rad, rad/s).
     pub antenna_angle: f64,
     pub antenna_rate: f64,
@@ -162,20 +162,21 @@ pub struct AntennaServo {
 
 impl AntennaServo {
     /// At rest at `angle` (rad), no torque.
-    pub fn new(design: AntennaServoDesign, angle: f64) -> Self {
-        Self { design, antenna_angle: angle, motor_angle: angle, ..Self::default() }
+    pub fn new(angle: f64) -> Self {
+        Self { antenna_angle: angle, motor_angle: angle, ..Self::default() }
     }
 
     /// Advance by `dt` with the position command `command` (rad) held, with
     /// the axis friction of the design (see [`AntennaServo::step_with`]).
     #[inline]
-    pub fn step(&mut self, command: f64, dt: f64) {
-        let d = &self.design;
+    pub fn step(&mut self, design: &AntennaServoDesign, command: f64, dt: f64) {
+        let d = design;
         match d.friction {
             AxisFriction::Conventional => {
-                self.step_with(&mut ConventionalCoulomb { coulomb_torque: d.coulomb_torque }, command, dt)
+                self.step_with(d, &mut ConventionalCoulomb { coulomb_torque: d.coulomb_torque }, command, dt)
             }
             AxisFriction::Hill => self.step_with(
+                d,
                 &mut HillFriction { static_torque: d.static_torque, coulomb_torque: d.coulomb_torque },
                 command,
                 dt,
@@ -190,8 +191,8 @@ impl AntennaServo {
     /// inputs held), the two bodies by symplectic Euler (rates first, then
     /// angles from the new rates), which keeps the 7 Hz mode stable at 10 ms.
     #[inline]
-    pub fn step_with(&mut self, law: &mut impl RigidBodyFriction, command: f64, dt: f64) {
-        let d = &self.design;
+    pub fn step_with(&mut self, design: &AntennaServoDesign, law: &mut impl RigidBodyFriction, command: f64, dt: f64) {
+        let d = design;
         // Position loop -> rate command (rad/s).
         let position_error = command - self.antenna_angle;
         let rate_command = d.position_gain() * position_error + self.position_integral;
@@ -238,11 +239,12 @@ mod tests {
     const MDEG: f64 = 1e-3 * PI / 180.0;
 
     fn run(friction: AxisFriction, dt: f64, seconds: f64) -> Vec<(f64, AntennaServo)> {
-        let mut s = AntennaServo::new(AntennaServoDesign { friction, ..Default::default() }, 0.0);
+        let design = AntennaServoDesign { friction, ..Default::default() };
+        let mut s = AntennaServo::new(0.0);
         let n = (seconds / dt).round() as usize;
         (1..=n)
             .map(|k| {
-                s.step(MDEG, dt);
+                s.step(&design, MDEG, dt);
                 (k as f64 * dt, s)
             })
             .collect()

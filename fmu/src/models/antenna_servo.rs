@@ -16,7 +16,7 @@ pub struct AntennaAzimuthServo {
     command: f64,
     position_start: f64,
     internal_step: f64,
-    /// The design parameters, which `initialize` builds the servo from.
+    /// The design parameters, held here only: every step hands them to the servo.
     design: AntennaServoDesign,
     servo: AntennaServo,
 }
@@ -28,7 +28,7 @@ impl Default for AntennaAzimuthServo {
             position_start: 0.0,
             internal_step: 0.01,
             design: AntennaServoDesign::default(),
-            servo: AntennaServo::new(AntennaServoDesign::default(), 0.0),
+            servo: AntennaServo::new(0.0),
         }
     }
 }
@@ -120,13 +120,13 @@ impl Model for AntennaAzimuthServo {
     }
 
     fn initialize(&mut self) {
-        self.servo = AntennaServo::new(self.design, self.position_start);
+        self.servo = AntennaServo::new(self.position_start);
     }
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = Motion::of_rate(self.servo.antenna_rate);
-        self.servo.step(self.command, dt);
+        self.servo.step(&self.design, self.command, dt);
         if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.servo.antenna_rate)) {
             on_transition(t);
         }
