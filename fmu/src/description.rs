@@ -103,6 +103,8 @@ pub enum Quantity {
     Angle,
     AngularVelocity,
     Torque,
+    /// Force (N), e.g. a clutch's normal force.
+    Force,
     Inertia,
     Time,
     /// Viscous coefficient (N.m.s/rad).
@@ -147,6 +149,7 @@ impl Quantity {
             Quantity::Angle => "Angle",
             Quantity::AngularVelocity => "AngularVelocity",
             Quantity::Torque => "Torque",
+            Quantity::Force => "Force",
             Quantity::Inertia => "Inertia",
             Quantity::Time => "Time",
             Quantity::RotationalDamping => "RotationalDampingConstant",
@@ -184,6 +187,7 @@ impl Quantity {
             Quantity::Angle => "rad",
             Quantity::AngularVelocity => "rad/s",
             Quantity::Torque => "N.m",
+            Quantity::Force => "N",
             Quantity::Inertia => "kg.m2",
             Quantity::Time => "s",
             Quantity::RotationalDamping => "N.m.s/rad",
@@ -211,6 +215,7 @@ impl Quantity {
             Quantity::Angle => BaseUnit { rad: 1, ..b },
             Quantity::AngularVelocity => BaseUnit { rad: 1, s: -1, ..b },
             Quantity::Torque => BaseUnit { kg: 1, m: 2, s: -2, ..b },
+            Quantity::Force => BaseUnit { kg: 1, m: 1, s: -2, ..b },
             Quantity::Inertia => BaseUnit { kg: 1, m: 2, ..b },
             Quantity::Time => BaseUnit { s: 1, ..b },
             Quantity::RotationalDamping => BaseUnit { kg: 1, m: 2, s: -1, rad: -1, ..b },
@@ -243,6 +248,11 @@ impl Quantity {
                 DisplayUnit { name: "rpm", factor: RPM, offset: 0.0 },
             ],
             Quantity::Time => &[DisplayUnit { name: "ms", factor: 1000.0, offset: 0.0 }],
+            Quantity::Torque => &[
+                DisplayUnit { name: "kN.m", factor: 1e-3, offset: 0.0 },
+                DisplayUnit { name: "mN.m", factor: 1e3, offset: 0.0 },
+            ],
+            Quantity::Force => &[DisplayUnit { name: "kN", factor: 1e-3, offset: 0.0 }],
             Quantity::AngularAcceleration => &[DisplayUnit { name: "mdeg/s2", factor: 1e3 * DEG, offset: 0.0 }],
             Quantity::Pressure => &[
                 DisplayUnit { name: "MPa", factor: 1e-6, offset: 0.0 },
@@ -265,8 +275,9 @@ pub enum Value<M> {
         display_unit: Option<&'static str>,
         start: f64,
         /// Bounds, declared in the XML and enforced on set. `min` is
-        /// inclusive unless `exclusive_min` (e.g. an inertia must be > 0,
-        /// declared `min="0"` as Modelica's SI types do).
+        /// inclusive unless `exclusive_min` (e.g. an inertia must be > 0;
+        /// the XML then declares the next double above `min`, which the
+        /// FMU accepts).
         min: Option<f64>,
         exclusive_min: bool,
         max: Option<f64>,
@@ -712,13 +723,15 @@ impl<M> Variable<M> {
         self
     }
 
-    /// Strictly positive (Real variables only): declared `min="0"`, and 0 is refused.
+    /// Strictly positive (Real variables only): 0 is refused, and the XML
+    /// declares `min` = the smallest positive double (5e-324), the least
+    /// value accepted (FMI 2.0 has no exclusive minimum).
     pub const fn positive(self) -> Self {
         self.above(0.0)
     }
 
-    /// Strictly above `bound` (Real variables only): declared `min=bound`,
-    /// and `bound` itself is refused.
+    /// Strictly above `bound` (Real variables only): `bound` itself is
+    /// refused, and the XML declares `min` = the next double above it.
     pub const fn above(mut self, bound: f64) -> Self {
         if let Value::Real { ref mut min, ref mut exclusive_min, .. } = self.value {
             *min = Some(bound);
@@ -798,6 +811,10 @@ pub struct ModelInfo {
     pub identifier: &'static str,
     pub description: &'static str,
     pub default_experiment: Experiment,
+    /// Input signals of the default experiment, by input name (shipped as
+    /// `<Model>_in.csv`); inputs not named keep their start values. A model
+    /// has no hidden signal: an input that is not set has its start value.
+    pub default_inputs: &'static [(&'static str, crate::scenarios::Signal)],
 }
 
 impl ModelInfo {
@@ -805,7 +822,12 @@ impl ModelInfo {
     /// description comes last so that its text starts on the first line and
     /// runs on (rustfmt lets a last string argument overflow).
     pub const fn new(identifier: &'static str, default_experiment: Experiment) -> Self {
-        Self { identifier, description: "", default_experiment }
+        Self { identifier, description: "", default_experiment, default_inputs: &[] }
+    }
+
+    /// The default experiment's input signals (see [`ModelInfo::default_inputs`]).
+    pub const fn default_inputs(self, default_inputs: &'static [(&'static str, crate::scenarios::Signal)]) -> Self {
+        Self { default_inputs, ..self }
     }
 
     pub const fn description(self, description: &'static str) -> Self {

@@ -287,7 +287,11 @@ fn write_variable<M>(x: &mut Xml, vr: usize, v: &Variable<M>) {
     let has_start = v.causality != Causality::Output;
     x.open("ScalarVariable", &attributes);
     match v.value {
-        Value::Real { quantity, display_unit, start, min, max, .. } => {
+        Value::Real { quantity, display_unit, start, min, exclusive_min, max, .. } => {
+            // FMI 2.0 has no exclusive minimum: a bound the FMU refuses
+            // itself (J > 0) is declared as the smallest double above it,
+            // the least value the FMU accepts, so that `min` is always valid.
+            let min = min.map(|m| if exclusive_min { m.next_up() } else { m });
             let (start, min, max) = (real(start), min.map(real), max.map(real));
             let mut a = vec![("declaredType", quantity.type_name()), ("unit", quantity.unit())];
             if let Some(d) = display_unit {

@@ -4,10 +4,11 @@
 //! with start values only, which `python -m fmpy.cross_check` replays
 //! (FMPy sets no parameters there, only the `_in.csv` inputs).
 //!
-//! The inputs are the start values, except where a model has a built-in
-//! test signal (the friction elements' `test_amplitude`/`test_frequency`
-//! sine on `w_rel`): the `_in.csv` carries that same signal, because an
-//! input the importer sets switches the built-in one off. The reference is
+//! The inputs are the start values, except those the model's
+//! `ModelInfo::default_inputs` drive (the friction elements' sine on
+//! `w_rel`, the 1-DOF bodies' torque profile): the `_in.csv` carries them.
+//! A model has no hidden signal, so a run without the `_in.csv` is the
+//! same run with every input at its start value. The reference is
 //! the in-process run with the inputs held at the communication points as
 //! FMPy applies a CSV; tests check it against closed forms and paper numbers.
 
@@ -46,18 +47,12 @@ pub fn default_run_of(identifier: &str) -> &'static Scenario {
 
 fn default_run(m: &'static Entry) -> Scenario {
     let variables = (m.variables)();
-    let start_of = |name: &str| variables.iter().find(|v| v.name == name).map(|v| v.start);
     let inputs: Vec<(&'static str, Signal)> = variables
         .iter()
         .filter(|v| v.causality == Causality::Input)
         .map(|v| {
-            let signal = match (v.name, start_of("test_amplitude"), start_of("test_frequency")) {
-                ("w_rel", Some(amplitude), Some(frequency)) => {
-                    Signal::Sine { offset: 0.0, amplitude, frequency, phase: 0.0 }
-                }
-                _ => Signal::Constant(v.start),
-            };
-            (v.name, signal)
+            let declared = m.info.default_inputs.iter().find(|(name, _)| *name == v.name);
+            (v.name, declared.map_or(Signal::Constant(v.start), |&(_, s)| s))
         })
         .collect();
     let e = m.info.default_experiment;
@@ -128,10 +123,12 @@ pub fn readme(identifier: &str) -> String {
         .inputs
         .iter()
         .map(|(name, s)| match s {
-            Signal::Sine { amplitude, frequency, .. } => {
-                format!("`{name}` = {amplitude:?}*sin(2*pi*{frequency:?}*t) (the FMU's built-in test signal)")
-            }
-            _ => format!("`{name}` = {:?} (its start value)", s.value(0.0)),
+            Signal::Sine { amplitude, frequency, .. } => format!("`{name}` = {amplitude:?}*sin(2*pi*{frequency:?}*t)"),
+            Signal::Points(points) => format!(
+                "`{name}` piecewise linear through (t, value) = {}",
+                points.iter().map(|(t, x)| format!("({t:?}, {x:?})")).collect::<Vec<_>>().join(", ")
+            ),
+            Signal::Constant(x) => format!("`{name}` = {x:?} (its start value)"),
         })
         .collect();
     format!(
@@ -217,17 +214,13 @@ mod tests {
 mod flat {
     use super::*;
 
-    /// No default experiment is flat: in every model's default run, with
-    /// start values only, every Real output that is not constant by
-    /// construction moves by more than 1e-6 of its scale, and the main one
-    /// (the first output) moves.
+    /// No default experiment is flat: in every model's default run (start
+    /// values and the `_in.csv` inputs) the main output (the first) moves.
     #[test]
     fn no_default_experiment_is_flat() {
         for m in MODELS {
             let id = m.info.identifier;
-            // The in-process run without setting inputs: the FMU's own default.
-            let run = Scenario { inputs: &[], ..*default_run_of(id) };
-            let table = run.simulate().unwrap();
+            let table = default_run_of(id).simulate().unwrap();
             for (c, name) in table.columns.iter().enumerate().skip(1) {
                 let x: Vec<f64> = table.rows.iter().map(|r| r[c]).collect();
                 let (lo, hi) = x.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));

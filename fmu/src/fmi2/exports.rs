@@ -791,6 +791,7 @@ mod tests {
             identifier: "Panicky",
             description: "panics in doStep when trigger > 0",
             default_experiment: crate::description::Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.1 },
+            default_inputs: &[],
         };
         const VARIABLES: &'static [Variable<Self>] = &[Variable::<Self>::real_input(
             "trigger",

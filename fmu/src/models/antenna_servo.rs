@@ -45,20 +45,26 @@ impl Model for AntennaAzimuthServo {
         antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position loop, PI \
         rate loop on the motor tachometer, servovalve and pressure lags, motor and antenna inertias coupled by the \
         7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static with F_c/J = 1.77 mrad/s2; friction_model \
-        selects the conventional (0) or Hill's (1) algorithm; torques in psi of hydraulic differential pressure; \
-        default: Hill's 1 mdeg step at 10 ms, 5 s");
+        selects the conventional (0) or Hill's (1) algorithm; torques measured, as Hill does, in psi of hydraulic \
+        differential pressure (the paper gives no displacement to convert them to N.m). Default experiment: Hill's \
+        1 mdeg step at 10 ms, 5 s (Fig. 4, the position_command start value): the axis stays exactly still (rate \
+        0.0, mode 0) until its torque passes the 425 psi static level at 1.87 s, moves until 3.80 s, overshooting \
+        the command, and sticks at 1.538 mdeg: static friction holds it there, 0.54 mdeg off the command, while the \
+        loop's torque (372 psi at 5 s) stays below the 425 psi static level. That is Hill's point: a friction-limited \
+        servo ends at rest off its command with exactly zero rate, where the conventional model (friction_model = \
+        0, Fig. 3) chatters and creeps");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(position_command = command / DEGREE, "Azimuth position command. Start value 1 mdeg: unconnected, the \
             default experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", AngleDegrees, 1e-3),
         output(position = servo.antenna_angle / DEGREE, "Azimuth (antenna) position", AngleDegrees),
         output(rate = servo.antenna_rate / MILLIDEGREE, "Azimuth (antenna) rate; exactly 0 while the axis sticks \
             (Hill's algorithm)", AngularVelocityMillidegrees),
-        output(torque = servo.pressure, "Control torque: the hydraulic motors' differential pressure (Hill's \
-            Figs. 3-4a)", PressurePsi),
-        output(tau_gear = servo.gear_torque, "Torque the gear transmits to the antenna over the last internal step \
-            (the friction law's applied torque)", PressurePsi),
-        output(tau_friction = servo.friction_torque, "Effective axis friction torque over the last internal step",
-            PressurePsi),
+        output(torque = servo.pressure, "Differential pressure of the hydraulic motors: Hill's measure of the \
+            control torque (Figs. 3-4a; the paper gives no motor displacement, so no conversion to N.m)", PressurePsi),
+        output(tau_gear = servo.gear_torque, "Differential pressure (Hill's measure of torque) that the gear \
+            transmits to the antenna over the last internal step: the friction law's applied torque", PressurePsi),
+        output(tau_friction = servo.friction_torque, "Differential pressure (Hill's measure of torque) of the \
+            effective axis friction over the last internal step", PressurePsi),
         output(servo.motor_rate / MILLIDEGREE, "Motor rate referred to the axis (the rate-loop tachometer)",
             AngularVelocityMillidegrees),
         integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward",
@@ -69,8 +75,8 @@ impl Model for AntennaAzimuthServo {
             PressurePsi, 425.0).positive(),
         parameter(tau_coulomb = design.coulomb_torque, "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
             PressurePsi, 400.0).positive(),
-        parameter(design.friction_to_inertia, "F_c / total inertia (Hill: 1.77 mrad/s2 for azimuth); sets the inertia \
-            in psi.s2/rad", AngularAcceleration, 1.77e-3).positive(),
+        parameter(design.friction_to_inertia, "Deceleration F_c/J that Coulomb friction alone gives the axis (Hill: \
+            1.77 mrad/s2 for azimuth); sets the inertia in psi.s2/rad", AngularAcceleration, 1.77e-3).positive(),
         parameter(design.motor_inertia_fraction, "Share of the total inertia on the motor side of the gear spring (our \
             choice, 0.5)", Ratio, 0.5).positive().max(0.99),
         parameter(design.gear_mode_frequency, "Frequency of the motor-gear-antenna mode (Hill: the 7.0 Hz mode of the \

@@ -54,7 +54,7 @@ impl Model for CmgGimbalRateLoop {
         parameter(K_p = gimbal.rate_gain, "Rate gain K_p (Nurre Eqs. 10-11); 0 with K_I = 0 leaves the gimbal to \
             friction alone (Figs. 5-6)", RotationalDamping, 280.0).min(0.0),
         parameter(K_I = gimbal.angle_gain, "Angle gain K_I in N.m/rad (Nurre Eqs. 10-11): loop natural frequency \
-            sqrt(K_I/I)", Torque, 1e4).min(0.0),
+            sqrt(K_I/I)", RotationalStiffness, 1e4).min(0.0),
         parameter(tau_running = gimbal.friction.running_torque, "Running (maximum) pivot friction torque Tf0 (Nurre \
             Eq. 2)", Torque, 0.27).positive(),
         parameter(gimbal.friction.gamma, "Dahl shape parameter gamma: presliding spring rate gamma*Tf0^2 (Nurre \

@@ -1,7 +1,7 @@
 //! `CoulombInertia`: an inertia with the conventional Coulomb friction model.
 
 use super::one_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
-use super::COAST_EXPERIMENT;
+use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{field, ModelInfo};
 use friction::{sign, ConventionalCoulomb};
 
@@ -34,13 +34,17 @@ pub type CoulombInertia = LawInertia<CoulombParameters>;
 
 crate::inertia_model!(
     CoulombParameters,
-    ModelInfo::new("CoulombInertia", COAST_EXPERIMENT).description("Inertia with conventional Coulomb friction tau_f = \
-        -F_c*sign(w), sign(0) = 0, explicit Euler (Hill, Fig. 1): the baseline that chatters about a non-zero mean \
-        rate when the applied torque is below the friction"),
+    ModelInfo::new("CoulombInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE).description("Inertia with \
+        conventional Coulomb friction tau_f = -F_c*sign(w), sign(0) = 0, explicit Euler (Hill, Fig. 1): the baseline \
+        that chatters about a non-zero mean rate when the applied torque is below the friction. Default experiment \
+        (tau from CoulombInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, F_c = 1 N.m, 1 ms internal steps): \
+        where the body should rest it chatters within F_c*dt/J = 1 mrad/s of zero and creeps, never reporting mode 0 after its first step: forward \
+        at a mean 0.44 mrad/s while tau < F_c (0 to 1 s), backward at F_c*dt/(2J) = 0.5 mrad/s after the stop at \
+        2.49 s; it slides from tau = F_c at 1 s to 0.495 rad/s at 2 s. Without the input file tau stays 0 and the body at rest"),
     // The conventional model needs small steps to keep its chatter small.
     default_step: 1e-3,
     j_start: 1.0,
-    w_start: 1.0,
+    w_start: 0.0,
     [
         parameter("tau_coulomb", "Coulomb (sliding) friction torque F_c",
             Torque, 1.0, field!(law().law.coulomb_torque)).min(0.0),

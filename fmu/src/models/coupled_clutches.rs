@@ -8,15 +8,10 @@ use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{ClutchChain, ClutchMode};
 use serde::{Deserialize, Serialize};
 
-/// The Modelica `CoupledClutches` example's configuration, 1.5 s.
-pub const SCENARIOS: &[Scenario] = &[Scenario {
-    name: "coupled_clutches_modelica",
-    model: "CoupledClutches",
-    figure: "coupled_clutches_modelica",
-    title: "Modelica CoupledClutches configuration: J1..J4 = 1, w1(0) = 10 rad/s",
-    // Open at t = 0 (the inputs' start values engage them for the default run).
-    parameters: &[("f_normalized_1", 0.0), ("f_normalized_2", 0.0), ("f_normalized_3", 0.0)],
-    inputs: &[
+/// The Modelica `CoupledClutches` example's inputs: also the default
+/// experiment's `CoupledClutches_in.csv`. The inputs' start values are their
+/// values at t = 0 (drive 0, clutch 1 engaged, clutches 2 and 3 open).
+const MODELICA_INPUTS: &[(&str, Signal)] = &[
         ("tau_drive", Signal::Sine { offset: 0.0, amplitude: 10.0, frequency: 5.0, phase: 0.0 }),
         (
             "f_normalized_1",
@@ -24,7 +19,16 @@ pub const SCENARIOS: &[Scenario] = &[Scenario {
         ),
         ("f_normalized_2", Signal::Points(&Signal::step(0.4, 0.0, 1.0))),
         ("f_normalized_3", Signal::Points(&Signal::step(0.9, 0.0, 1.0))),
-    ],
+];
+
+/// The Modelica `CoupledClutches` example's configuration, 1.5 s.
+pub const SCENARIOS: &[Scenario] = &[Scenario {
+    name: "coupled_clutches_modelica",
+    model: "CoupledClutches",
+    figure: "coupled_clutches_modelica",
+    title: "Modelica CoupledClutches configuration: J1..J4 = 1, w1(0) = 10 rad/s",
+    parameters: &[],
+    inputs: MODELICA_INPUTS,
     stop_time: 1.5,
     step_size: 1e-3,
     traces: &[
@@ -68,22 +72,28 @@ impl Default for CoupledClutches {
 }
 
 impl Model for CoupledClutches {
-    const INFO: ModelInfo = ModelInfo::new("CoupledClutches", Experiment::new(0.0, 1.5, 0.001)).description("Four \
+    const INFO: ModelInfo = ModelInfo::new("CoupledClutches", Experiment::new(0.0, 1.5, 0.001))
+        .default_inputs(MODELICA_INPUTS)
+        .description("Four \
         inertias J1..J4 in a chain coupled by three friction clutches (the Modelica CoupledClutches configuration): \
         each fixed step solves which clutches stick over every combination, consistently and exactly (locked groups \
         move as one body, locked torques within static capacity, no velocity band); clutch k slides with \
-        mu*fn_max*f_k, holds up to peak*mu*fn_max*f_k, and is free when f_k <= 0");
+        mu*fn_max*f_k (N.m: Modelica's geometry constant cgeo = 1 m), holds up to peak*mu*fn_max*f_k, and is free \
+        when f_k <= 0. Default experiment: the Modelica example's inputs from CoupledClutches_in.csv (J1 at 10 rad/s, \
+        the others at rest; drive 10*sin(2*pi*5*t) N.m on J1; f_1 = cos(0.4*pi*t), f_2 a step to 1 at 0.4 s, f_3 at \
+        0.9 s), held over each 2 ms step: clutch 1 slides from the start, clutch 2 engages at 0.4 s and locks J2-J3 \
+        at 0.71 s, clutch 1 locks at 0.79 s and slips again at 0.83 s with the drive, clutch 3 engages at 0.9 s and \
+        locks J4 to J2-J3 at 1.15 s, clutch 1 is free from 1.25 s (f_1 <= 0) and J2-J4 coast locked at 2.464 rad/s. \
+        Without the input file the inputs keep their start values (drive 0, clutch 1 engaged, 2 and 3 open): clutch 1 \
+        alone slides J1 and J2 to a lock");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(tau_drive = drive_torque, "Drive torque on J1", Torque, 0.0),
-        input("f_normalized_1", "Normalized normal force of clutch 1 (J1-J2), 1 = fn_max. Start value 1 (engaged): \
-            unconnected, the default experiment shows the clutches locking one after another",
-            Ratio, 1.0, field!(normal_force[0])),
-        input("f_normalized_2", "Normalized normal force of clutch 2 (J2-J3), 1 = fn_max. Start value 1 (engaged): \
-            unconnected, the default experiment shows the clutches locking one after another",
-            Ratio, 1.0, field!(normal_force[1])),
-        input("f_normalized_3", "Normalized normal force of clutch 3 (J3-J4), 1 = fn_max. Start value 1 (engaged): \
-            unconnected, the default experiment shows the clutches locking one after another",
-            Ratio, 1.0, field!(normal_force[2])),
+        input("f_normalized_1", "Normalized normal force of clutch 1 (J1-J2), 1 = fn_max. Start value 1 (engaged), its value at t = \
+            0 in the default experiment", Ratio, 1.0, field!(normal_force[0])),
+        input("f_normalized_2", "Normalized normal force of clutch 2 (J2-J3), 1 = fn_max. Start value 0 (open), its value at t = \
+            0 in the default experiment", Ratio, 0.0, field!(normal_force[1])),
+        input("f_normalized_3", "Normalized normal force of clutch 3 (J3-J4), 1 = fn_max. Start value 0 (open), its value at t = \
+            0 in the default experiment", Ratio, 0.0, field!(normal_force[2])),
         output("w1", "Rate of J1", AngularVelocity, |m| m.chain.rate[0]),
         output("w2", "Rate of J2", AngularVelocity, |m| m.chain.rate[1]),
         output("w3", "Rate of J3", AngularVelocity, |m| m.chain.rate[2]),
@@ -111,8 +121,8 @@ impl Model for CoupledClutches {
         parameter("w4_start", "Rate of J4 at the start time", AngularVelocity, 0.0, field!(rate_start[3])),
         parameter(mu = friction_coefficient, "Sliding friction coefficient of every clutch", Ratio, 0.5).min(0.0),
         parameter(peak, "Static over sliding friction (>= 1)", Ratio, 1.1).min(1.0),
-        parameter(fn_max = max_normal_force, "Normal force at f_normalized = 1, times the effective radius (N.m per \
-            unit mu)", Torque, 20.0).min(0.0),
+        parameter(fn_max = max_normal_force, "Normal force at f_normalized = 1; with the effective radius 1 m of \
+            the Modelica example the clutch carries mu*fn_max*f_normalized N.m", Force, 20.0).min(0.0),
         internal_step(1e-3, field!(internal_step)),
     };
 

@@ -1,6 +1,6 @@
 //! `DahlInertia` and `DahlElement`: Dahl's square-law friction (Nurre Eqs. 2-4).
 
-use super::one_inertia::{ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
+use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
 use crate::description::{field, Experiment, ModelInfo};
 use friction::Dahl;
 
@@ -47,8 +47,12 @@ crate::law_models!(
     inertia: ModelInfo::new("DahlInertia", Experiment::new(0.0, 20.0, 0.025)).description("Inertia with Dahl friction \
         dTf/dtheta = gamma*(Tf*sign(w) - Tf0)^2 (Nurre Eqs. 2-4), integrated exactly in the angle so that |Tf| <= Tf0; \
         default: Nurre Fig. 5 free decay (I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4)"),
-    element: ModelInfo::new("DahlElement", Experiment::new(0.0, 1.0, 0.01)).description("Dahl friction element: \
-        relative speed in, friction torque out, presliding state inside (Nurre Eqs. 2-4)"),
+    element: ModelInfo::new("DahlElement", Experiment::new(0.0, 1.0, 0.01))
+        .default_inputs(ELEMENT_DEFAULT_INPUTS)
+        .description("Dahl friction element: relative speed in, friction torque out, presliding state inside (Nurre \
+        Eqs. 2-4). Default experiment: w_rel = 0.05*sin(2*pi*t) rad/s from DahlElement_in.csv, one period: the \
+        hysteresis loop, the torque saturating toward -+Tf0 = 0.0424 N.m; without an input w_rel stays 0 and so does \
+        the torque"),
     default_step: 1e-3,
     j_start: 5.0,
     w_start: 0.002,

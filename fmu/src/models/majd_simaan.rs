@@ -1,7 +1,8 @@
 //! `MajdSimaanInertia` and `MajdSimaanElement`: the continuous model with
 //! stiction (Majd & Simaan Eq. 6).
 
-use super::one_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
+use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
+use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{choice_field, enumeration, field, Experiment, ModelInfo};
 use friction::{MajdSimaan, SigmaMethod};
 
@@ -33,14 +34,24 @@ pub type MajdSimaanElement = LawElement<MajdSimaan>;
 
 crate::law_models!(
     MajdSimaan,
-    inertia: ModelInfo::new("MajdSimaanInertia", Experiment::new(0.0, 0.5, 0.005)).description("Inertia with Majd & \
+    inertia: ModelInfo::new("MajdSimaanInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE).description("Inertia with Majd & \
         Simaan's continuous friction with stiction, Eq. (6), stepped linearly implicitly so the steep slope at zero \
-        speed stays stable for small inertias; defaults: the paper's example Eq. (14)"),
-    element: ModelInfo::new("MajdSimaanElement", Experiment::new(0.0, 1.0, 0.01)).description("Majd & Simaan friction \
-        element, Eq. (6): relative speed in, friction torque out"),
+        speed stays stable for small inertias; defaults: the paper's example Eq. (14). Default experiment (tau from \
+        MajdSimaanInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, f_s = 0.95, f_c = 0.5 N.m, 10 ms steps): the \
+        continuous law holds a sub-static torque on its steep rising branch, so the body creeps (a few mrad/s, mode \
+        +1) until tau passes f_s near 0.95 s, slides to 0.937 rad/s at 2 s, and after the torque drops decays \
+        toward rest. This smooth law never sticks exactly: w falls below 1e-50 rad/s by 4 s but is never 0.0, and \
+        mode stays +1. Without the input file tau stays 0 and the body at rest"),
+    element: ModelInfo::new("MajdSimaanElement", Experiment::new(0.0, 1.0, 0.01))
+        .default_inputs(ELEMENT_DEFAULT_INPUTS)
+        .description("Majd & Simaan friction element, Eq. (6): relative speed in, friction torque out. Default \
+        experiment: w_rel = 0.05*sin(2*pi*t) rad/s from MajdSimaanElement_in.csv, one period, tracing Eq. (6) up to \
+        its static peak; without an input w_rel stays 0 and so does the torque. On a rigid inertia of the user's the \
+        held-input coupling chatters (see the README's Capabilities section): use MajdSimaanInertia or a compliant \
+        coupling"),
     default_step: 1e-3,
     j_start: 1.0,
-    w_start: 0.05,
+    w_start: 0.0,
     [
         parameter("viscous", "Viscous friction coefficient f_w",
             RotationalDamping, 0.05, field!(law().viscous)).min(0.0),

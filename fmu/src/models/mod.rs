@@ -80,9 +80,17 @@ models! {
     compliant_drive::CompliantDrive,
 }
 
-/// Default experiment of the Coulomb/Hill FMUs: coasting from `w_start` =
-/// 1 rad/s to rest (at t = J*w_start/F_c = 1 s), then resting without torque.
-pub const COAST_EXPERIMENT: Experiment = Experiment { start_time: 0.0, stop_time: 2.0, step_size: 0.01 };
+/// Default experiment of the swappable 1-DOF FMUs (Coulomb, Hill, Stribeck,
+/// Majd-Simaan): the body starts at rest; the applied torque of
+/// [`BREAKAWAY_TORQUE`] ramps up through breakaway, then drops to zero and the
+/// body slides to a stop (or, for Majd-Simaan's continuous law, decays).
+pub const BREAKAWAY_EXPERIMENT: Experiment = Experiment { start_time: 0.0, stop_time: 5.0, step_size: 0.01 };
+
+/// The default experiment's `tau` (`<Model>_in.csv`): 0 to 2 N.m in 2 s, then
+/// 0 N.m from 2 s on. Without the file `tau` keeps its start value 0 and the
+/// body stays at rest.
+pub const BREAKAWAY_TORQUE: &[(&str, crate::scenarios::Signal)] =
+    &[("tau", crate::scenarios::Signal::Points(&[(0.0, 0.0), (2.0, 2.0), (2.0, 0.0)]))];
 
 /// The variables of `M` as plain data, value reference = index in `VARIABLES`.
 pub fn variables<M: Model>() -> Vec<VariableInfo> {

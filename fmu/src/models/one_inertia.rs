@@ -100,6 +100,13 @@ impl<L: LawHooks> LawInertia<L> {
     }
 }
 
+/// The friction elements' default experiment input (`<Model>_in.csv`):
+/// `w_rel = 0.05*sin(2*pi*t)` rad/s, one period in the 1 s run, so that
+/// the run shows the law's curve (or Dahl's loop). Without it `w_rel` keeps
+/// its start value 0.
+pub const ELEMENT_DEFAULT_INPUTS: &[(&str, crate::scenarios::Signal)] =
+    &[("w_rel", crate::scenarios::Signal::Sine { offset: 0.0, amplitude: 0.05, frequency: 1.0, phase: 0.0 })];
+
 /// A friction element: relative speed in, friction torque out.
 #[derive(Clone, Default, Serialize, Deserialize)]
 pub struct LawElement<L> {
@@ -107,15 +114,6 @@ pub struct LawElement<L> {
     pub friction_torque: f64,
     pub internal_step: f64,
     pub law: L,
-    /// Built-in test signal `w_rel = amplitude*sin(2*pi*frequency*t)` (t from
-    /// the start), so that the element shows its loop with start values only.
-    pub test_amplitude: f64,
-    pub test_frequency: f64,
-    /// Time since the start (s), for the test signal.
-    pub elapsed: f64,
-    /// The environment set `w_rel` (before or after initialization): it
-    /// drives it, and the test signal is off until a reset.
-    pub driven: bool,
 }
 
 impl<L: ElementLaw> LawElement<L> {
@@ -128,18 +126,12 @@ impl<L: ElementLaw> LawElement<L> {
     }
 
     pub fn initialize_element(&mut self) {
-        self.elapsed = 0.0;
         self.law.prepare(0.0);
         self.friction_torque = self.law.output(self.relative_speed, self.law.initial_friction(0.0));
     }
 
     #[inline]
     pub fn step_element(&mut self, dt: f64) {
-        if !self.driven && self.test_amplitude != 0.0 {
-            let t = self.elapsed + 0.5 * dt;
-            self.relative_speed = self.test_amplitude * (2.0 * std::f64::consts::PI * self.test_frequency * t).sin();
-        }
-        self.elapsed += dt;
         self.friction_torque = self.law.element_step(self.relative_speed, dt);
     }
 }
@@ -272,30 +264,20 @@ macro_rules! element_model {
         impl $crate::model::Model for $crate::models::one_inertia::LawElement<$law> {
             const INFO: $crate::description::ModelInfo = $info;
             const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
-                input("w_rel", "Relative speed of the sliding surfaces. Until the environment sets it (a connected \
-                    input or a start value), the built-in test signal test_amplitude*sin(2*pi*test_frequency*t) \
-                    drives it",
-                    AngularVelocity, 0.0, (|m| m.relative_speed, |m, x| {
-                        m.relative_speed = x;
-                        m.driven = true;
-                    })),
+                input(w_rel = relative_speed, "Relative speed of the sliding surfaces; its start value 0 holds \
+                    until the environment sets it (the default experiment drives it through <Model>_in.csv)",
+                    AngularVelocity, 0.0),
                 output("tau_friction", "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once \
                     for memoryless laws, the state after the last step for Dahl", Torque, |m| m.friction_output())
                     .depends_on(Self::DEPENDS_ON),
                 internal_step($step, $crate::description::field!(internal_step)),
                 $($extra)*
-                parameter(test_amplitude, "Amplitude of the built-in test signal on w_rel, used while the \
-                    environment has not set w_rel; 0 = off", AngularVelocity, 0.05),
-                parameter(test_frequency, "Frequency of the built-in test signal on w_rel", Frequency, 1.0).min(0.0),
             };
             fn max_substep(&self) -> f64 {
                 self.internal_step
             }
             fn check(&self) -> Result<(), String> {
                 $crate::models::one_inertia::LawHooks::check(&self.law)
-            }
-            fn after_start_values(&mut self) {
-                self.driven = false; // the declared start value is not the environment's
             }
             fn initialize(&mut self) {
                 self.initialize_element();

@@ -1,7 +1,8 @@
 //! `StribeckInertia` and `StribeckElement`: the classical static / Coulomb /
 //! viscous / Stribeck maps (Majd & Simaan Eqs. 2, 3, 4).
 
-use super::one_inertia::{map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
+use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
+use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{choice_field, enumeration, field, Experiment, ModelInfo};
 use friction::{ClassicalFriction, ClassicalShape};
 
@@ -32,15 +33,23 @@ pub type StribeckElement = LawElement<ClassicalFriction>;
 
 crate::law_models!(
     ClassicalFriction,
-    inertia: ModelInfo::new("StribeckInertia", Experiment::new(0.0, 0.5, 0.005)).description("Inertia with classical \
+    inertia: ModelInfo::new("StribeckInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE).description("Inertia with classical \
         friction, Majd & Simaan Eq. (2) (static band), (3) (rational Stribeck) or (4) (exponential Stribeck), chosen \
-        by `equation`; defaults: the paper's Eq. (14) values"),
-    element: ModelInfo::new("StribeckElement", Experiment::new(0.0, 1.0, 0.01)).description("Classical \
-        static/Coulomb/viscous/Stribeck friction element (Majd & Simaan Eqs. 2-4): relative speed in, friction torque \
-        out"),
+        by `equation`; defaults: the paper's Eq. (14) values. Default experiment (tau from StribeckInertia_in.csv: 0 \
+        to 2 N.m over 2 s, then 0; J = 1, f_s = 0.95, f_c = 0.5 N.m, 10 ms steps): a map has no stiction state, so \
+        below f_s the body creeps at rates under 1e-22 rad/s (mode +1, 1e-8 rad by 0.9 s); it breaks away as tau \
+        passes f_s (|w| > 1 mrad/s from 1.0 s), slides to 0.947 rad/s at 2 s, and after the torque drops stops \
+        exactly at 3.80 s (w = 0.0, mode 0 from there). Without the input file tau stays 0 and the body at rest"),
+    element: ModelInfo::new("StribeckElement", Experiment::new(0.0, 1.0, 0.01))
+        .default_inputs(ELEMENT_DEFAULT_INPUTS)
+        .description("Classical static/Coulomb/viscous/Stribeck friction element (Majd & Simaan Eqs. 2-4): relative \
+        speed in, friction torque out. Default experiment: w_rel = 0.05*sin(2*pi*t) rad/s from StribeckElement_in.csv, \
+        one period, tracing the exponential map (Eq. 4); without an input w_rel stays 0 and so does the torque. On a \
+        rigid inertia of the user's the held-input coupling chatters (see the README's Capabilities section): use \
+        StribeckInertia or a compliant coupling"),
     default_step: 1e-3,
     j_start: 1.0,
-    w_start: 0.05,
+    w_start: 0.0,
     [
         choice_parameter("equation", "Which map, by its equation number: static band (Eq. 2), rational (Eq. 3) or \
             exponential Stribeck (Eq. 4)",

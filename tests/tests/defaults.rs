@@ -1,0 +1,141 @@
+//! What a user sees first (issue 21): a plain FMPy run of each FMU with its
+//! declared defaults.
+
+use fmu_tests::{fmu_path, identifiers, run_python, workspace_root};
+
+/// Inputs mean their start value: every FMU's DefaultExperiment through
+/// `fmpy.simulate_fmu` gives bit-identical outputs whether or not the
+/// declared start values of its inputs and parameters are written, with and
+/// without the `<Model>_in.csv` (no hidden signal that writing a start value
+/// would switch off, as the friction elements' former built-in sine).
+#[test]
+fn fmpy_runs_identically_with_and_without_start_values_written() {
+    let paths: Vec<String> = identifiers().iter().map(|id| fmu_path(id).display().to_string()).collect();
+    let mut args = vec!["start_values"];
+    args.extend(paths.iter().map(String::as_str));
+    let (ok, out, err) = run_python(&workspace_root().join("tests/python/defaults_check.py"), &args);
+    println!("{out}");
+    assert!(ok, "{out}\n{err}");
+    for id in identifiers() {
+        assert!(out.contains(&format!("{id} [no input file]")), "{id} not run");
+    }
+    assert!(!out.contains("DIFFERENT"));
+}
+
+/// What the XML declares as `min`/`max` is accepted: every Real input and
+/// parameter set to its declared bound through FMPy's FMU2Slave. (FMI 2.0
+/// has no exclusive minimum: `J > 0` is declared `min="5e-324"`.)
+#[test]
+fn every_declared_bound_is_accepted_through_fmpy() {
+    let paths: Vec<String> = identifiers().iter().map(|id| fmu_path(id).display().to_string()).collect();
+    let mut args = vec!["declared_bounds"];
+    args.extend(paths.iter().map(String::as_str));
+    let (ok, out, err) = run_python(&workspace_root().join("tests/python/defaults_check.py"), &args);
+    println!("{out}");
+    assert!(ok && !out.contains("REFUSED"), "{out}\n{err}");
+    assert!(out.contains("HillFrictionInertia: "), "{out}");
+}
+
+/// Units that match the quantity: in every modelDescription.xml, each Real
+/// variable's `unit` is one of its declared `quantity`'s units, and that
+/// quantity is the one its description names. The description's head (up
+/// to the first `:`, `(`, `;`, `,` or " of ", " on ", " at ", " over ",
+/// " per ", " in ", " from ", " within ") ends in its head noun, as English
+/// compounds do ("rate-loop crossover", "pressure build-up lag"): the last
+/// quantity word of the head decides, and "normalized" or "ratio" anywhere in
+/// the head makes it a ratio. (Found: a normal force declared in N.m, axis
+/// torques in psi, a N.m/rad gain declared in N.m.)
+#[test]
+fn every_unit_fits_the_quantity_its_description_names() {
+    // quantity attribute -> the units it may carry
+    let units: &[(&str, &[&str])] = &[
+        ("Torque", &["N.m"]),
+        ("Force", &["N"]),
+        ("Pressure", &["Pa", "psi"]),
+        ("AngularVelocity", &["rad/s", "deg/s", "mdeg/s"]),
+        ("Angle", &["rad", "deg"]),
+        ("Inertia", &["kg.m2"]),
+        ("Frequency", &["Hz"]),
+        ("Time", &["s"]),
+        ("Ratio", &["1"]),
+        ("AngularAcceleration", &["rad/s2"]),
+        ("RotationalSpringConstant", &["N.m/rad"]),
+        ("RotationalDampingConstant", &["N.m.s/rad"]),
+        ("Length", &["m"]),
+    ];
+    // words (lower case, whole words) -> the quantity they name
+    let words: &[(&str, &str)] = &[
+        ("torque", "Torque"),
+        ("force", "Force"),
+        ("pressure", "Pressure"),
+        ("rate", "AngularVelocity"),
+        ("speed", "AngularVelocity"),
+        ("velocity", "AngularVelocity"),
+        ("angle", "Angle"),
+        ("inertia", "Inertia"),
+        ("frequency", "Frequency"),
+        ("bandwidth", "Frequency"),
+        ("crossover", "Frequency"),
+        ("time", "Time"),
+        ("lag", "Time"),
+        ("acceleration", "AngularAcceleration"),
+        ("deceleration", "AngularAcceleration"),
+        ("stiffness", "RotationalSpringConstant"),
+        ("damping", "RotationalDampingConstant"),
+        ("travel", "Length"),
+        // a gain's unit is the ratio of two quantities: not checked here
+        ("gain", "any"),
+    ];
+    let (mut checked, mut wrong) = (0, Vec::new());
+    for m in fmu::registry::MODELS {
+        let xml = (m.model_description)();
+        for block in xml.split("<ScalarVariable").skip(1) {
+            let attr = |text: &str, key: &str| {
+                text.split(&format!(" {key}=\"")).nth(1).map(|rest| rest.split('"').next().unwrap().to_string())
+            };
+            let (Some(name), Some(description)) = (attr(block, "name"), attr(block, "description")) else { continue };
+            let Some(real) = block.split("<Real").nth(1) else { continue };
+            let (Some(unit), Some(declared)) = (attr(real, "unit"), attr(real, "declaredType")) else { continue };
+            let quantity = xml
+                .split(&format!("<SimpleType name=\"{declared}\""))
+                .nth(1)
+                .and_then(|t| attr(t, "quantity"))
+                .unwrap_or_else(|| panic!("{}: no quantity for type {declared}", m.info.identifier));
+            let allowed = units.iter().find(|(q, _)| *q == quantity).map(|(_, u)| *u);
+            if allowed.is_some_and(|allowed| !allowed.contains(&unit.as_str())) {
+                wrong.push(format!("{}.{name}: unit {unit} is not a {quantity} unit", m.info.identifier));
+            }
+            // A unit the description names ("K_I in N.m/rad") is the declared one.
+            for after in description.split(" in ").skip(1) {
+                let token = after.split([' ', ')', ',', ';', ':']).next().unwrap();
+                if units.iter().any(|(_, us)| us.contains(&token)) && token != unit {
+                    wrong.push(format!("{}.{name}: declared in {unit}, described in {token}", m.info.identifier));
+                }
+            }
+            let lower = description.to_lowercase();
+            let mut head = lower.as_str();
+            for stop in [":", "(", ";", ",", " of ", " on ", " at ", " over ", " per ", " in ", " from ", " within "] {
+                head = head.split(stop).next().unwrap();
+            }
+            let tokens: Vec<&str> =
+                head.split(|c: char| !c.is_ascii_alphanumeric()).filter(|t| !t.is_empty()).collect();
+            let named = if tokens.iter().any(|t| *t == "normalized" || *t == "ratio") {
+                Some("Ratio")
+            } else {
+                tokens.iter().rev().find_map(|t| words.iter().find(|(w, _)| w == t).map(|(_, q)| *q))
+            };
+            if let Some(named) = named.filter(|&q| q != "any") {
+                checked += 1;
+                if named != quantity {
+                    wrong.push(format!(
+                        "{}.{name}: declared {quantity} ({unit}), but \"{description}\" names a {named}",
+                        m.info.identifier
+                    ));
+                }
+            }
+        }
+    }
+    println!("{checked} variables checked against the quantity their description names");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked > 100, "{checked}");
+}
