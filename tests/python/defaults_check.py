@@ -115,7 +115,111 @@ def declared_bounds(paths):
     return 1 if failed else 0
 
 
+def slave(path, name):
+    from fmpy import extract
+    from fmpy.fmi2 import FMU2Slave
+
+    md = fmpy.read_model_description(path)
+    fmu = FMU2Slave(guid=md.guid, unzipDirectory=extract(path),
+                    modelIdentifier=md.coSimulation.modelIdentifier, instanceName=name)
+    fmu.instantiate()
+    return fmu, md, {v.name: v.valueReference for v in md.modelVariables}
+
+
+def ramp_master(path):
+    fmu, md, vr = slave(path, "ramp")
+    fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    h, rows = 0.01, []
+    for n in range(300):
+        t = n * h
+        tau, slope = (t, 1.0) if n < 200 else (0.0, 0.0)
+        fmu.setReal([vr["tau"]], [tau])
+        fmu.setRealInputDerivatives([vr["tau"]], [1], [slope])
+        fmu.doStep(t, h)
+        rows.append(((n + 1) * h, fmu.getReal([vr["w"]])[0]))
+    fmu.terminate()
+    fmu.freeInstance()
+    first = next(t for t, w in rows if w != 0.0)
+    w2 = next(w for t, w in rows if abs(t - 2.0) < 1e-9)
+    rest = next(t for t, w in rows if t > 2.0 and w == 0.0)
+    try:
+        from fmpy.util import read_csv
+        fmpy.simulate_fmu(path, stop_time=3.0, output_interval=h, set_input_derivatives=True,
+                          input=read_csv(path[: -len(".fmu")] + "_in.csv"))
+        outcome = "ok"
+    except Exception as e:
+        outcome = f"{type(e).__name__}: {e}"
+    for key, value in [("first_moving", first), ("w_at_2", w2), ("rest_from", rest)]:
+        print(f"{key}={value!r}")
+    print(f"simulate_fmu_derivatives={outcome}")
+    return 0
+
+
+def mean_impulse(paths):
+    for path in paths:
+        results = []
+        for ramp in (True, False):
+            fmu, md, vr = slave(path, "impulse")
+            outputs = [v for v in md.modelVariables if v.causality == "output" and v.type == "Real"]
+            fmu.setupExperiment(startTime=0.0)
+            fmu.setReal([vr["internal_step"]], [0.01])
+            fmu.enterInitializationMode()
+            fmu.exitInitializationMode()
+            if ramp:
+                fmu.setReal([vr["tau"]], [0.0])
+                fmu.setRealInputDerivatives([vr["tau"]], [1], [20.0])
+                fmu.doStep(0.0, 0.1)
+            else:
+                for k in range(10):
+                    fmu.setReal([vr["tau"]], [20.0 * (k + 0.5) * 0.01])
+                    fmu.doStep(k * 0.01, 0.01)
+            first = fmu.getReal([v.valueReference for v in outputs])
+            fmu.setReal([vr["tau"]], [2.0])  # the derivative is reset after a step: held now
+            fmu.doStep(0.1, 0.1)
+            second = fmu.getReal([v.valueReference for v in outputs])
+            fmu.terminate()
+            fmu.freeInstance()
+            results.append((first, second))
+        (a1, a2), (b1, b2) = results
+        moved = max(abs(x) for x in a1)
+        print(f"{md.modelName}: moved={moved!r} "
+              f"ramp_vs_means={max(abs(x - y) for x, y in zip(a1, b1))!r} "
+              f"next_step_held={max(abs(x - y) for x, y in zip(a2, b2))!r}")
+    return 0
+
+
+def element_on_rigid(path, tau, inertia, h, duration):
+    fmu, md, vr = slave(path, "element")
+    fmu.setupExperiment(startTime=0.0)
+    fmu.enterInitializationMode()
+    fmu.exitInitializationMode()
+    tau, inertia, h, duration = float(tau), float(inertia), float(h), float(duration)
+    w, phi, rates = 0.0, 0.0, []
+    for n in range(int(round(duration / h))):
+        fmu.setReal([vr["w_rel"]], [w])
+        fmu.doStep(n * h, h)
+        friction = fmu.getReal([vr["tau_friction"]])[0]
+        w += h * (tau + friction) / inertia
+        phi += h * w
+        rates.append(w)
+    fmu.terminate()
+    fmu.freeInstance()
+    changes = sum(1 for a, b in zip(rates, rates[1:]) if a * b < 0)
+    print(f"sign_changes={changes}")
+    print(f"mean_rate={phi / duration!r}")
+    print(f"max_rate={max(abs(x) for x in rates)!r}")
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "ramp_master":
+        sys.exit(ramp_master(sys.argv[2]))
+    if sys.argv[1] == "mean_impulse":
+        sys.exit(mean_impulse(sys.argv[2:]))
+    if sys.argv[1] == "element_on_rigid":
+        sys.exit(element_on_rigid(*sys.argv[2:7]))
     if sys.argv[1] == "start_values":
         sys.exit(start_values(sys.argv[2:]))
     if sys.argv[1] == "declared_bounds":

@@ -12,6 +12,7 @@ const TAU_COULOMB: u32 = 9;
 const TAU_STATIC: u32 = 10;
 const TAU: u32 = 0;
 const W: u32 = 2;
+const W_START: u32 = 6;
 const MODE: u32 = 4;
 
 #[test]
@@ -289,7 +290,12 @@ fn serialized_state_is_checked() {
 fn logging_honours_categories_and_reports_stick_events_with_time() {
     let fmu = RawFmu::load("HillFrictionInertia");
     unsafe {
-        let c = fmu.initialized("log");
+        // Coasting from w_start = 1 rad/s (the bodies start at rest by default).
+        let c = fmu.instantiate("log");
+        assert_eq!(fmu.lib.fmi2SetReal(c, [W_START].as_ptr(), 1, [1.0].as_ptr()), OK);
+        assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+        assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
         // Off by default (loggingOn = false): coasting to rest logs nothing.
         for k in 0..100 {
             assert_eq!(fmu.lib.fmi2DoStep(c, k as f64 * 0.02, 0.02, 1), OK);
@@ -308,6 +314,7 @@ fn logging_honours_categories_and_reports_stick_events_with_time() {
         let warnings = [c"logStatusWarning".as_ptr()];
         assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 0, 1, warnings.as_ptr()), OK);
         assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 1, 1, events.as_ptr()), OK);
+        assert_eq!(fmu.lib.fmi2SetReal(c, [W_START].as_ptr(), 1, [1.0].as_ptr()), OK);
         assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
         assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
         assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
@@ -332,6 +339,7 @@ fn switching_one_category_off_after_all_on_silences_it() {
         assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 1, 0, null()), OK);
         let events = [c"logEvents".as_ptr()];
         assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 0, 1, events.as_ptr()), OK);
+        assert_eq!(fmu.lib.fmi2SetReal(c, [W_START].as_ptr(), 1, [1.0].as_ptr()), OK);
         assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
         assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
         assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
@@ -352,7 +360,7 @@ fn a_failed_step_leaves_the_model_at_its_start() {
     let fmu = RawFmu::load("HillFrictionInertia");
     unsafe {
         let c = fmu.instantiate("fail");
-        assert_eq!(fmu.lib.fmi2SetReal(c, [J, TAU].as_ptr(), 2, [1e-300, 1e300].as_ptr()), OK);
+        assert_eq!(fmu.lib.fmi2SetReal(c, [J, TAU, W_START].as_ptr(), 3, [1e-300, 1e300, 1.0].as_ptr()), OK);
         assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
         assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
         assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);

@@ -180,6 +180,19 @@ mod tests {
         assert_eq!(fmpy_interval(&e(20.01, 0.01)), 0.04);
     }
 
+    /// Every declared default input names an input of its model (a typo
+    /// would silently leave the input at its start value).
+    #[test]
+    fn every_default_input_is_an_input_of_its_model() {
+        for m in MODELS {
+            let inputs: Vec<_> =
+                (m.variables)().into_iter().filter(|v| v.causality == Causality::Input).map(|v| v.name).collect();
+            for (name, _) in m.info.default_inputs {
+                assert!(inputs.contains(name), "{}: default input {name} is not an input", m.info.identifier);
+            }
+        }
+    }
+
     /// FMPy's grid for every default run has fewer than 1000 intervals, so
     /// the reference holds every communication point (no decimation that
     /// could cut a first-step peak) within the rules' 1000 rows.

@@ -48,7 +48,7 @@ impl Model for AntennaAzimuthServo {
         selects the conventional (0) or Hill's (1) algorithm; torques measured, as Hill does, in psi of hydraulic \
         differential pressure (the paper gives no displacement to convert them to N.m). Default experiment: Hill's \
         1 mdeg step at 10 ms, 5 s (Fig. 4, the position_command start value): the axis stays exactly still (rate \
-        0.0, mode 0) until its torque passes the 425 psi static level at 1.87 s, moves until 3.80 s, overshooting \
+        0.0, mode 0) until its torque passes the 425 psi static level (first seen moving at 1.87 s), moves, comes to rest at 3.81 s, overshooting \
         the command, and sticks at 1.538 mdeg: static friction holds it there, 0.54 mdeg off the command, while the \
         loop's torque (372 psi at 5 s) stays below the 425 psi static level. That is Hill's point: a friction-limited \
         servo ends at rest off its command with exactly zero rate, where the conventional model (friction_model = \
