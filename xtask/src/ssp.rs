@@ -45,7 +45,11 @@ struct System {
 const SHAFT_DRIVE_HILL_FRICTION: System = System {
     name: "ShaftDriveHillFriction",
     description: "CompliantDrive (motor, compliant shaft) turning a HillFrictionInertia load: shaft torque to the \
-                  load's tau, the load's phi and w back to the shaft; the motor torque tau_motor is the system input",
+                  load's tau, the load's phi and w back to the shaft; the motor torque tau_motor is the system input. \
+                  The parameter set equals the FMUs' start values, so an importer that does not apply the .ssv \
+                  (fmpy.simulate_ssp 0.3.32 applies neither it nor this DefaultExperiment, runs 1 s and sets \
+                  tau_motor to 0 unless given input=) runs the same system: at rest, both bodies still, until \
+                  tau_motor is driven (e.g. 0.25*t N.m: the load breaks away when the shaft passes F_s = 1.2 N.m)",
     inputs: &["tau_motor"],
     components: &[
         Component {
@@ -251,6 +255,20 @@ mod tests {
         assert!(ssd.contains("<ssd:Connector name=\"mode\" kind=\"output\"><ssc:Integer/></ssd:Connector>"));
         let ssv = parameter_set(&SHAFT_DRIVE_HILL_FRICTION).unwrap();
         assert!(ssv.contains("<ssv:Parameter name=\"Load.tau_static\"><ssv:Real value=\"1.2\"/></ssv:Parameter>"));
+    }
+
+    /// The bound parameter set changes nothing an importer would not get
+    /// from the FMUs' start values: fmpy.simulate_ssp (0.3.32) ignores the
+    /// .ssv, so a value that differs from its start value would make FMPy
+    /// run another system (as the former load spinning at w_start = 1 did).
+    #[test]
+    fn the_parameter_set_equals_the_start_values() {
+        for system in [&SHAFT_DRIVE_HILL_FRICTION] {
+            for &(c, name, value) in system.parameters {
+                let v = variable(component(system, c).unwrap().model, name).unwrap();
+                assert_eq!(value, v.start, "{}: {c}.{name} = {value}, start value {}", system.name, v.start);
+            }
+        }
     }
 
     /// Wiring mistakes are refused with what is wrong, not written.

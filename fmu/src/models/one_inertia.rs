@@ -210,7 +210,9 @@ macro_rules! inertia_model {
         impl $crate::model::Model for $crate::models::one_inertia::LawInertia<$law> {
             const INFO: $crate::description::ModelInfo = $info;
             const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
-                input(tau = applied_torque, "Applied torque on the inertia", Torque, 0.0),
+                input(tau = applied_torque, "Applied torque on the inertia, held over each communication step \
+                    unless the importer sends its derivative (fmi2SetRealInputDerivatives: exact laws integrate the \
+                    ramp, the others apply its mean over each internal step); fmpy.simulate_fmu holds it", Torque, 0.0),
                 output(phi = body.angle, "Angle of the inertia", Angle).display("deg"),
                 output(w = body.rate, "Rate (angular velocity) of the inertia; exactly 0 while stuck",
                     AngularVelocity).display("deg/s"),
@@ -265,7 +267,9 @@ macro_rules! element_model {
             const INFO: $crate::description::ModelInfo = $info;
             const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
                 input(w_rel = relative_speed, "Relative speed of the sliding surfaces; its start value 0 holds \
-                    until the environment sets it (the default experiment drives it through <Model>_in.csv)",
+                    until the environment sets it (the default experiment drives it through <Model>_in.csv). Fed \
+                    from a rigid inertia through a held input the friction chatters (README, Capabilities): couple \
+                    through a compliance or use the law's inertia FMU",
                     AngularVelocity, 0.0),
                 output("tau_friction", "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once \
                     for memoryless laws, the state after the last step for Dahl", Torque, |m| m.friction_output())
