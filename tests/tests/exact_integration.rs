@@ -110,8 +110,13 @@ fn coupled_clutches_angles_are_exact_through_locks_inside_a_step() {
     // Locks at 0.6 and 0.9 s: inside steps of 0.7 s (one per step) and 1 s
     // (both in the first), at step ends for 0.3 s (within rounding).
     for h in [0.3, 0.7, 1.0] {
-        let run =
-            Run::new("CoupledClutches", 2.1, h).with("w1_start", 10.0).with("w4_start", -6.0).with("internal_step", h);
+        let run = Run::new("CoupledClutches", 2.1, h)
+            .with("w1_start", 10.0)
+            .with("w4_start", -6.0)
+            .with("internal_step", h)
+            // All three engaged (clutches 2 and 3 start open by default).
+            .with("f_normalized_2", 1.0)
+            .with("f_normalized_3", 1.0);
         for t in [run_fmi(&run), run_fmpy(&run)] {
             let mut worst: f64 = 0.0;
             for (k, &time) in t.column("time").iter().enumerate() {
@@ -341,6 +346,7 @@ fn laws_without_a_closed_form_apply_the_mean_of_the_torque_ramp_over_each_intern
         let l = &fmu.lib;
         assert_eq!(l.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
         assert_eq!(l.fmi2SetReal(c, &8, 1, &0.1), OK); // internal_step
+        assert_eq!(l.fmi2SetReal(c, &6, 1, &1.0), OK); // w_start (bodies start at rest by default)
         assert_eq!(l.fmi2EnterInitializationMode(c), OK);
         assert_eq!(l.fmi2ExitInitializationMode(c), OK);
         assert_eq!(l.fmi2SetReal(c, &TAU, 1, &0.0), OK);

@@ -42,29 +42,26 @@ enumeration! {
 
 impl Model for AntennaAzimuthServo {
     const INFO: ModelInfo = ModelInfo::new("AntennaAzimuthServo", Experiment::new(0.0, 5.0, 0.01)).description("70-m \
-        antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position loop, PI \
-        rate loop on the motor tachometer, servovalve and pressure lags, motor and antenna inertias coupled by the \
-        7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static with F_c/J = 1.77 mrad/s2; friction_model \
-        selects the conventional (0) or Hill's (1) algorithm; torques measured, as Hill does, in psi of hydraulic \
-        differential pressure (the paper gives no displacement to convert them to N.m). Default experiment: Hill's \
-        1 mdeg step at 10 ms, 5 s (Fig. 4, the position_command start value): the axis stays exactly still (rate \
-        0.0, mode 0) until its torque passes the 425 psi static level (first seen moving at 1.87 s), moves, comes to rest at 3.81 s, overshooting \
-        the command, and sticks at 1.538 mdeg: static friction holds it there, 0.54 mdeg off the command, while the \
-        loop's torque (372 psi at 5 s) stays below the 425 psi static level. That is Hill's point: a friction-limited \
-        servo ends at rest off its command with exactly zero rate, where the conventional model (friction_model = \
-        0, Fig. 3) chatters and creeps");
+        antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position and rate \
+        loops, valve and pressure lags, 7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static, F_c/J = 1.77 \
+        mrad/s2; friction_model: conventional (0) or Hill's (1); torques in psi of differential pressure as Hill \
+        measures them (he gives no displacement for N.m). Default experiment, Hill's Fig. 4 (1 mdeg step, the \
+        command's start value; 10 ms, 5 s): the axis stays exactly still (rate 0.0, mode 0) until its torque passes \
+        425 psi (moving at 1.87 s), overshoots, and rests from 3.81 s at 1.538 mdeg, held 0.54 mdeg off the command \
+        by static friction (the loop's torque, 372 psi at 5 s, stays below 425 psi): Hill's point, a servo at rest \
+        off its command with exactly zero rate where the conventional model (Fig. 3) chatters and creeps");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(position_command = command / DEGREE, "Azimuth position command. Start value 1 mdeg: unconnected, the \
             default experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", AngleDegrees, 1e-3),
         output(position = servo.antenna_angle / DEGREE, "Azimuth (antenna) position", AngleDegrees),
         output(rate = servo.antenna_rate / MILLIDEGREE, "Azimuth (antenna) rate; exactly 0 while the axis sticks \
             (Hill's algorithm)", AngularVelocityMillidegrees),
-        output(torque = servo.pressure, "Differential pressure of the hydraulic motors: Hill's measure of the \
-            control torque (Figs. 3-4a; the paper gives no motor displacement, so no conversion to N.m)", PressurePsi),
-        output(tau_gear = servo.gear_torque, "Differential pressure (Hill's measure of torque) that the gear \
-            transmits to the antenna over the last internal step: the friction law's applied torque", PressurePsi),
-        output(tau_friction = servo.friction_torque, "Differential pressure (Hill's measure of torque) of the \
-            effective axis friction over the last internal step", PressurePsi),
+        output(torque = servo.pressure, "Differential pressure of the hydraulic motors, Hill's measure of the \
+            control torque (Figs. 3-4a)", PressurePsi),
+        output(tau_gear = servo.gear_torque, "Differential pressure (Hill's torque measure) the gear transmits to \
+            the antenna over the last internal step: the friction law's applied torque", PressurePsi),
+        output(tau_friction = servo.friction_torque, "Differential pressure (Hill's torque measure) of the axis \
+            friction over the last internal step", PressurePsi),
         output(servo.motor_rate / MILLIDEGREE, "Motor rate referred to the axis (the rate-loop tachometer)",
             AngularVelocityMillidegrees),
         integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward",

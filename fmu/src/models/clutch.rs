@@ -32,7 +32,9 @@ impl Model for ClutchStickSlip {
     const INFO: ModelInfo = ModelInfo::new("ClutchStickSlip", Experiment::new(0.0, 1.0, 0.01)).description("Two \
         inertias coupled by a friction clutch of time-varying capacity: sticking torque (T1*J2 - T2*J1)/(J1 + J2) \
         checked against the capacity, lock-up predicted within the step (no velocity band), exact w1 == w2 while \
-        locked");
+        locked. Default experiment (start values; J1 = J2 = 1, w1 = 10 and w2 = 0 rad/s, capacity 10 N.m, no external \
+        torque): a clutch engaging between a coasting and a resting body; the slip 10 - 20*t closes at 0.5 s (first \
+        seen locked at the 0.51 s point) and both turn at 5 rad/s from there, momentum conserved");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(tau1 = torque1, "External torque on inertia 1", Torque, 0.0),
         input(tau2 = torque2, "External torque on inertia 2", Torque, 0.0),

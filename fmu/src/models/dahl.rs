@@ -46,7 +46,10 @@ crate::law_models!(
     Dahl,
     inertia: ModelInfo::new("DahlInertia", Experiment::new(0.0, 20.0, 0.025)).description("Inertia with Dahl friction \
         dTf/dtheta = gamma*(Tf*sign(w) - Tf0)^2 (Nurre Eqs. 2-4), integrated exactly in the angle so that |Tf| <= Tf0; \
-        default: Nurre Fig. 5 free decay (I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4)"),
+        defaults: Nurre Fig. 5 (I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4). Default experiment: Nurre's Fig. 5 free \
+        decay, the one 1-DOF FMU that starts moving (w_start = 0.002 rad/s; set 0 for a body at rest): sliding at \
+        Tf0, the rate first reverses at 0.25 s, then the body rings on the presliding spring (reversals every \
+        1.8 s), decaying; Dahl's law never sticks exactly: mode alternates -1/+1 and w is 3e-5 rad/s at 20 s"),
     element: ModelInfo::new("DahlElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
         .description("Dahl friction element: relative speed in, friction torque out, presliding state inside (Nurre \

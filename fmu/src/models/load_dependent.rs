@@ -20,8 +20,10 @@ impl Model for LoadDependentFrictionInertia {
     const INFO: ModelInfo = ModelInfo::new("LoadDependentFrictionInertia", Experiment::new(0.0, 2.0, 0.01))
         .description("Rigid element with load-dependent dry friction (Borello & Dalla Vedova, Eqs. 3-4 and Table 1): \
             friction TFR0 + (1/EtO - 1)|TLD| with opposing load, TFR0 + (1 - EtA)|TLD| with aiding load (EtA <= 0: \
-            irreversible), static/dynamic ratio FSD, viscous CM, plastic hard stops at +-XJM; default: a reversible \
-            transmission back-driven by its load into the lower stop");
+            irreversible), static/dynamic ratio FSD, viscous CM, plastic hard stops at +-XJM. Default experiment \
+            (start values): a reversible transmission at rest, back-driven by its load: it moves backward from the \
+            first step and comes to rest on the lower stop, phi = -1 rad, at 0.91 s (w exactly 0, mode 0 from \
+            there)");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(tau_motor = motor_torque, "Motor (driving) torque TM", Torque, 0.0),
         input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles \
