@@ -37,6 +37,9 @@ struct System {
     /// `(component, parameter, value)`: the bound parameter set.
     parameters: &'static [(&'static str, &'static str, f64)],
     stop_time: f64,
+    /// Communication step of the system's fixed-step master (OpenModelica's
+    /// vendor annotation: OMSimulator refuses a system without one).
+    step_size: f64,
 }
 
 /// The motor and compliant shaft of `CompliantDrive` turning a load with
@@ -80,6 +83,7 @@ const SHAFT_DRIVE_HILL_FRICTION: System = System {
         ("Load", "tau_static", 1.2),
     ],
     stop_time: 8.0,
+    step_size: 0.01,
 };
 
 /// Write every system as `<fmu_dir>/<System>.ssp`, from the FMUs already there.
@@ -133,7 +137,8 @@ fn connector_xml(model: &str, name: &str) -> Result<String> {
 fn system_structure(s: &System) -> Result<String> {
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     x += "<ssd:SystemStructureDescription xmlns:ssd=\"http://ssp-standard.org/SSP1/SystemStructureDescription\" \
-          xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" version=\"1.0\"";
+          xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" \
+          xmlns:oms=\"https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd\" version=\"1.0\"";
     x += &format!(" name=\"{}\" generationTool=\"cargo xtask fmu\">\n", s.name);
     x += &format!(
         "  <ssd:System name=\"{}\" description=\"{}\">\n    <ssd:Connectors>\n",
@@ -198,7 +203,18 @@ fn system_structure(s: &System) -> Result<String> {
             }
         }
     }
-    x += "    </ssd:Connections>\n  </ssd:System>\n";
+    x += "    </ssd:Connections>\n";
+    // SSP 1.0 keeps the master's settings out of the standard: OMSimulator
+    // reads its own annotation (a weakly coupled system, fixed step) and
+    // cannot import the system without it; other importers skip it.
+    x += &format!(
+        "    <ssd:Annotations>\n      <ssc:Annotation type=\"org.openmodelica\">\n        <oms:Annotations>\n          \
+         <oms:SimulationInformation>\n            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{:?}\" \
+         relativeTolerance=\"0.0001\"/>\n          </oms:SimulationInformation>\n        </oms:Annotations>\n      \
+         </ssc:Annotation>\n    </ssd:Annotations>\n",
+        s.step_size
+    );
+    x += "  </ssd:System>\n";
     x += &format!("  <ssd:DefaultExperiment startTime=\"0\" stopTime=\"{}\"/>\n", s.stop_time);
     x += "</ssd:SystemStructureDescription>\n";
     Ok(x)
