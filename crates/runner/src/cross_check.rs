@@ -180,6 +180,20 @@ mod tests {
         assert_eq!(fmpy_interval(&e(20.01, 0.01)), 0.04);
     }
 
+    /// Every default experiment's stop time lands on its grid: a whole
+    /// number of DefaultExperiment steps, and of FMPy's output interval (no
+    /// shortened last step).
+    #[test]
+    fn every_stop_time_lands_on_the_grid() {
+        for m in MODELS {
+            let e = m.info.default_experiment;
+            for h in [e.step_size, fmpy_interval(&e)] {
+                let n = (e.stop_time - e.start_time) / h;
+                assert!((n - n.round()).abs() < 1e-9, "{}: {} s is {n} steps of {h} s", m.info.identifier, e.stop_time);
+            }
+        }
+    }
+
     /// Every declared default input names an input of its model (a typo
     /// would silently leave the input at its start value).
     #[test]
