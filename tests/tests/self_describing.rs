@@ -334,7 +334,7 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
                 // The slip 10 - 2*10*t closes at 0.5 s: locked from the 0.51 s point on
                 // (the lock falls on the step boundary; rounding may leave it to the next step).
                 let lock = t[locked.iter().position(|&l| l == 1.0).unwrap()];
-                assert!(lock >= 0.5 - 1e-9 && lock <= 0.51 + 1e-9, "{id}: locked at {lock}");
+                assert!((0.5 - 1e-9..=0.51 + 1e-9).contains(&lock), "{id}: locked at {lock}");
                 assert!(locked[locked.iter().position(|&l| l == 1.0).unwrap()..].iter().all(|&l| l == 1.0));
             }
             // The blog's plant (J1 = J2 = 1, drive 20 N.m, damping 10 N.m.s on J2)
