@@ -15,13 +15,13 @@ fn first_time(t: &Table, pred: impl Fn(usize) -> bool) -> Option<f64> {
 
 /// Coasting from 1 rad/s with J = 1, F_c = 1: at rest at t = v0*J/F_c = 1 s.
 /// (The former default experiment, `w_start = 1` now set explicitly: the
-/// bodies start at rest by default, issue 21; the snapshots keep their names.)
+/// bodies start at rest by default, issue 21.)
 #[test]
-fn default_experiment_coasting_to_rest() {
+fn coasting_from_1_rad_s_to_rest() {
     let hill = run_fmpy(&Run::new(HILL, 2.0, 0.01).with("w_start", 1.0));
     let coulomb = run_fmpy(&Run::new(COULOMB, 2.0, 0.01).with("w_start", 1.0));
-    insta::assert_snapshot!("hill_default_experiment", hill.snapshot_text(10));
-    insta::assert_snapshot!("coulomb_default_experiment", coulomb.snapshot_text(10));
+    insta::assert_snapshot!("hill_coasting_from_1_rad_s", hill.snapshot_text(10));
+    insta::assert_snapshot!("coulomb_coasting_from_1_rad_s", coulomb.snapshot_text(10));
 
     let t_stop = 1.0;
     // Hill: rate exactly 0.0 from the step that contains t_stop on, angle frozen.

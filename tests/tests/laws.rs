@@ -268,7 +268,7 @@ fn load_dependent_irreversible_holds_and_stops_release_at_once() {
     }
 }
 
-/// Default experiments of the smooth-law inertias: coasting from 0.05 rad/s
+/// The smooth-law inertias coasting from 0.05 rad/s (their former default experiment)
 /// with the paper's Eq. (14) parameters; both glide into rest without ever
 /// reversing.
 #[test]
@@ -277,8 +277,8 @@ fn smooth_laws_coasting_to_rest() {
     // explicitly: the bodies start at rest by default (issue 21).
     let ms = run_fmpy(&Run::new("MajdSimaanInertia", 0.5, 0.005).with("w_start", 0.05));
     let st = run_fmpy(&Run::new("StribeckInertia", 0.5, 0.005).with("w_start", 0.05));
-    insta::assert_snapshot!("majd_simaan_inertia_default", ms.snapshot_text(10));
-    insta::assert_snapshot!("stribeck_inertia_default", st.snapshot_text(10));
+    insta::assert_snapshot!("majd_simaan_inertia_coasting", ms.snapshot_text(10));
+    insta::assert_snapshot!("stribeck_inertia_coasting", st.snapshot_text(10));
 
     let w = ms.column("w");
     assert!(w.windows(2).all(|p| p[1] <= p[0] && p[1] >= 0.0), "monotone, never reverses");
