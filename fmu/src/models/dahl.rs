@@ -61,7 +61,7 @@ crate::law_models!(
     w_start: 0.002,
     [
         parameter("tau_running", "Running (maximum) friction torque Tf0 (Nurre Eq. 2)",
-            Torque, 0.0424, field!(law().running_torque)).positive(),
+            Torque, 0.0424, field!(law().running_torque)).positive().display("mN.m"),
         parameter("gamma", "Dahl shape parameter gamma: small-motion spring rate gamma*Tf0^2 (Nurre Eqs. 2, 6)",
             InverseTorqueAngle, 0.85e4, field!(law().gamma)).min(0.0),
     ]

@@ -283,7 +283,7 @@ impl Model for FlapActuatorServo {
             experiment is the 1.5 deg command step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
             AngleDegrees, 1.5),
         input(tau_load = load, "Aerodynamic load TLD on the surface; positive pushes towards negative angles",
-            Torque, 0.0),
+            Torque, 0.0).display("kN.m"),
         input(supply_pressure, "Differential supply-return pressure PSR (26 MPa nominal), >= 0",
             Pressure, 26e6).min(0.0).display("MPa"),
         output("position", "Surface position XJ, within +-stop_angle", AngleDegrees, |m| m.servo.angle() / DEGREE),
@@ -300,9 +300,9 @@ impl Model for FlapActuatorServo {
         output(motor_pressure = servo.pressure, "Differential pressure P12 on the motor in the last internal step",
             Pressure).display("MPa"),
         output("motor_torque", "Motor torque TM = Dis*P12 in the last internal step",
-            Torque, |m| m.servo.motor_torque()),
+            Torque, |m| m.servo.motor_torque()).display("kN.m"),
         output("tau_friction", "Dry friction torque on the surface in the last internal step (-TFR)",
-            Torque, |m| 0.0 - m.servo.mechanics.friction),
+            Torque, |m| 0.0 - m.servo.mechanics.friction).display("kN.m"),
         integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward",
             -1, 1, |m| Motion::of_rate(m.servo.rate()).as_i32()),
         parameter(error_at_rated_current, "Proportional control law: position error at which the servovalve gets its \
@@ -330,7 +330,7 @@ impl Model for FlapActuatorServo {
             surface", Inertia, 30000.0).positive(),
         parameter(servo.mechanics.viscous, "Viscous coefficient CM", RotationalDamping, 1e4).min(0.0),
         parameter(tau_friction0 = servo.mechanics.base_friction, "Load-independent friction TFR0",
-            Torque, 2000.0).min(0.0),
+            Torque, 2000.0).min(0.0).display("kN.m"),
         parameter(servo.mechanics.eta_opposing, "Efficiency with opposing load EtO, in (0, 1] (reversible 0.8, \
             irreversible 0.75: our choices)", Ratio, 0.8).positive().max(1.0),
         parameter(servo.mechanics.eta_aiding, "Efficiency with aiding load EtA, <= 1: 0..1 reversible (0.7), <= 0 \
