@@ -37,6 +37,8 @@ struct System {
     /// `(component, parameter, value)`: the bound parameter set.
     parameters: &'static [(&'static str, &'static str, f64)],
     stop_time: f64,
+    /// Communication step of the system's default experiment (s).
+    step_size: f64,
 }
 
 /// The motor and compliant shaft of `CompliantDrive` turning a load with
@@ -76,6 +78,7 @@ const SHAFT_DRIVE_HILL_FRICTION: System = System {
         ("Load", "tau_static", 1.2),
     ],
     stop_time: 8.0,
+    step_size: 1e-3,
 };
 
 /// Write every system as `<fmu_dir>/<System>.ssp`, from the FMUs already there.
@@ -194,10 +197,28 @@ fn system_structure(s: &System) -> Result<String> {
             }
         }
     }
-    x += "    </ssd:Connections>\n  </ssd:System>\n";
+    x += "    </ssd:Connections>\n";
+    x += &omsimulator_annotation(s);
+    x += "  </ssd:System>\n";
     x += &format!("  <ssd:DefaultExperiment startTime=\"0\" stopTime=\"{}\"/>\n", s.stop_time);
     x += "</ssd:SystemStructureDescription>\n";
     Ok(x)
+}
+
+/// OMSimulator imports an SSD system only with its vendor annotation naming
+/// the kind of system (without it: "[NewSystem] internal error"): a weakly
+/// coupled system (Co-Simulation FMUs) stepped by its fixed-step master
+/// `oms-ma` at the system's step. Other importers ignore the annotation
+/// (SSP 1.0: a tool skips the annotations of a type it does not know).
+fn omsimulator_annotation(s: &System) -> String {
+    format!(
+        "    <ssd:Annotations>\n      <ssc:Annotation type=\"org.openmodelica\">\n        <oms:Annotations \
+         xmlns:oms=\"https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd\">\n          \
+         <oms:SimulationInformation>\n            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{:?}\" \
+         relativeTolerance=\"1e-06\"/>\n          </oms:SimulationInformation>\n        </oms:Annotations>\n      \
+         </ssc:Annotation>\n    </ssd:Annotations>\n",
+        s.step_size
+    )
 }
 
 /// The parameter set, names relative to the system (`Component.variable`);
