@@ -5,6 +5,7 @@
 //! it first) into `target/fmu/`, or the folder named by `FMU_DIR`.
 
 pub mod cosim;
+pub mod oms;
 pub mod raw;
 
 use fmi::fmi2::import::Fmi2Import;

@@ -148,6 +148,13 @@ fn memcheck(fmus: &std::path::Path, env: &provision::TestEnv) -> Result<bool> {
 
 fn test(extra: &[String]) -> Result<()> {
     let env = provision::provision()?;
+    // OpenModelica's simulator for the tests that import the FMUs with it;
+    // without it those tests say they skipped and why.
+    let omsimulator = provision::omsimulator();
+    match &omsimulator {
+        Ok(path) => println!("OMSimulator: {}", path.display()),
+        Err(why) => println!("OMSimulator: {why}"),
+    }
     // A selection of tests (extra args) is the development loop: host only.
     let full = extra.is_empty();
     let fmus = package::build_fmus(!full)?;
@@ -166,6 +173,10 @@ fn test(extra: &[String]) -> Result<()> {
         .env("FMPY_PYTHON", &env.python)
         .env("LIBCLANG_PATH", &env.libclang_dir)
         .stdout(std::process::Stdio::piped());
+    match &omsimulator {
+        Ok(path) => cmd.env("OMSIMULATOR", path),
+        Err(why) => cmd.env_remove("OMSIMULATOR").env("OMSIMULATOR_SKIPPED", why),
+    };
     if let Some(args) = &env.bindgen_args {
         cmd.env("BINDGEN_EXTRA_CLANG_ARGS", args);
     }

@@ -37,8 +37,7 @@ struct System {
     /// `(component, parameter, value)`: the bound parameter set.
     parameters: &'static [(&'static str, &'static str, f64)],
     stop_time: f64,
-    /// Communication step of the system's fixed-step master (OpenModelica's
-    /// vendor annotation: OMSimulator refuses a system without one).
+    /// Communication step of the system's default experiment (s).
     step_size: f64,
 }
 
@@ -83,7 +82,7 @@ const SHAFT_DRIVE_HILL_FRICTION: System = System {
         ("Load", "tau_static", 1.2),
     ],
     stop_time: 8.0,
-    step_size: 0.01,
+    step_size: 1e-3,
 };
 
 /// Write every system as `<fmu_dir>/<System>.ssp`, from the FMUs already there.
@@ -137,8 +136,7 @@ fn connector_xml(model: &str, name: &str) -> Result<String> {
 fn system_structure(s: &System) -> Result<String> {
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     x += "<ssd:SystemStructureDescription xmlns:ssd=\"http://ssp-standard.org/SSP1/SystemStructureDescription\" \
-          xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" \
-          xmlns:oms=\"https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd\" version=\"1.0\"";
+          xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" version=\"1.0\"";
     x += &format!(" name=\"{}\" generationTool=\"cargo xtask fmu\">\n", s.name);
     x += &format!(
         "  <ssd:System name=\"{}\" description=\"{}\">\n    <ssd:Connectors>\n",
@@ -204,20 +202,27 @@ fn system_structure(s: &System) -> Result<String> {
         }
     }
     x += "    </ssd:Connections>\n";
-    // SSP 1.0 keeps the master's settings out of the standard: OMSimulator
-    // reads its own annotation (a weakly coupled system, fixed step) and
-    // cannot import the system without it; other importers skip it.
-    x += &format!(
-        "    <ssd:Annotations>\n      <ssc:Annotation type=\"org.openmodelica\">\n        <oms:Annotations>\n          \
-         <oms:SimulationInformation>\n            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{:?}\" \
-         relativeTolerance=\"0.0001\"/>\n          </oms:SimulationInformation>\n        </oms:Annotations>\n      \
-         </ssc:Annotation>\n    </ssd:Annotations>\n",
-        s.step_size
-    );
+    x += &omsimulator_annotation(s);
     x += "  </ssd:System>\n";
     x += &format!("  <ssd:DefaultExperiment startTime=\"0\" stopTime=\"{}\"/>\n", s.stop_time);
     x += "</ssd:SystemStructureDescription>\n";
     Ok(x)
+}
+
+/// OMSimulator imports an SSD system only with its vendor annotation naming
+/// the kind of system (without it: "[NewSystem] internal error"): a weakly
+/// coupled system (Co-Simulation FMUs) stepped by its fixed-step master
+/// `oms-ma` at the system's step. Other importers ignore the annotation
+/// (SSP 1.0: a tool skips the annotations of a type it does not know).
+fn omsimulator_annotation(s: &System) -> String {
+    format!(
+        "    <ssd:Annotations>\n      <ssc:Annotation type=\"org.openmodelica\">\n        <oms:Annotations \
+         xmlns:oms=\"https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd\">\n          \
+         <oms:SimulationInformation>\n            <oms:FixedStepMaster description=\"oms-ma\" stepSize=\"{:?}\" \
+         relativeTolerance=\"1e-06\"/>\n          </oms:SimulationInformation>\n        </oms:Annotations>\n      \
+         </ssc:Annotation>\n    </ssd:Annotations>\n",
+        s.step_size
+    )
 }
 
 /// The parameter set, names relative to the system (`Component.variable`);

@@ -1,0 +1,193 @@
+//! OpenModelica's simulator (OMSimulator) as an importer in the tests.
+//!
+//! `cargo xtask test` builds it once from `../shared/omsimulator/` into
+//! `target/omsimulator` and passes the binary in `OMSIMULATOR`; without it
+//! (a clone without `../shared`, or a failed build) `OMSIMULATOR_SKIPPED`
+//! says why, and the tests that need it print `skipped: ...` and return.
+
+use crate::Table;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The OMSimulator binary, or `None` after printing why the caller skips.
+pub fn omsimulator(test: &str) -> Option<PathBuf> {
+    match std::env::var_os("OMSIMULATOR").map(PathBuf::from) {
+        Some(path) if path.exists() => Some(path),
+        Some(path) => {
+            println!("skipped: {test}: OMSIMULATOR={} does not exist", path.display());
+            None
+        }
+        None => {
+            let why = std::env::var("OMSIMULATOR_SKIPPED")
+                .unwrap_or_else(|_| "OMSIMULATOR is not set (run the tests through `cargo xtask test`)".into());
+            println!("skipped: {test}: OMSimulator not available ({why})");
+            None
+        }
+    }
+}
+
+/// Interface OMSimulator imports an FMU as (`--mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Co-Simulation in a weakly coupled system: fixed communication step.
+    CoSimulation,
+    /// Model Exchange in a strongly coupled system: CVODE with the FMU's events.
+    ModelExchange,
+}
+
+/// One FMU (or SSP file, or Lua script) run by the OMSimulator command line.
+pub struct OmsRun<'a> {
+    pub file: &'a Path,
+    pub mode: Mode,
+    pub stop: f64,
+    /// Communication step (CS) or maximum step (ME), in s.
+    pub step: f64,
+    /// Relative tolerance of CVODE (ME).
+    pub tolerance: f64,
+}
+
+/// Run OMSimulator on `run.file` in a fresh temporary folder and read its
+/// result file. Columns are named as the FMU's variables (the root system's
+/// prefix stripped), time first.
+pub fn simulate(oms: &Path, run: &OmsRun) -> Result<Table, String> {
+    let dir = tempdir(run.file);
+    let result = dir.join("result.csv");
+    let mode = match run.mode {
+        Mode::CoSimulation => "cs",
+        Mode::ModelExchange => "me",
+    };
+    // One result row per communication point of the CS step: intervals = stop/step.
+    let intervals = (run.stop / run.step).round().max(2.0) as u64;
+    let out = Command::new(oms)
+        .current_dir(&dir)
+        .arg(run.file)
+        .arg(format!("--mode={mode}"))
+        .arg(format!("--stopTime={}", run.stop))
+        .arg(format!("--stepSize={}", run.step))
+        .arg(format!("--intervals={intervals}"))
+        .arg(format!("--tolerance={}", run.tolerance))
+        .arg(format!("--resultFile={}", result.display()))
+        .arg("--stripRoot=true")
+        .arg("--suppressPath=true")
+        .arg(format!("--tempDir={}", dir.display()))
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", oms.display()))?;
+    let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if !out.status.success() || log.contains("error:") {
+        return Err(format!("OMSimulator on {} ({mode}) failed ({}):\n{log}", run.file.display(), out.status));
+    }
+    let table = read_csv(&result).map_err(|e| format!("{e}\nOMSimulator said:\n{log}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    table
+}
+
+/// OMSimulator's CSV: a header `time,<system>.<fmu>.<variable>,...`, then
+/// rows; names are reduced to the variable name after the last `.`.
+pub fn read_csv(path: &Path) -> Result<Table, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = text.lines();
+    let header = lines.next().ok_or_else(|| format!("{}: empty", path.display()))?;
+    let columns: Vec<String> =
+        header.split(',').map(|c| c.trim().rsplit('.').next().unwrap_or(c).trim_matches('"').to_string()).collect();
+    let mut rows = Vec::new();
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let row: Result<Vec<f64>, _> = line.split(',').map(|x| x.trim().parse::<f64>()).collect();
+        rows.push(row.map_err(|e| format!("{}: {e} in `{line}`", path.display()))?);
+    }
+    Ok(Table { columns, rows })
+}
+
+fn tempdir(file: &Path) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("run");
+    let dir = std::env::temp_dir().join(format!("oms-{}-{stem}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    dir
+}
+
+/// A system of FMUs built by an OMSimulator Lua script: a weakly coupled
+/// system (`oms_system_wc`: Co-Simulation FMUs stepped by OMSimulator's
+/// fixed-step master) or a strongly coupled one (`oms_system_sc`: Model
+/// Exchange FMUs integrated together by CVODE, stopping at their events).
+pub struct LuaSystem<'a> {
+    pub mode: Mode,
+    /// `(name, FMU)`; variables are then named `name.variable`.
+    pub components: Vec<(&'a str, PathBuf)>,
+    /// `("drive.tau_shaft", "load.tau")`: output to input.
+    pub connections: Vec<(&'a str, &'a str)>,
+    /// `("drive.k_shaft", 10.0)`: parameters and input start values, set after instantiation.
+    pub values: Vec<(String, f64)>,
+    pub stop: f64,
+    /// Communication step (wc) or maximum step of CVODE (sc), s.
+    pub step: f64,
+    /// CVODE's relative tolerance (its absolute tolerance is this times each state's nominal).
+    pub tolerance: f64,
+}
+
+/// Run `system` through an OMSimulator Lua script; its result file has a
+/// row per communication point (wc) or per output interval and event (sc),
+/// columns named `component.variable`.
+pub fn simulate_system(oms: &Path, system: &LuaSystem) -> Result<Table, String> {
+    let dir = tempdir(Path::new("system"));
+    let result = dir.join("result.csv");
+    let root = "model.root";
+    let kind = match system.mode {
+        Mode::CoSimulation => "oms_system_wc",
+        Mode::ModelExchange => "oms_system_sc",
+    };
+    let mut lua = format!(
+        "oms_setCommandLineOption(\"--suppressPath=true\")\noms_setTempDirectory(\"{dir}\")\n\
+         oms_newModel(\"model\")\noms_addSystem(\"{root}\", {kind})\n",
+        dir = dir.display()
+    );
+    for (name, fmu) in &system.components {
+        lua += &format!("oms_addSubModel(\"{root}.{name}\", \"{}\")\n", fmu.display());
+    }
+    for (from, to) in &system.connections {
+        lua += &format!("oms_addConnection(\"{root}.{from}\", \"{root}.{to}\")\n");
+    }
+    lua += &format!("oms_setResultFile(\"model\", \"{}\", 1)\n", result.display());
+    lua += &format!("oms_setStopTime(\"model\", {:?})\n", system.stop);
+    lua += &format!("oms_setTolerance(\"{root}\", {:?})\n", system.tolerance);
+    lua += &match system.mode {
+        Mode::CoSimulation => format!("oms_setFixedStepSize(\"{root}\", {:?})\n", system.step),
+        Mode::ModelExchange => format!("oms_setVariableStepSize(\"{root}\", 1e-6, 1e-12, {:?})\n", system.step),
+    };
+    lua += &format!("oms_setLoggingInterval(\"model\", {:?})\n", system.step);
+    lua += "oms_instantiate(\"model\")\n";
+    for (name, value) in &system.values {
+        lua += &format!("oms_setReal(\"{root}.{name}\", {value:?})\n");
+    }
+    lua += "oms_initialize(\"model\")\noms_simulate(\"model\")\noms_terminate(\"model\")\noms_delete(\"model\")\n";
+    let script = dir.join("system.lua");
+    std::fs::write(&script, &lua).map_err(|e| format!("{}: {e}", script.display()))?;
+    let out = Command::new(oms)
+        .current_dir(&dir)
+        .arg(&script)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", oms.display()))?;
+    let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    if !out.status.success() || log.contains("error:") {
+        return Err(format!("OMSimulator on\n{lua}\nfailed ({}):\n{log}", out.status));
+    }
+    let mut table = read_csv_full_names(&result).map_err(|e| format!("{e}\nOMSimulator said:\n{log}"))?;
+    for c in table.columns.iter_mut() {
+        if let Some(rest) = c.strip_prefix(&format!("{root}.")) {
+            *c = rest.to_string();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(table)
+}
+
+/// OMSimulator's CSV with the full variable names.
+fn read_csv_full_names(path: &Path) -> Result<Table, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let header = text.lines().next().ok_or_else(|| format!("{}: empty", path.display()))?;
+    let columns = header.split(',').map(|c| c.trim().trim_matches('"').to_string()).collect();
+    let mut table = read_csv(path)?;
+    table.columns = columns;
+    Ok(table)
+}
