@@ -124,6 +124,18 @@ pub struct LuaSystem<'a> {
     pub step: f64,
     /// CVODE's relative tolerance (its absolute tolerance is this times each state's nominal).
     pub tolerance: f64,
+    /// Inputs the script sets before each step and holds over it, like
+    /// FMPy's master; `None`: the system runs by `oms_simulate`.
+    pub held_inputs: Option<HeldInputs>,
+}
+
+/// A master loop in the Lua script: before the step from `points[k]` to
+/// `points[k + 1]` each named input gets its `k`-th value.
+pub struct HeldInputs {
+    /// Communication points from the start time to the stop time.
+    pub points: Vec<f64>,
+    /// `("fmu.tau", values)`, one value per step.
+    pub values: Vec<(String, Vec<f64>)>,
 }
 
 /// Run `system` through an OMSimulator Lua script; its result file has a
@@ -160,7 +172,23 @@ pub fn simulate_system(oms: &Path, system: &LuaSystem) -> Result<Table, String> 
     for (name, value) in &system.values {
         lua += &format!("oms_setReal(\"{root}.{name}\", {value:?})\n");
     }
-    lua += "oms_initialize(\"model\")\noms_simulate(\"model\")\noms_terminate(\"model\")\noms_delete(\"model\")\n";
+    lua += "oms_initialize(\"model\")\n";
+    match &system.held_inputs {
+        None => lua += "oms_simulate(\"model\")\n",
+        Some(held) => {
+            let list = |values: &[f64]| values.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(",");
+            lua += &format!("t = {{{}}}\n", list(&held.points[1..]));
+            for (i, (_, values)) in held.values.iter().enumerate() {
+                lua += &format!("u{i} = {{{}}}\n", list(values));
+            }
+            lua += &format!("for k = 1, {} do\n", held.points.len() - 1);
+            for (i, (name, _)) in held.values.iter().enumerate() {
+                lua += &format!("  oms_setReal(\"{root}.{name}\", u{i}[k])\n");
+            }
+            lua += "  oms_stepUntil(\"model\", t[k])\nend\n";
+        }
+    }
+    lua += "oms_terminate(\"model\")\noms_delete(\"model\")\n";
     let script = dir.join("system.lua");
     std::fs::write(&script, &lua).map_err(|e| format!("{}: {e}", script.display()))?;
     let out = Command::new(oms)

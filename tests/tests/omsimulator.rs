@@ -2,14 +2,20 @@
 //! imports every FMU and runs its default experiment; its results must be
 //! FMPy's results for the same interface.
 //!
-//! Co-Simulation: OMSimulator's weakly coupled system steps the FMU at the
-//! experiment's step, FMPy's master at the same step, both with the start
-//! values only, so the two importers make the same fmi2DoStep calls and the
-//! outputs agree to round-off in the time grid (OMSimulator accumulates
-//! `t += h`, FMPy computes `n*h`).
+//! Co-Simulation: OMSimulator's weakly coupled system steps the FMU, FMPy's
+//! master steps it too, over the default experiment with its shipped
+//! `_in.csv`, so the two importers make the same fmi2 calls and the outputs
+//! agree to OMSimulator's 12 printed digits. Three differences between the
+//! importers are taken out so that the calls are the same: the grid is
+//! dyadic (OMSimulator sums `t += h`), the input file's jumps sit on the grid
+//! (FMPy shortens a step to land on a jump, OMSimulator's fixed-step master
+//! does not), and the Lua script sets the inputs before each step as FMPy
+//! does (OMSimulator's CSV table reads a jump at its instant as the value
+//! before it, FMPy and the cross-check rules as the value after).
 
-use fmu_tests::oms::{omsimulator, simulate, Mode, OmsRun};
-use fmu_tests::{fmu_path, run_fmpy, Run, Table};
+use fmu_tests::oms::{omsimulator, simulate, simulate_system, HeldInputs, LuaSystem, Mode, OmsRun};
+use fmu_tests::{fmpy, fmu_path, Table};
+use std::path::{Path, PathBuf};
 
 /// Largest difference between two runs over the columns they share, at the
 /// times they share, relative to each column's largest magnitude (absolute
@@ -36,31 +42,165 @@ fn worst_difference(a: &Table, b: &Table) -> (String, f64, f64) {
     worst
 }
 
+/// The default experiment's input file beside the FMU (`<Model>_in.csv`), if any.
+fn input_file(model: &str) -> Option<PathBuf> {
+    let path = fmu_path(model).with_file_name(format!("{model}_in.csv"));
+    path.exists().then_some(path)
+}
+
+/// The experiment both importers run: the default one on a dyadic grid.
+/// OMSimulator sums `t += h` while FMPy computes `n*h`; with a step that is
+/// a power of two both times are exact and equal, so both importers read the
+/// input file at the same instants. (With h = 0.01 they do not: at 1.2 s
+/// OMSimulator reads the ramp at 1.2000000000000002 s, which passes Hill's
+/// 1.2 N.m static level one step earlier than FMPy's exact 1.2.)
+fn dyadic(e: fmu::description::Experiment) -> (f64, f64) {
+    let step = 2f64.powi(e.step_size.log2().floor() as i32);
+    (step, (e.stop_time / step).floor() * step)
+}
+
+/// FMPy's `simulate_fmu` on the shipped input file and the experiment `(step, stop)`.
+fn fmpy_replay(model: &str, inputs: Option<&Path>, (step, stop): (f64, f64)) -> Table {
+    let fmu = fmu_path(model);
+    let ref_opt = std::env::temp_dir().join(format!("oms-cmp-{}-{model}_ref.opt", std::process::id()));
+    std::fs::write(&ref_opt, format!("StartTime, 0.0\nStopTime, {stop:?}\nStepSize, {step:?}\nRelTol, 1e-6\n"))
+        .unwrap();
+    let in_arg = inputs.map_or("-".to_string(), |p| p.display().to_string());
+    let (ok, stdout, stderr) = fmpy(&["replay", fmu.to_str().unwrap(), &in_arg, ref_opt.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&ref_opt);
+    assert!(ok, "FMPy replay of {model} failed:\n{stderr}");
+    let mut lines = stdout.lines();
+    let columns = lines.next().expect("CSV header").split(',').map(str::to_string).collect();
+    let rows = lines.map(|l| l.split(',').map(|x| x.parse::<f64>().expect("number")).collect()).collect();
+    Table { columns, rows }
+}
+
+/// The input file with every jump moved to the nearest point of the grid:
+/// FMPy shortens a step to land on an input's jump, OMSimulator's fixed-step
+/// master cannot, so both importers are given jumps on the grid.
+fn snap_jumps(csv: &str, step: f64) -> String {
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let time = |l: &str| l.split(',').next().unwrap().parse::<f64>().unwrap();
+    for i in 1..lines.len() - 1 {
+        if time(&lines[i]) == time(&lines[i + 1]) {
+            let snapped = (time(&lines[i]) / step).round() * step;
+            for j in [i, i + 1] {
+                let rest = lines[j].split_once(',').unwrap().1.to_string();
+                lines[j] = format!("{snapped:?},{rest}");
+            }
+        }
+    }
+    let times: Vec<f64> = lines[1..].iter().map(|l| time(l)).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "snapping the jumps to a {step} s grid reorders the rows");
+    lines.join("\n") + "\n"
+}
+
+/// The value of each input column of an FMI cross-check `_in.csv` at `t`,
+/// computed as FMPy 0.3.32's `Input.interpolate(after_event=True)` does,
+/// to the bit: the value after the jump where rows share a time, else
+/// `w0*v0 + w1*v1` between the neighbouring rows.
+fn input_values(csv: &str, t: f64) -> Vec<f64> {
+    let rows: Vec<Vec<f64>> =
+        csv.lines().skip(1).map(|l| l.split(',').map(|x| x.parse::<f64>().expect("number")).collect()).collect();
+    let isclose = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs());
+    let columns = 1..rows[0].len();
+    let mut i0 = rows.partition_point(|r| r[0] < t); // numpy.searchsorted, left
+    if i0 == 0 || i0 == rows.len() {
+        let r = &rows[i0.min(rows.len() - 1)];
+        return columns.map(|c| r[c]).collect();
+    }
+    if isclose(t, rows[i0][0]) && i0 < rows.len() - 1 && isclose(rows[i0][0], rows[i0 + 1][0]) {
+        while i0 < rows.len() - 1 && isclose(rows[i0][0], rows[i0 + 1][0]) {
+            i0 += 1;
+        }
+        return columns.map(|c| rows[i0][c]).collect();
+    }
+    let (r0, r1) = (&rows[i0 - 1], &rows[i0]);
+    let w0 = (r1[0] - t) / (r1[0] - r0[0]);
+    let w1 = 1.0 - w0;
+    columns.map(|c| w0 * r0[c] + w1 * r1[c]).collect()
+}
+
+/// OMSimulator runs the default experiment: the FMU alone on its command
+/// line, or, with an input file, in a weakly coupled system whose Lua script
+/// sets the inputs before each step as FMPy does. (OMSimulator's own CSV
+/// table component reads a jump at the jump's instant as the value before
+/// it, FMPy and the cross-check rules as the value after.)
+fn omsimulator_default_run(
+    oms: &Path,
+    model: &str,
+    inputs: Option<&Path>,
+    (step, stop): (f64, f64),
+) -> Result<Table, String> {
+    let fmu = fmu_path(model);
+    let Some(inputs) = inputs else {
+        let run = OmsRun { file: &fmu, mode: Mode::CoSimulation, stop, step, tolerance: 1e-6 };
+        return simulate(oms, &run);
+    };
+    let csv = std::fs::read_to_string(inputs).map_err(|e| e.to_string())?;
+    let names: Vec<String> =
+        csv.lines().next().unwrap_or("").split(',').skip(1).map(|c| c.trim_matches('"').to_string()).collect();
+    let points: Vec<f64> = (0..=(stop / step).round() as usize).map(|k| k as f64 * step).collect();
+    let values: Vec<Vec<f64>> = points[..points.len() - 1].iter().map(|&t| input_values(&csv, t)).collect();
+    let system = LuaSystem {
+        mode: Mode::CoSimulation,
+        components: vec![("fmu", fmu.clone())],
+        connections: Vec::new(),
+        values: Vec::new(),
+        stop,
+        step,
+        tolerance: 1e-6,
+        held_inputs: Some(HeldInputs {
+            values: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (format!("fmu.{n}"), values.iter().map(|v| v[i]).collect()))
+                .collect(),
+            points,
+        }),
+    };
+    let mut table = simulate_system(oms, &system)?;
+    for c in table.columns.iter_mut() {
+        if let Some(name) = c.strip_prefix("fmu.") {
+            *c = name.to_string();
+        }
+    }
+    Ok(table)
+}
+
 #[test]
 fn every_fmu_runs_its_default_experiment_in_omsimulator_as_in_fmpy_cosimulation() {
     let Some(oms) = omsimulator("OMSimulator co-simulation of every FMU") else { return };
     let mut failures = Vec::new();
     for model in fmu::registry::MODELS {
+        let id = model.info.identifier;
         let e = model.info.default_experiment;
-        assert_eq!(e.start_time, 0.0, "{}: the comparison assumes a start at 0", model.info.identifier);
-        let path = fmu_path(model.info.identifier);
-        let run =
-            OmsRun { file: &path, mode: Mode::CoSimulation, stop: e.stop_time, step: e.step_size, tolerance: 1e-6 };
-        let oms_table = match simulate(&oms, &run) {
+        assert_eq!(e.start_time, 0.0, "{id}: the comparison assumes a start at 0");
+        let (step, stop) = dyadic(e);
+        let inputs = input_file(id).map(|path| {
+            let snapped = std::env::temp_dir().join(format!("oms-cmp-{}-{id}_in.csv", std::process::id()));
+            std::fs::write(&snapped, snap_jumps(&std::fs::read_to_string(path).unwrap(), step)).unwrap();
+            snapped
+        });
+        let oms_table = match omsimulator_default_run(&oms, id, inputs.as_deref(), (step, stop)) {
             Ok(t) => t,
             Err(e) => {
                 failures.push(e);
                 continue;
             }
         };
-        let fmpy_table = run_fmpy(&Run::new(model.info.identifier, e.stop_time, e.step_size));
+        let fmpy_table = fmpy_replay(id, inputs.as_deref(), (step, stop));
+        if let Some(path) = &inputs {
+            let _ = std::fs::remove_file(path);
+        }
         let shared: Vec<&String> =
             fmpy_table.columns.iter().filter(|c| *c != "time" && oms_table.columns.contains(c)).collect();
         let (column, t, d) = worst_difference(&fmpy_table, &oms_table);
         let times = oms_table.column("time");
         println!(
-            "{:<30} cs: {} rows to t = {}, {} outputs compared, worst {column} at t = {t}: {d:.1e}",
-            model.info.identifier,
+            "{id:<30} cs, h = 2^{}{}: {} rows to t = {}, {} outputs compared, worst {column} at t = {t}: {d:.1e}",
+            step.log2(),
+            if inputs.is_some() { " with _in.csv" } else { "" },
             oms_table.rows.len(),
             times.last().unwrap(),
             shared.len()
@@ -68,15 +208,15 @@ fn every_fmu_runs_its_default_experiment_in_omsimulator_as_in_fmpy_cosimulation(
         // Every output FMPy records is in OMSimulator's result too.
         if shared.len() + 1 != fmpy_table.columns.len() {
             failures.push(format!(
-                "{}: OMSimulator's result lacks outputs: FMPy {:?}, OMSimulator {:?}",
-                model.info.identifier, fmpy_table.columns, oms_table.columns
+                "{id}: OMSimulator's result lacks outputs: FMPy {:?}, OMSimulator {:?}",
+                fmpy_table.columns, oms_table.columns
             ));
         }
-        if (times.last().unwrap() - e.stop_time).abs() > 1e-9 * e.stop_time {
-            failures.push(format!("{}: OMSimulator stopped at {} s", model.info.identifier, times.last().unwrap()));
+        if (times.last().unwrap() - stop).abs() > 1e-9 * stop {
+            failures.push(format!("{id}: OMSimulator stopped at {} s", times.last().unwrap()));
         }
         if d > 1e-9 {
-            failures.push(format!("{}: {column} differs by {d:e} (relative) at t = {t}", model.info.identifier));
+            failures.push(format!("{id}: {column} differs by {d:e} (relative) at t = {t}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
