@@ -1,0 +1,200 @@
+"""Coupling study: a speed-controlled motor, a compliant shaft and a load with
+static + Coulomb friction, cut two ways and run by plain fixed-step masters
+over FMPy's low-level API (FMU2Slave), against the exact solution of the
+whole system (shaft_reference.py, independent of the FMUs).
+
+Cuts:
+- torque: CompliantDrive (motor + shaft; tau_shaft out) -> tau ->
+  HillFrictionInertia (load; phi, w out) -> phi_load, w_load;
+- shaft: MotorDrive (motor; phi, w out) -> phi_drive, w_drive ->
+  HillFrictionShaftLoad (shaft + load; tau_shaft out, the mean over the step)
+  -> tau_load.
+
+Masters (inputs held over the step, one doStep each per step):
+- jacobi: both FMUs step with the other's outputs at the step's start;
+- gauss_seidel: the friction FMU steps first with the plant's outputs at
+  the step's start, then the plant with the friction FMU's new outputs
+  (for the shaft cut: the exact mean shaft torque over that step).
+
+Measures, per system, cut, master and step: the durations of the complete
+stick phases of the load seen at the communication points (runs of w ==
+0.0 exactly between two slides) against the exact ones, and the rms of the
+load-rate error at the communication points relative to the peak exact
+rate. Prints one line per run: key=value pairs (parsed by
+tests/tests/shaft_port.rs), and writes nothing else.
+
+    python shaft_coupling.py FMU_DIR [STOP]
+"""
+import math
+import os
+import shutil
+import sys
+
+import numpy as np
+from fmpy import extract, read_model_description
+from fmpy.fmi2 import FMU2Slave
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shaft_reference import SYSTEMS, simulate  # noqa: E402
+
+STEPS = (1e-3, 5e-3, 20e-3)
+MASTERS = ("gauss_seidel", "jacobi")
+CUTS = ("torque", "shaft")
+
+
+class Fmu:
+    """One instance: Reals by name."""
+
+    _unzipped = {}
+
+    def __init__(self, fmu_dir, model, parameters):
+        path = os.path.join(fmu_dir, model + ".fmu")
+        if path not in Fmu._unzipped:
+            Fmu._unzipped[path] = (read_model_description(path), extract(path))
+        self.md, unzipdir = Fmu._unzipped[path]
+        self.vr = {v.name: v.valueReference for v in self.md.modelVariables}
+        self.slave = FMU2Slave(guid=self.md.guid, unzipDirectory=unzipdir,
+                               modelIdentifier=self.md.coSimulation.modelIdentifier, instanceName=model)
+        self.slave.instantiate()
+        self.slave.setupExperiment(startTime=0.0)
+        self.set(parameters)
+        self.slave.enterInitializationMode()
+        self.slave.exitInitializationMode()
+
+    def set(self, values):
+        names = list(values)
+        self.slave.setReal([self.vr[n] for n in names], [float(values[n]) for n in names])
+
+    def get(self, names):
+        return dict(zip(names, self.slave.getReal([self.vr[n] for n in names])))
+
+    def free(self):
+        self.slave.terminate()
+        self.slave.freeInstance()
+
+    @staticmethod
+    def cleanup():
+        for _, d in Fmu._unzipped.values():
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def pair(fmu_dir, cut, s, h):
+    """(friction FMU, plant FMU, friction outputs, plant outputs, friction
+    inputs from plant outputs, plant inputs from friction outputs)."""
+    law = {"J": s.J, "w_start": 0.0, "tau_static": s.tau_static, "tau_coulomb": s.tau_coulomb}
+    if cut == "torque":
+        plant = Fmu(fmu_dir, "CompliantDrive", {"J_motor": s.J_motor, "speed_gain": s.speed_gain,
+                                                "k_shaft": s.k_shaft, "d_shaft": s.d_shaft, "internal_step": h,
+                                                "tau_motor": s.tau_motor, "w_command": s.w_command})
+        load = Fmu(fmu_dir, "HillFrictionInertia", {**law, "internal_step": h})
+        return (load, plant, ["phi", "w"], ["tau_shaft"],
+                lambda p: {"tau": p["tau_shaft"]},
+                lambda f: {"phi_load": f["phi"], "w_load": f["w"]})
+    plant = Fmu(fmu_dir, "MotorDrive", {"J_motor": s.J_motor, "speed_gain": s.speed_gain,
+                                        "tau_motor": s.tau_motor, "w_command": s.w_command})
+    load = Fmu(fmu_dir, "HillFrictionShaftLoad", {**law, "k_shaft": s.k_shaft, "d_shaft": s.d_shaft,
+                                                  "phi_drive": 0.0, "w_drive": 0.0})
+    return (load, plant, ["phi", "w", "tau_shaft"], ["phi", "w"],
+            lambda p: {"phi_drive": p["phi"], "w_drive": p["w"]},
+            lambda f: {"tau_load": f["tau_shaft"]})
+
+
+def cosimulate(fmu_dir, cut, master, s, h, stop):
+    """Load rate at the communication points t = i*h."""
+    load, plant, load_out, plant_out, to_load, to_plant = pair(fmu_dir, cut, s, h)
+    # Consistent start: each FMU's inputs from the other's initial outputs.
+    f, p = load.get(load_out), plant.get(plant_out)
+    load.set(to_load(p))
+    plant.set(to_plant(load.get(load_out)))
+    f, p = load.get(load_out), plant.get(plant_out)
+    n = int(round(stop / h))
+    w = [f["w"]]
+    for i in range(n):
+        t = i * h
+        if master == "jacobi":
+            load.set(to_load(p))
+            plant.set(to_plant(f))
+            load.slave.doStep(t, h)
+            plant.slave.doStep(t, h)
+            f = load.get(load_out)
+        else:
+            load.set(to_load(p))
+            load.slave.doStep(t, h)
+            f = load.get(load_out)
+            plant.set(to_plant(f))
+            plant.slave.doStep(t, h)
+        p = plant.get(plant_out)
+        w.append(f["w"])
+    load.free()
+    plant.free()
+    return np.array(w)
+
+
+def stick_runs(times, w):
+    """(start, end) of the complete sticks (w == 0.0 exactly, between two
+    slides) at the communication points: from the first zero to the first
+    non-zero after it."""
+    out, start, moved = [], None, False
+    for t, x in zip(times, w):
+        if x == 0.0:
+            if moved and start is None:
+                start = t
+        else:
+            if start is not None:
+                out.append((start, t))
+                start = None
+            moved = True
+    return out
+
+
+def stick_errors(runs, exact, h):
+    """For each exact stick (a, b): |duration seen - (b - a)|, the duration
+    seen being that of the run overlapping [a - h, b + h] the most (0 when a
+    stick shorter than a step falls between two points); and the number of
+    runs that match no exact stick (spurious sticks)."""
+    errors, used = [], set()
+    for a, b in exact:
+        best, overlap = None, 0.0
+        for i, (s, e) in enumerate(runs):
+            o = min(e, b + h) - max(s, a - h)
+            if o > overlap:
+                best, overlap = i, o
+        seen = 0.0 if best is None else runs[best][1] - runs[best][0]
+        if best is not None:
+            used.add(best)
+        errors.append(abs(seen - (b - a)))
+    return errors, len(runs) - len(used)
+
+
+def main(argv):
+    fmu_dir = argv[0]
+    stop = float(argv[1]) if len(argv) > 1 else 4.0
+    for name, s in SYSTEMS.items():
+        exact = simulate(s, stop)
+        # Complete sticks after a slide (not the initial one, not one cut by the stop).
+        exact_sticks = [(a, b) for a, b in exact.stick_intervals() if a > 0.0 and b < stop]
+        durations = [b - a for a, b in exact_sticks]
+        for h in STEPS:
+            n = int(round(stop / h))
+            times = np.arange(n + 1) * h
+            w_exact = exact.load_rate(times)
+            peak = np.max(np.abs(w_exact))
+            for cut in CUTS:
+                for master in MASTERS:
+                    w = cosimulate(fmu_dir, cut, master, s, h, stop)
+                    rate = math.sqrt(np.mean((w - w_exact) ** 2)) / peak
+                    runs = stick_runs(times, w)
+                    errors, spurious = stick_errors(runs, exact_sticks, h)
+                    # Relative to the allowed error max(2 %, one step), worst over the sticks.
+                    score = max([e / max(0.02 * d, h) for e, d in zip(errors, durations)], default=0.0)
+                    mean = sum(e - s_ for s_, e in runs) / len(runs) if runs else float("nan")
+                    print(f"system={name} cut={cut} master={master} step={h} rate_rms={rate:.6g} "
+                          f"sticks={len(runs)} exact_sticks={len(exact_sticks)} spurious={spurious} "
+                          f"exact_stick={durations[0] if durations else float('nan'):.6f} "
+                          f"mean_stick={mean:.6f} stick_error={max(errors, default=0.0):.6f} "
+                          f"stick_score={score:.4g}", flush=True)
+    Fmu.cleanup()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,125 @@
+//! The shaft port against the torque port, through FMPy's low-level API:
+//! a speed-controlled motor winds a compliant shaft against a load with
+//! static + Coulomb friction, cut either at the torque (CompliantDrive +
+//! HillFrictionInertia) or at the drive's motion (MotorDrive +
+//! HillFrictionShaftLoad), run by plain Gauss-Seidel and Jacobi masters
+//! (inputs held) at 1, 5 and 20 ms, and compared with the exact solution of
+//! the whole system (`tests/python/shaft_reference.py`: matrix exponential
+//! per mode, events by root finding, validated against solve_ivp), computed
+//! in the test independently of the FMUs. The study itself is
+//! `tests/python/shaft_coupling.py`; this test prints its table with both
+//! cuts side by side and asserts the goals of issue 20.
+
+use fmu_tests::{fmu_path, run_python, workspace_root};
+use std::collections::BTreeMap;
+
+/// One co-simulation run: (system, cut, master, step) -> its figures.
+#[derive(Debug, Clone, Default)]
+struct Figures {
+    rate_rms: f64,
+    sticks: usize,
+    exact_sticks: usize,
+    spurious: usize,
+    exact_stick: f64,
+    mean_stick: f64,
+    stick_error: f64,
+    stick_score: f64,
+}
+
+type Key = (String, String, String, String);
+
+fn parse(out: &str) -> BTreeMap<Key, Figures> {
+    let mut runs = BTreeMap::new();
+    for line in out.lines().filter(|l| l.starts_with("system=")) {
+        let kv: BTreeMap<&str, &str> = line.split_whitespace().filter_map(|p| p.split_once('=')).collect();
+        let f = |k: &str| kv[k].parse::<f64>().unwrap_or_else(|e| panic!("{k} in {line}: {e}"));
+        let key = (kv["system"].to_string(), kv["step"].to_string(), kv["master"].to_string(), kv["cut"].to_string());
+        runs.insert(
+            key,
+            Figures {
+                rate_rms: f("rate_rms"),
+                sticks: f("sticks") as usize,
+                exact_sticks: f("exact_sticks") as usize,
+                spurious: f("spurious") as usize,
+                exact_stick: f("exact_stick"),
+                mean_stick: f("mean_stick"),
+                stick_error: f("stick_error"),
+                stick_score: f("stick_score"),
+            },
+        );
+    }
+    runs
+}
+
+#[test]
+fn the_shaft_port_keeps_the_stick_at_every_step_and_master() {
+    let script = workspace_root().join("tests/python/shaft_coupling.py");
+    let dir = fmu_path("HillFrictionShaftLoad").parent().unwrap().to_path_buf();
+    fmu_path("MotorDrive");
+    let (ok, out, err) = run_python(&script, &[dir.to_str().unwrap(), "4.0"]);
+    assert!(ok, "shaft_coupling.py failed:\n{out}\n{err}");
+    let runs = parse(&out);
+    assert_eq!(runs.len(), 3 * 3 * 2 * 2, "{out}");
+
+    println!(
+        "\n{:<12} {:>6} {:<13} | {:>26} | {:>26} | exact stick",
+        "system", "step", "master", "torque cut: stick (n), rate", "shaft cut: stick (n), rate"
+    );
+    let cell = |f: &Figures| format!("{:.4} s ({}), {:.2e}", f.mean_stick, f.sticks, f.rate_rms);
+    let mut rows: Vec<_> = runs.keys().map(|(s, h, m, _)| (s.clone(), h.clone(), m.clone())).collect();
+    rows.dedup();
+    for (system, step, master) in &rows {
+        let get = |cut: &str| &runs[&(system.clone(), step.clone(), master.clone(), cut.to_string())];
+        let (torque, shaft) = (get("torque"), get("shaft"));
+        println!(
+            "{system:<12} {step:>6} {master:<13} | {:>26} | {:>26} | {:.4} s ({}); worst stick error {:.4} / {:.4} s",
+            cell(torque),
+            cell(shaft),
+            shaft.exact_stick,
+            shaft.exact_sticks,
+            torque.stick_error,
+            shaft.stick_error
+        );
+    }
+
+    for ((system, step, master, cut), f) in &runs {
+        let h: f64 = step.parse().unwrap();
+        let what = format!("{system} {cut} {master} h = {h}: {f:?}");
+        if cut != "shaft" {
+            continue;
+        }
+        if system.starts_with("stiff") {
+            // Stiff speed loop: every stick within max(2 %, one step), none
+            // spurious, and the load rate within 2 % rms of its peak.
+            assert!(f.stick_score <= 1.0 + 1e-9, "{what}");
+            assert_eq!(f.spurious, 0, "{what}");
+            assert!(f.rate_rms <= 0.02, "{what}");
+            // A stick longer than the step is seen at the communication points.
+            if f.exact_stick > h {
+                assert_eq!(f.sticks, f.exact_sticks, "{what}");
+            }
+        } else {
+            // Soft speed loop: at least 5 times smaller rate error than the torque cut.
+            let torque = &runs[&(system.clone(), step.clone(), master.clone(), "torque".to_string())];
+            assert!(f.rate_rms * 5.0 <= torque.rate_rms, "{what} vs torque cut {torque:?}");
+        }
+    }
+    // The torque cut loses the stick as the issue reports (its stick is late:
+    // 0.30-0.42 s instead of 0.199 s at 20 ms on the issue's system).
+    let torque_20ms = |m: &str| &runs[&("stiff_loop".into(), "0.02".into(), m.into(), "torque".into())];
+    assert!(torque_20ms("gauss_seidel").mean_stick > 0.25 && torque_20ms("jacobi").mean_stick > 0.25);
+    let exact = runs[&("stiff_loop".into(), "0.001".into(), "jacobi".into(), "shaft".into())].exact_stick;
+    assert!((exact - 0.199).abs() < 5e-4, "exact stick of the issue's system: {exact}");
+}
+
+/// The exact reference agrees with scipy's solve_ivp (Radau, rtol 1e-12,
+/// event location) on the three systems: rate within 1e-7 rad/s, events
+/// within 1e-8 s, same number of events.
+#[test]
+fn the_exact_reference_agrees_with_an_event_located_ode_solver() {
+    let script = workspace_root().join("tests/python/shaft_reference.py");
+    let (ok, out, err) = run_python(&script, &["--validate"]);
+    println!("{out}");
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(out.lines().filter(|l| l.contains("events (solve_ivp")).count(), 3, "{out}");
+}
