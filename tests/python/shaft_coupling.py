@@ -24,6 +24,10 @@ rate. Prints one line per run: key=value pairs (parsed by
 tests/tests/shaft_port.rs), and writes nothing else.
 
     python shaft_coupling.py FMU_DIR [STOP]
+    python shaft_coupling.py --systems          the systems' parameters, one line each
+    python shaft_coupling.py --score SYSTEM STEP CSV
+        the same figures for a run made elsewhere (OMSimulator): CSV with
+        columns time, w (the load rate at the communication points)
 """
 import math
 import os
@@ -166,33 +170,58 @@ def stick_errors(runs, exact, h):
     return errors, len(runs) - len(used)
 
 
+def figures(exact, exact_sticks, times, w, h):
+    """key=value figures of one run: rms rate error relative to the peak
+    exact rate, sticks seen, and stick errors against the exact sticks."""
+    w_exact = exact.load_rate(times)
+    peak = np.max(np.abs(w_exact))
+    durations = [b - a for a, b in exact_sticks]
+    rate = math.sqrt(np.mean((w - w_exact) ** 2)) / peak
+    runs = stick_runs(times, w)
+    errors, spurious = stick_errors(runs, exact_sticks, h)
+    # Relative to the allowed error max(2 %, one step), worst over the sticks.
+    score = max([e / max(0.02 * d, h) for e, d in zip(errors, durations)], default=0.0)
+    mean = sum(e - s_ for s_, e in runs) / len(runs) if runs else float("nan")
+    return (f"rate_rms={rate:.6g} sticks={len(runs)} exact_sticks={len(exact_sticks)} spurious={spurious} "
+            f"exact_stick={durations[0] if durations else float('nan'):.6f} "
+            f"mean_stick={mean:.6f} stick_error={max(errors, default=0.0):.6f} stick_score={score:.4g}")
+
+
+def complete_sticks(exact, stop):
+    """Complete sticks after a slide (not the initial one, not one cut by the stop)."""
+    return [(a, b) for a, b in exact.stick_intervals() if a > 0.0 and b < stop]
+
+
+def score(name, h, path):
+    data = np.genfromtxt(path, delimiter=",", names=True)
+    times, w = np.asarray(data["time"], dtype=float), np.asarray(data["w"], dtype=float)
+    stop = float(times[-1])
+    exact = simulate(SYSTEMS[name], stop)
+    print(f"system={name} step={h} {figures(exact, complete_sticks(exact, stop), times, w, h)}")
+
+
 def main(argv):
+    if argv[0] == "--systems":
+        for name, s in SYSTEMS.items():
+            print(name, " ".join(f"{k}={v!r}" for k, v in vars(s).items()))
+        return
+    if argv[0] == "--score":
+        score(argv[1], float(argv[2]), argv[3])
+        return
     fmu_dir = argv[0]
     stop = float(argv[1]) if len(argv) > 1 else 4.0
     for name, s in SYSTEMS.items():
         exact = simulate(s, stop)
         # Complete sticks after a slide (not the initial one, not one cut by the stop).
-        exact_sticks = [(a, b) for a, b in exact.stick_intervals() if a > 0.0 and b < stop]
-        durations = [b - a for a, b in exact_sticks]
+        exact_sticks = complete_sticks(exact, stop)
         for h in STEPS:
             n = int(round(stop / h))
             times = np.arange(n + 1) * h
-            w_exact = exact.load_rate(times)
-            peak = np.max(np.abs(w_exact))
             for cut in CUTS:
                 for master in MASTERS:
                     w = cosimulate(fmu_dir, cut, master, s, h, stop)
-                    rate = math.sqrt(np.mean((w - w_exact) ** 2)) / peak
-                    runs = stick_runs(times, w)
-                    errors, spurious = stick_errors(runs, exact_sticks, h)
-                    # Relative to the allowed error max(2 %, one step), worst over the sticks.
-                    score = max([e / max(0.02 * d, h) for e, d in zip(errors, durations)], default=0.0)
-                    mean = sum(e - s_ for s_, e in runs) / len(runs) if runs else float("nan")
-                    print(f"system={name} cut={cut} master={master} step={h} rate_rms={rate:.6g} "
-                          f"sticks={len(runs)} exact_sticks={len(exact_sticks)} spurious={spurious} "
-                          f"exact_stick={durations[0] if durations else float('nan'):.6f} "
-                          f"mean_stick={mean:.6f} stick_error={max(errors, default=0.0):.6f} "
-                          f"stick_score={score:.4g}", flush=True)
+                    print(f"system={name} cut={cut} master={master} step={h} "
+                          f"{figures(exact, exact_sticks, times, w, h)}", flush=True)
     Fmu.cleanup()
 
 
