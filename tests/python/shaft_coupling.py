@@ -24,6 +24,8 @@ rate. Prints one line per run: key=value pairs (parsed by
 tests/tests/shaft_port.rs), and writes nothing else.
 
     python shaft_coupling.py FMU_DIR [STOP]
+    python shaft_coupling.py --ssp SSP STEP [STOP]
+        MotorShaftLoadHillFriction.ssp (the stiff_loop system) in fmpy.ssp
     python shaft_coupling.py --systems          the systems' parameters, one line each
     python shaft_coupling.py --score SYSTEM STEP CSV
         the same figures for a run made elsewhere (OMSimulator): CSV with
@@ -200,7 +202,37 @@ def score(name, h, path):
     print(f"system={name} step={h} {figures(exact, complete_sticks(exact, stop), times, w, h)}")
 
 
+def ssp(path, h, stop):
+    """The shipped shaft-port SSP system in fmpy.ssp's fixed-step master,
+    with its own parameter set (checked to be the stiff_loop system)."""
+    from fmpy.ssp.simulation import simulate_ssp
+    from fmpy.ssp.ssd import read_ssd
+
+    s = SYSTEMS["stiff_loop"]
+    parameters = read_ssd(path).system.parameterBindings[0].parameterValues[0]
+    values = {p.name: float(p.value) for p in parameters.parameters}
+    expected = {"Motor.J_motor": s.J_motor, "Motor.speed_gain": s.speed_gain, "Load.k_shaft": s.k_shaft,
+                "Load.d_shaft": s.d_shaft, "Load.J": s.J, "Load.tau_static": s.tau_static,
+                "Load.tau_coulomb": s.tau_coulomb}
+    assert all(values[k] == v for k, v in expected.items()), (values, expected)
+    result = simulate_ssp(path, stop_time=stop, step_size=h, parameter_set=parameters,
+                          input={"w_command": lambda t: s.w_command})
+    # fmpy.ssp records each row after the step from `time` to `time + h`;
+    # it passes values along connections after each step, so the system
+    # input w_command reaches the motor one step late: the first step runs
+    # with w_command = 0 (all at rest). Its run is the exact one delayed by
+    # h; compare on the delayed time axis.
+    times = np.asarray(result["time"], dtype=float)  # = (time of the row's output) - h
+    w = np.asarray(result["Load.w"], dtype=float)
+    exact = simulate(s, stop)
+    print(f"system=stiff_loop cut=shaft master=fmpy_ssp step={h} "
+          f"{figures(exact, complete_sticks(exact, stop), times, w, h)}")
+
+
 def main(argv):
+    if argv[0] == "--ssp":
+        ssp(argv[1], float(argv[2]), float(argv[3]) if len(argv) > 3 else 4.0)
+        return
     if argv[0] == "--systems":
         for name, s in SYSTEMS.items():
             print(name, " ".join(f"{k}={v!r}" for k, v in vars(s).items()))

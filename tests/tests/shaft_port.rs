@@ -270,3 +270,26 @@ fn omsimulator_weakly_coupled_system_keeps_the_stick_with_the_shaft_port() {
         }
     }
 }
+
+/// The shipped shaft-port system `MotorShaftLoadHillFriction.ssp` in
+/// `fmpy.ssp` (a Jacobi master that passes the system input on one step
+/// late: compared with the exact run delayed by one step): the goals of a
+/// stiff speed loop at 1, 5 and 20 ms.
+#[test]
+fn the_shaft_port_ssp_system_in_fmpy_keeps_the_stick() {
+    let script = workspace_root().join("tests/python/shaft_coupling.py");
+    let ssp = fmu_path("MotorDrive").with_file_name("MotorShaftLoadHillFriction.ssp");
+    assert!(ssp.exists(), "{} is missing: run `cargo xtask fmu`", ssp.display());
+    for step in ["0.001", "0.005", "0.02"] {
+        let (ok, out, err) = run_python(&script, &["--ssp", ssp.to_str().unwrap(), step, "4.0"]);
+        assert!(ok, "{out}\n{err}");
+        let runs = parse(&out);
+        let f = runs.values().next().unwrap_or_else(|| panic!("no figures in {out}"));
+        println!(
+            "fmpy.ssp h = {step}: stick {:.4} s (exact {:.4} s), rate rms {:.2e}",
+            f.mean_stick, f.exact_stick, f.rate_rms
+        );
+        assert!(f.stick_score <= 1.0 + 1e-9 && f.spurious == 0 && f.sticks == f.exact_sticks, "{step}: {f:?}");
+        assert!(f.rate_rms <= 0.02, "{step}: {f:?}");
+    }
+}
