@@ -26,6 +26,9 @@ tests/tests/shaft_port.rs), and writes nothing else.
     python shaft_coupling.py FMU_DIR [STOP]
     python shaft_coupling.py --ssp SSP STEP [STOP]
         MotorShaftLoadHillFriction.ssp (the stiff_loop system) in fmpy.ssp
+    python shaft_coupling.py --derivatives FMU_DIR
+        HillFrictionShaftLoad with an accelerating drive end (input derivative
+        of w_drive) over one step, against closed forms and solve_ivp
     python shaft_coupling.py --systems          the systems' parameters, one line each
     python shaft_coupling.py --score SYSTEM STEP CSV
         the same figures for a run made elsewhere (OMSimulator): CSV with
@@ -229,7 +232,40 @@ def ssp(path, h, stop):
           f"{figures(exact, complete_sticks(exact, stop), times, w, h)}")
 
 
+def derivatives(fmu_dir):
+    """From rest, drive end phi_d = a*u^2/2 (w_drive = 0, its derivative a):
+    stuck until k*a*u^2/2 + d*a*u = F_s; the mean shaft torque on the drive
+    over a step T inside the stick is -(k*a*T^2/6 + d*a*T/2); after the
+    breakaway, solve_ivp (rtol 1e-12) on J*w' = k*(a*u^2/2 - phi) +
+    d*(a*u - w) - F_c gives the rate at T."""
+    from scipy.integrate import solve_ivp
+
+    j, k, d, fs, fc, a = 1.0, 10.0, 2.0, 1.5, 1.0, 4.0
+    t_break = (-d * a + math.sqrt((d * a) ** 2 + 2.0 * k * a * fs)) / (k * a)
+    for label, big_t in (("stuck", 0.9 * t_break), ("sliding", 1.5 * t_break)):
+        load = Fmu(fmu_dir, "HillFrictionShaftLoad", {"J": j, "k_shaft": k, "d_shaft": d, "tau_static": fs,
+                                                      "tau_coulomb": fc, "w_start": 0.0, "phi_drive": 0.0,
+                                                      "w_drive": 0.0})
+        load.slave.setRealInputDerivatives([load.vr["w_drive"]], [1], [a])
+        load.slave.doStep(0.0, big_t)
+        out = load.get(["w", "phi", "tau_shaft"])
+        load.free()
+        if label == "stuck":
+            expected = -(k * a * big_t ** 2 / 6.0 + d * a * big_t / 2.0)
+            print(f"derivatives stuck w={out['w']!r} tau_shaft={out['tau_shaft']!r} expected_tau={expected!r}")
+        else:
+            def f(u, x):
+                return [x[1], (k * (a * u * u / 2.0 - x[0]) + d * (a * u - x[1]) - fc) / j]
+            r = solve_ivp(f, (t_break, big_t), [0.0, 0.0], method="DOP853", rtol=1e-12, atol=1e-15)
+            print(f"derivatives sliding w={out['w']!r} phi={out['phi']!r} expected_w={float(r.y[1, -1])!r} "
+                  f"expected_phi={float(r.y[0, -1])!r}")
+    Fmu.cleanup()
+
+
 def main(argv):
+    if argv[0] == "--derivatives":
+        derivatives(argv[1])
+        return
     if argv[0] == "--ssp":
         ssp(argv[1], float(argv[2]), float(argv[3]) if len(argv) > 3 else 4.0)
         return

@@ -293,3 +293,27 @@ fn the_shaft_port_ssp_system_in_fmpy_keeps_the_stick() {
         assert!(f.rate_rms <= 0.02, "{step}: {f:?}");
     }
 }
+
+/// `canInterpolateInputs`: with the input derivative of `w_drive` (FMPy's
+/// fmi2SetRealInputDerivatives) the drive end accelerates over the step;
+/// the stuck load's mean shaft torque is the closed form, and after the
+/// breakaway the rate agrees with solve_ivp (rtol 1e-12).
+#[test]
+fn an_accelerating_drive_end_is_integrated_exactly() {
+    let script = workspace_root().join("tests/python/shaft_coupling.py");
+    let dir = fmu_path("HillFrictionShaftLoad").parent().unwrap().to_path_buf();
+    let (ok, out, err) = run_python(&script, &["--derivatives", dir.to_str().unwrap()]);
+    assert!(ok, "{out}\n{err}");
+    println!("{out}");
+    let value = |line: &str, key: &str| -> f64 {
+        let l = out.lines().find(|l| l.starts_with(line)).unwrap_or_else(|| panic!("{line} in {out}"));
+        l.split_whitespace().find_map(|p| p.strip_prefix(&format!("{key}="))).unwrap().parse().unwrap()
+    };
+    assert_eq!(value("derivatives stuck", "w"), 0.0);
+    let (tau, expected) = (value("derivatives stuck", "tau_shaft"), value("derivatives stuck", "expected_tau"));
+    assert!((tau - expected).abs() < 1e-12, "{tau} vs {expected}");
+    let (w, expected) = (value("derivatives sliding", "w"), value("derivatives sliding", "expected_w"));
+    assert!(w > 0.0 && (w - expected).abs() < 1e-9, "{w} vs {expected}");
+    let (phi, expected) = (value("derivatives sliding", "phi"), value("derivatives sliding", "expected_phi"));
+    assert!((phi - expected).abs() < 1e-10, "{phi} vs {expected}");
+}

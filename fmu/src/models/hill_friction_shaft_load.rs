@@ -10,7 +10,7 @@
 
 use super::one_inertia::static_at_least_coulomb;
 use crate::description::{variables, Experiment, ModelInfo, Variable};
-use crate::model::{Model, Transition};
+use crate::model::{InputDerivative, Model, Transition};
 use friction::{sign, DriveEnd, ExactStaticCoulomb, Motion, ShaftLoad};
 use serde::{Deserialize, Serialize};
 
@@ -53,7 +53,8 @@ impl Model for HillFrictionShaftLoad {
         input(phi_drive = drive.angle, "Angle of the drive end of the shaft at the step's start (connect the drive's \
             phi)", Angle, 0.25),
         input(w_drive = drive.rate, "Rate of the drive end; the drive end moves as phi_drive + w_drive*(t - t0) over \
-            the step (connect the drive's w)", AngularVelocity, 0.0),
+            the step, + a*(t - t0)^2/2 with the input derivative a of w_drive (connect the drive's w)", AngularVelocity,
+            0.0),
         output(tau_shaft = load.drive_torque, "Torque the shaft applies to the drive, mean over the last step (its \
             impulse over the step is exact; connect to the drive's tau_load)", Torque),
         output(phi = load.angle, "Angle of the load", Angle).display("deg"),
@@ -70,6 +71,16 @@ impl Model for HillFrictionShaftLoad {
         parameter(tau_static = load.law.static_torque, "Static (breakaway) friction torque F_s, >= tau_coulomb",
             Torque, 1.5).min(0.0),
     };
+
+    /// The ramp's acceleration: with `fmi2SetRealInputDerivatives` on
+    /// `w_drive`, the drive end moves as `phi_drive + w_drive*u + a*u^2/2`
+    /// over the step, integrated exactly (the shaft torque is then quadratic
+    /// while stuck; the sliding particular solution shifts by `J*a/k`).
+    const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] = &[InputDerivative {
+        input: "w_drive",
+        get: |m| m.drive.acceleration,
+        set: |m, x| m.drive.acceleration = x,
+    }];
 
     /// The step is exact for any length: one internal step per
     /// communication step, so `tau_shaft` is the mean over the master's step.
