@@ -207,7 +207,8 @@ def score(name, h, path):
 
 def ssp(path, h, stop):
     """The shipped shaft-port SSP system in fmpy.ssp's fixed-step master,
-    with its own parameter set (checked to be the stiff_loop system)."""
+    with its own parameter set (checked to be the stiff_loop system; the
+    motor's w_command keeps its start value, 0.5 rad/s)."""
     from fmpy.ssp.simulation import simulate_ssp
     from fmpy.ssp.ssd import read_ssd
 
@@ -218,15 +219,10 @@ def ssp(path, h, stop):
                 "Load.d_shaft": s.d_shaft, "Load.J": s.J, "Load.tau_static": s.tau_static,
                 "Load.tau_coulomb": s.tau_coulomb}
     assert all(values[k] == v for k, v in expected.items()), (values, expected)
-    result = simulate_ssp(path, stop_time=stop, step_size=h, parameter_set=parameters,
-                          input={"w_command": lambda t: s.w_command})
-    # fmpy.ssp records each row after the step from `time` to `time + h`;
-    # it passes values along connections after each step, so the system
-    # input w_command reaches the motor one step late: the first step runs
-    # with w_command = 0 (all at rest). Its run is the exact one delayed by
-    # h; compare on the delayed time axis.
-    times = np.asarray(result["time"], dtype=float)  # = (time of the row's output) - h
-    w = np.asarray(result["Load.w"], dtype=float)
+    result = simulate_ssp(path, stop_time=stop, step_size=h, parameter_set=parameters)
+    # fmpy.ssp records each row after the step from `time` to `time + h`.
+    times = np.concatenate([[0.0], np.asarray(result["time"], dtype=float) + h])
+    w = np.concatenate([[0.0], np.asarray(result["Load.w"], dtype=float)])
     exact = simulate(s, stop)
     print(f"system=stiff_loop cut=shaft master=fmpy_ssp step={h} "
           f"{figures(exact, complete_sticks(exact, stop), times, w, h)}")

@@ -91,10 +91,11 @@ const MOTOR_SHAFT_LOAD_HILL_FRICTION: System = System {
     description:
         "MotorDrive (motor, speed loop) driving a HillFrictionShaftLoad (shaft port: compliant shaft and load \
                   with Hill's friction): the motor's phi and w to the shaft's drive end, the shaft's mean torque back \
-                  to the motor's tau_load; the speed command w_command is the system input",
-    inputs: &["w_command"],
+                  to the motor's tau_load; the motor's speed command w_command keeps its start value 0.5 rad/s (no \
+                  system input, so that any importer runs it as shipped)",
+    inputs: &[],
     components: &[
-        Component { name: "Motor", model: "MotorDrive", connectors: &["w_command", "tau_load", "phi", "w"] },
+        Component { name: "Motor", model: "MotorDrive", connectors: &["tau_load", "phi", "w"] },
         Component {
             name: "Load",
             model: "HillFrictionShaftLoad",
@@ -102,7 +103,6 @@ const MOTOR_SHAFT_LOAD_HILL_FRICTION: System = System {
         },
     ],
     connections: &[
-        ("", "w_command", "Motor", "w_command"),
         ("Motor", "phi", "Load", "phi_drive"),
         ("Motor", "w", "Load", "w_drive"),
         ("Load", "tau_shaft", "Motor", "tau_load"),
@@ -174,15 +174,16 @@ fn system_structure(s: &System) -> Result<String> {
     x += "<ssd:SystemStructureDescription xmlns:ssd=\"http://ssp-standard.org/SSP1/SystemStructureDescription\" \
           xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" version=\"1.0\"";
     x += &format!(" name=\"{}\" generationTool=\"cargo xtask fmu\">\n", s.name);
-    x += &format!(
-        "  <ssd:System name=\"{}\" description=\"{}\">\n    <ssd:Connectors>\n",
-        s.name,
-        escape(s.description)
-    );
-    for input in s.inputs {
-        x += &format!("      <ssd:Connector name=\"{input}\" kind=\"input\"><ssc:Real/></ssd:Connector>\n");
+    x += &format!("  <ssd:System name=\"{}\" description=\"{}\">\n", s.name, escape(s.description));
+    // The schema wants at least one Connector in a Connectors element.
+    if !s.inputs.is_empty() {
+        x += "    <ssd:Connectors>\n";
+        for input in s.inputs {
+            x += &format!("      <ssd:Connector name=\"{input}\" kind=\"input\"><ssc:Real/></ssd:Connector>\n");
+        }
+        x += "    </ssd:Connectors>\n";
     }
-    x += "    </ssd:Connectors>\n    <ssd:ParameterBindings>\n";
+    x += "    <ssd:ParameterBindings>\n";
     x += &format!("      <ssd:ParameterBinding source=\"resources/{}.ssv\"/>\n", s.name);
     x += "    </ssd:ParameterBindings>\n    <ssd:Elements>\n";
     for c in s.components {
@@ -313,7 +314,7 @@ mod tests {
         let ssv = parameter_set(&SHAFT_DRIVE_HILL_FRICTION).unwrap();
         assert!(ssv.contains("<ssv:Parameter name=\"Load.tau_static\"><ssv:Real value=\"1.2\"/></ssv:Parameter>"));
         let ssd = system_structure(&MOTOR_SHAFT_LOAD_HILL_FRICTION).unwrap();
-        assert_eq!(ssd.matches("<ssd:Connection ").count(), 4);
+        assert_eq!(ssd.matches("<ssd:Connection ").count(), 3);
         assert!(ssd.contains("startElement=\"Load\" startConnector=\"tau_shaft\""), "{ssd}");
         parameter_set(&MOTOR_SHAFT_LOAD_HILL_FRICTION).unwrap();
     }
