@@ -1,4 +1,4 @@
-"""Two co-simulation masters over FMPy's low-level API, on a stick-slip oscillator.
+"""Two cuts and three masters over FMPy's low-level API, on a stick-slip oscillator.
 
 CompliantDrive (a speed-controlled motor, a compliant shaft) pulls a load
 with Hill's static + Coulomb friction (HillFrictionInertia) at a constant
@@ -13,8 +13,17 @@ is 2*tau_coulomb - tau_static and waits for it to wind up to tau_static).
   repeats the step from the saved state with the other FMU's end-of-step
   outputs as inputs until they agree (fixed point; fmi2SetFMUstate).
 
-Both run at the communication step --step, and the hold master also at
---step/--refine as the reference. Writes <out>/traces.csv (both masters at
+The same system cut at the shaft instead of at the torque: MotorDrive
+(motor and speed loop; torque in, motion out) drives HillFrictionShaftLoad
+(shaft and load; the drive's angle and rate in, the shaft's mean torque
+out), whose stick and breakaway are exact inside the step; run by a Jacobi
+master (both FMUs with the other's outputs at the step's start) and a
+Gauss-Seidel one (the load first, then the motor with its new torque).
+
+All run at the communication step --step, and the torque cut's hold master
+also at --step/--refine as the reference; the exact solution of the whole
+system (tests/python/shaft_reference.py: matrix exponential per mode,
+events by root finding) is the judge. Writes <out>/traces.csv (both masters at
 the coarse step), <out>/reference.csv, <out>/stick_phases.csv and
 <out>/iterating_master.png.
 
@@ -30,6 +39,8 @@ from fmpy import extract, read_model_description
 from fmpy.fmi2 import FMU2Slave
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
+from shaft_reference import ShaftSystem, simulate as exact_solution  # noqa: E402
 
 # The oscillator: 1 kg.m2 load, 1.5/1.0 N.m static/Coulomb friction, a
 # 10 N.m/rad undamped shaft driven at 0.5 rad/s by a stiff speed loop
@@ -136,6 +147,35 @@ def simulate(fmu_dir, stop, h, iterate, inputs="trapezoid", tolerance=1e-12, max
     return rows, unconverged
 
 
+def simulate_shaft(fmu_dir, stop, h, master):
+    """The shaft cut: MotorDrive + HillFrictionShaftLoad, inputs held; rows
+    as `simulate`'s. master: "jacobi" or "gauss_seidel" (load first)."""
+    motor = Fmu(os.path.join(fmu_dir, "MotorDrive.fmu"), "motor",
+                {"J_motor": DRIVE["J_motor"], "speed_gain": DRIVE["speed_gain"], "tau_motor": 0.0, "w_command": SPEED})
+    load = Fmu(os.path.join(fmu_dir, "HillFrictionShaftLoad.fmu"), "load",
+               {**LOAD, "k_shaft": DRIVE["k_shaft"], "d_shaft": DRIVE["d_shaft"], "phi_drive": 0.0, "w_drive": 0.0})
+    m_out, l_out = motor.get(["phi", "w"]), load.get(["phi", "w", "tau_shaft"])
+    rows = [(0.0, l_out["w"], l_out["phi"], l_out["tau_shaft"], 1)]
+    for i in range(int(round(stop / h))):
+        t = i * h
+        load.set({"phi_drive": m_out["phi"], "w_drive": m_out["w"]})
+        if master == "jacobi":
+            motor.set({"tau_load": l_out["tau_shaft"]})
+            load.slave.doStep(t, h)
+            motor.slave.doStep(t, h)
+            l_out = load.get(["phi", "w", "tau_shaft"])
+        else:
+            load.slave.doStep(t, h)
+            l_out = load.get(["phi", "w", "tau_shaft"])
+            motor.set({"tau_load": l_out["tau_shaft"]})
+            motor.slave.doStep(t, h)
+        m_out = motor.get(["phi", "w"])
+        rows.append((t + h, l_out["w"], l_out["phi"], l_out["tau_shaft"], 1))
+    motor.free()
+    load.free()
+    return rows
+
+
 def stick_phases(rows):
     """(start, end) of each run of exact zeros in w after the first breakaway,
     at the communication points (the initial stick phase is left out)."""
@@ -168,21 +208,28 @@ def main(argv):
     iterated, unconverged = simulate(args.fmu_dir, stop, h, iterate=True, inputs=args.inputs)
     reference, _ = simulate(args.fmu_dir, stop, h / args.refine, iterate=False)
     ref_at = {i: reference[i * args.refine] for i in range(len(hold))}
+    shaft = {m: simulate_shaft(args.fmu_dir, stop, h, m) for m in ("jacobi", "gauss_seidel")}
+    exact = exact_solution(ShaftSystem(DRIVE["J_motor"], DRIVE["speed_gain"], DRIVE["k_shaft"], DRIVE["d_shaft"],
+                                       LOAD["J"], LOAD["tau_static"], LOAD["tau_coulomb"], SPEED), stop)
+    w_exact = exact.load_rate([r[0] for r in hold])
 
     with open(os.path.join(args.out, "traces.csv"), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["time", "w_hold", "w_iterated", "w_reference", "tau_shaft_hold", "tau_shaft_iterated",
-                      "tau_shaft_reference", "iterations"])
+                      "tau_shaft_reference", "iterations", "w_shaft_jacobi", "w_shaft_gauss_seidel", "w_exact"])
         for i, (a, b) in enumerate(zip(hold, iterated)):
             r = ref_at[i]
-            out.writerow([repr(a[0]), repr(a[1]), repr(b[1]), repr(r[1]), repr(a[3]), repr(b[3]), repr(r[3]), b[4]])
+            out.writerow([repr(a[0]), repr(a[1]), repr(b[1]), repr(r[1]), repr(a[3]), repr(b[3]), repr(r[3]), b[4],
+                          repr(shaft["jacobi"][i][1]), repr(shaft["gauss_seidel"][i][1]), repr(float(w_exact[i]))])
     with open(os.path.join(args.out, "reference.csv"), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["time", "w", "tau_shaft"])
         for r in reference:
             out.writerow([repr(r[0]), repr(r[1]), repr(r[3])])
     expected = stick_duration_closed_form()
-    phases = {"hold": stick_phases(hold), "iterated": stick_phases(iterated), "reference": stick_phases(reference)}
+    phases = {"hold": stick_phases(hold), "iterated": stick_phases(iterated), "reference": stick_phases(reference),
+              "shaft_jacobi": stick_phases(shaft["jacobi"]), "shaft_gauss_seidel": stick_phases(shaft["gauss_seidel"]),
+              "exact": [(a, b) for a, b in exact.stick_intervals() if a > 0.0 and b < stop]}
     with open(os.path.join(args.out, "stick_phases.csv"), "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["master", "start", "end", "duration", "closed_form"])
@@ -201,11 +248,20 @@ def main(argv):
     print(f"rms rate difference to the reference: hold {rms(hold):.4g} rad/s, iterated {rms(iterated):.4g} rad/s")
     print(f"iterating master: {sum(r[4] for r in iterated[1:]) / (len(iterated) - 1):.2f} passes per step, "
           f"{unconverged} steps not converged")
-    plot(hold, iterated, reference, ref_at, phases, expected, h, os.path.join(args.out, "iterating_master.png"))
+    peak = max(abs(x) for x in w_exact)
+
+    def rms_exact(rows):
+        return (sum((row[1] - w_exact[k]) ** 2 for k, row in enumerate(rows)) / len(rows)) ** 0.5 / peak
+
+    print("rms rate error against the exact solution, relative to its peak: "
+          f"torque cut hold {rms_exact(hold):.3g}, iterated {rms_exact(iterated):.3g}; "
+          f"shaft cut jacobi {rms_exact(shaft['jacobi']):.3g}, gauss_seidel {rms_exact(shaft['gauss_seidel']):.3g}")
+    plot(hold, iterated, reference, ref_at, phases, expected, h, os.path.join(args.out, "iterating_master.png"),
+         shaft, w_exact)
     return 0
 
 
-def plot(hold, iterated, reference, ref_at, phases, expected, h, path):
+def plot(hold, iterated, reference, ref_at, phases, expected, h, path, shaft, w_exact):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -215,18 +271,26 @@ def plot(hold, iterated, reference, ref_at, phases, expected, h, path):
     ax.plot([r[0] for r in reference], [r[1] for r in reference], "k", lw=0.8, label="reference (hold, fine step)")
     ax.plot([r[0] for r in hold], [r[1] for r in hold], ".-", ms=2, lw=0.8, label=f"hold master, {h} s")
     ax.plot([r[0] for r in iterated], [r[1] for r in iterated], ".-", ms=2, lw=0.8, label=f"iterating master, {h} s")
+    for m, rows in shaft.items():
+        ax.plot([r[0] for r in rows], [r[1] for r in rows], ".-", ms=2, lw=0.8, label=f"shaft cut, {m}, {h} s")
+    ax.plot([r[0] for r in hold], w_exact, "r--", lw=0.8, label="exact")
     ax.set_ylabel("load rate w (rad/s)")
-    ax.set_title("Stick-slip: CompliantDrive + HillFrictionInertia under two masters")
+    ax.set_title("Stick-slip: torque cut (CompliantDrive + HillFrictionInertia) vs shaft cut "
+                 "(MotorDrive + HillFrictionShaftLoad)", fontsize=9)
     ax.legend(fontsize=7)
     ax = axes[1]
     ax.plot([r[0] for r in hold], [r[1] - ref_at[i][1] for i, r in enumerate(hold)], lw=0.8, label="hold - reference")
     ax.plot([r[0] for r in iterated], [r[1] - ref_at[i][1] for i, r in enumerate(iterated)], lw=0.8,
             label="iterating - reference")
+    for m, rows in shaft.items():
+        ax.plot([r[0] for r in rows], [r[1] - w_exact[i] for i, r in enumerate(rows)], lw=0.8,
+                label=f"shaft cut {m} - exact")
     ax.set_ylabel("rate difference (rad/s)")
     ax.set_xlabel("time (s)")
     ax.legend(fontsize=7)
     ax = axes[2]
-    for master, marker in [("reference", "k."), ("hold", "o"), ("iterated", "s")]:
+    for master, marker in [("reference", "k."), ("hold", "o"), ("iterated", "s"), ("shaft_jacobi", "^"),
+                           ("shaft_gauss_seidel", "v"), ("exact", "r*")]:
         ax.plot([s for s, _ in phases[master]], [e - s for s, e in phases[master]], marker, label=master, ms=5)
     ax.axhline(expected, color="gray", ls="--", label=f"closed form {expected:.3f} s")
     ax.set_xlabel("start of stick phase (s)")

@@ -326,9 +326,10 @@ fn models_declare_interpolation_and_output_derivatives_only_where_they_use_them(
         let xml = (entry.model_description)();
         let id = entry.info.identifier;
         // Every 1-DOF FMU (input tau) and the two-inertia clutches
-        // interpolate their torques; the others hold.
+        // interpolate their torques, the shaft port its drive rate; the others hold.
         let one_dof = (entry.variables)().first().is_some_and(|v| v.name == "tau");
-        let interpolates = one_dof || id == "ClutchStickSlip" || id == "TwoInertiaClutch";
+        let interpolates =
+            one_dof || id == "ClutchStickSlip" || id == "TwoInertiaClutch" || id == "HillFrictionShaftLoad";
         assert_eq!(xml.contains("canInterpolateInputs=\"true\""), interpolates, "{id}");
         let derivatives = id == HILL || id == "ClutchStickSlip";
         assert_eq!(xml.contains("maxOutputDerivativeOrder=\"1\""), derivatives, "{id}");

@@ -495,6 +495,32 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
                 let peak = torque.iter().cloned().fold(f64::MIN, f64::max);
                 assert!(close(peak, 1.635, 1e-3), "{id}: shaft torque peak {peak}");
             }
+            // The shaft port released: drive end held at 0.25 rad, J = 1, k = 10, F_c = 1,
+            // F_s = 1.5: a half swing about 0.15 rad, phi = 0.15 - 0.15*cos(sqrt(10) t),
+            // stopping at 0.3 rad at pi/sqrt(10) = 0.993 s, then stuck (the shaft pulls
+            // back with 0.5 N.m < F_s); tau_shaft on the drive is -k*(0.25 - phi) while stuck.
+            "HillFrictionShaftLoad" => {
+                let (phi, w, mode, torque) = (r.col("phi"), r.col("w"), r.col("mode"), r.col("tau_shaft"));
+                let stop = std::f64::consts::PI / 10f64.sqrt();
+                for (i, &ti) in t.iter().enumerate() {
+                    if ti < stop - 1e-9 {
+                        let exact = 0.15 - 0.15 * (10f64.sqrt() * ti).cos();
+                        assert!(close(phi[i], exact, 1e-12), "{id}: phi({ti}) = {} vs {exact}", phi[i]);
+                    } else if ti > stop + 0.02 {
+                        assert!(w[i] == 0.0 && mode[i] == 0.0, "{id}: moving at {ti}");
+                        assert!(close(phi[i], 0.3, 1e-12), "{id}: phi({ti}) = {}", phi[i]);
+                        assert!(close(torque[i], 0.5, 1e-12), "{id}: tau_shaft({ti}) = {}", torque[i]);
+                    }
+                }
+            }
+            // The motor alone: w = 0.5*(1 - exp(-t/0.1)) towards w_command = 0.5 rad/s.
+            "MotorDrive" => {
+                let w = r.col("w");
+                for (i, &ti) in t.iter().enumerate() {
+                    let exact = 0.5 * (1.0 - (-ti / 0.1).exp());
+                    assert!(close(w[i], exact, 1e-12), "{id}: w({ti}) = {} vs {exact}", w[i]);
+                }
+            }
             other => panic!("{other}: add the physics its reference must show"),
         }
     }

@@ -85,10 +85,50 @@ const SHAFT_DRIVE_HILL_FRICTION: System = System {
     step_size: 1e-3,
 };
 
+/// The same kind of plant cut at the shaft (the shaft port): `MotorDrive`
+/// (motor with a stiff speed loop; torque in, motion out) winds the shaft of
+/// `HillFrictionShaftLoad` (shaft + load with Hill's friction; motion in,
+/// torque out) at 0.5 rad/s: the issue-20 system, whose exact sticks last
+/// 0.199 s per cycle, kept exact by any fixed-step master at 20 ms.
+const MOTOR_SHAFT_LOAD_HILL_FRICTION: System = System {
+    name: "MotorShaftLoadHillFriction",
+    description:
+        "MotorDrive (motor, speed loop) driving a HillFrictionShaftLoad (shaft port: compliant shaft and load \
+                  with Hill's friction): the motor's phi and w to the shaft's drive end, the shaft's mean torque back \
+                  to the motor's tau_load; the motor's speed command w_command keeps its start value 0.5 rad/s (no \
+                  system input, so that any importer runs it as shipped)",
+    inputs: &[],
+    components: &[
+        Component { name: "Motor", model: "MotorDrive", connectors: &["tau_load", "phi", "w"] },
+        Component {
+            name: "Load",
+            model: "HillFrictionShaftLoad",
+            connectors: &["phi_drive", "w_drive", "tau_shaft", "phi", "w", "tau_friction", "mode"],
+        },
+    ],
+    connections: &[
+        ("Motor", "phi", "Load", "phi_drive"),
+        ("Motor", "w", "Load", "w_drive"),
+        ("Load", "tau_shaft", "Motor", "tau_load"),
+    ],
+    parameters: &[
+        ("Motor", "J_motor", 0.01),
+        ("Motor", "speed_gain", 1e4),
+        ("Load", "k_shaft", 10.0),
+        ("Load", "d_shaft", 0.0),
+        ("Load", "J", 1.0),
+        ("Load", "w_start", 0.0),
+        ("Load", "tau_coulomb", 1.0),
+        ("Load", "tau_static", 1.5),
+    ],
+    stop_time: 4.0,
+    step_size: 0.02,
+};
+
 /// Write every system as `<fmu_dir>/<System>.ssp`, from the FMUs already there.
 pub fn write_systems(fmu_dir: &Path) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();
-    for system in [&SHAFT_DRIVE_HILL_FRICTION] {
+    for system in [&SHAFT_DRIVE_HILL_FRICTION, &MOTOR_SHAFT_LOAD_HILL_FRICTION] {
         let path = fmu_dir.join(format!("{}.ssp", system.name));
         let ssd = system_structure(system)?;
         let ssv = parameter_set(system)?;
@@ -138,15 +178,16 @@ fn system_structure(s: &System) -> Result<String> {
     x += "<ssd:SystemStructureDescription xmlns:ssd=\"http://ssp-standard.org/SSP1/SystemStructureDescription\" \
           xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" version=\"1.0\"";
     x += &format!(" name=\"{}\" generationTool=\"cargo xtask fmu\">\n", s.name);
-    x += &format!(
-        "  <ssd:System name=\"{}\" description=\"{}\">\n    <ssd:Connectors>\n",
-        s.name,
-        escape(s.description)
-    );
-    for input in s.inputs {
-        x += &format!("      <ssd:Connector name=\"{input}\" kind=\"input\"><ssc:Real/></ssd:Connector>\n");
+    x += &format!("  <ssd:System name=\"{}\" description=\"{}\">\n", s.name, escape(s.description));
+    // The schema wants at least one Connector in a Connectors element.
+    if !s.inputs.is_empty() {
+        x += "    <ssd:Connectors>\n";
+        for input in s.inputs {
+            x += &format!("      <ssd:Connector name=\"{input}\" kind=\"input\"><ssc:Real/></ssd:Connector>\n");
+        }
+        x += "    </ssd:Connectors>\n";
     }
-    x += "    </ssd:Connectors>\n    <ssd:ParameterBindings>\n";
+    x += "    <ssd:ParameterBindings>\n";
     x += &format!("      <ssd:ParameterBinding source=\"resources/{}.ssv\"/>\n", s.name);
     x += "    </ssd:ParameterBindings>\n    <ssd:Elements>\n";
     for c in s.components {
@@ -276,6 +317,10 @@ mod tests {
         assert!(ssd.contains("<ssd:Connector name=\"mode\" kind=\"output\"><ssc:Integer/></ssd:Connector>"));
         let ssv = parameter_set(&SHAFT_DRIVE_HILL_FRICTION).unwrap();
         assert!(ssv.contains("<ssv:Parameter name=\"Load.tau_static\"><ssv:Real value=\"1.2\"/></ssv:Parameter>"));
+        let ssd = system_structure(&MOTOR_SHAFT_LOAD_HILL_FRICTION).unwrap();
+        assert_eq!(ssd.matches("<ssd:Connection ").count(), 3);
+        assert!(ssd.contains("startElement=\"Load\" startConnector=\"tau_shaft\""), "{ssd}");
+        parameter_set(&MOTOR_SHAFT_LOAD_HILL_FRICTION).unwrap();
     }
 
     /// The bound parameter set changes nothing an importer would not get

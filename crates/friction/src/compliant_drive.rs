@@ -80,7 +80,7 @@ impl CompliantDrive {
 /// `q = sqrt(q2)`; trigonometric for `q2 < 0`, a series near `q = 0`, and
 /// for real `q` as `(e^((s+q)t) +- e^((s-q)t))/2` (`s + q <= 0` here, so
 /// nothing overflows however stiff the modes).
-fn exp_cosh_sinh(s: f64, q2: f64, t: f64) -> (f64, f64) {
+pub(crate) fn exp_cosh_sinh(s: f64, q2: f64, t: f64) -> (f64, f64) {
     let x2 = q2 * t * t;
     if x2.abs() < 1e-8 {
         let e = (s * t).exp();

@@ -22,6 +22,8 @@ pub mod hill;
 pub mod inertia;
 pub mod load_dependent;
 pub mod majd_simaan;
+pub mod motor_drive;
+pub mod shaft_load;
 pub mod smooth;
 pub mod stribeck;
 
@@ -38,6 +40,8 @@ pub use hill::HillFriction;
 pub use inertia::{FrictionInertia, Motion};
 pub use load_dependent::{LoadDependentFriction, StepCondition};
 pub use majd_simaan::{MajdSimaan, SigmaMethod};
+pub use motor_drive::MotorDrive;
+pub use shaft_load::{DriveEnd, ShaftLoad};
 pub use smooth::VelocityMap;
 pub use stribeck::{ClassicalFriction, ClassicalShape};
 

@@ -78,6 +78,8 @@ models! {
     cmg_gimbal::CmgGimbalRateLoop + SCENARIOS,
     flap_actuator::FlapActuatorServo + SCENARIOS,
     compliant_drive::CompliantDrive,
+    hill_friction_shaft_load::HillFrictionShaftLoad,
+    motor_drive::MotorDrive,
 }
 
 /// Default experiment of the swappable 1-DOF FMUs (Coulomb, Hill, Stribeck,

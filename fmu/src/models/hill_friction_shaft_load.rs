@@ -1,0 +1,120 @@
+//! `HillFrictionShaftLoad`: the shaft port of Hill's static + Coulomb
+//! friction — motion in, torque out. The FMU holds the shaft (spring and
+//! damper) and the load with its friction; the drive's angle and rate come
+//! in, the torque of the shaft on the drive goes out (see
+//! `friction::shaft_load`).
+//!
+//! Choose this port over `HillFrictionInertia` (torque in) when the master
+//! is a fixed-step co-simulation master: the stick-slip of the load is then
+//! decided on the shaft torque of the present step, not of the last one.
+
+use super::one_inertia::static_at_least_coulomb;
+use crate::description::{variables, Experiment, ModelInfo, Variable};
+use crate::model::{InputDerivative, Model, Transition};
+use friction::{sign, DriveEnd, ExactStaticCoulomb, Motion, ShaftLoad};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Serialize, Deserialize)]
+pub struct HillFrictionShaftLoad {
+    drive: DriveEnd,
+    angle_start: f64,
+    rate_start: f64,
+    load: ShaftLoad,
+}
+
+impl Default for HillFrictionShaftLoad {
+    fn default() -> Self {
+        Self {
+            drive: DriveEnd { angle: 0.25, rate: 0.0, acceleration: 0.0 },
+            angle_start: 0.0,
+            rate_start: 0.0,
+            load: ShaftLoad {
+                inertia: 1.0,
+                stiffness: 10.0,
+                damping: 0.0,
+                law: ExactStaticCoulomb { static_torque: 1.5, coulomb_torque: 1.0 },
+                ..Default::default()
+            },
+        }
+    }
+}
+
+impl Model for HillFrictionShaftLoad {
+    const INFO: ModelInfo = ModelInfo::new("HillFrictionShaftLoad", Experiment::new(0.0, 2.0, 0.01)).description("\
+        Shaft port of Hill's static + Coulomb friction (motion in, torque out): a load J with friction at the end of \
+        a shaft k_shaft, d_shaft whose drive end moves as phi_drive + w_drive*(t - t0) over each step; stick, \
+        breakaway, stops and reversals found exactly inside the step (closed form per mode); tau_shaft is the shaft's \
+        torque on the drive, mean over the last step (connect to a torque-input plant such as MotorDrive's tau_load). \
+        Choose it over HillFrictionInertia (torque in) for fixed-step co-simulation masters: the stick is decided on \
+        the present step's shaft torque. Default: drive end held at 0.25 rad (2.5 N.m > F_s = 1.5 N.m); the load \
+        breaks away, swings about 0.15 rad and stops at 0.3 rad after pi*sqrt(J/k_shaft) = 0.993 s, where the shaft \
+        pulls back with 0.5 N.m < F_s: stuck from then on (w exactly 0)");
+    const VARIABLES: &'static [Variable<Self>] = variables! {
+        input(phi_drive = drive.angle, "Angle of the drive end of the shaft at the step's start (connect the drive's \
+            phi)", Angle, 0.25),
+        input(w_drive = drive.rate, "Rate of the drive end; the drive end moves as phi_drive + w_drive*(t - t0) over \
+            the step, + a*(t - t0)^2/2 with the input derivative a of w_drive (connect the drive's w)", AngularVelocity,
+            0.0),
+        output(tau_shaft = load.drive_torque, "Torque the shaft applies to the drive, mean over the last step (its \
+            impulse over the step is exact; connect to the drive's tau_load)", Torque),
+        output(phi = load.angle, "Angle of the load", Angle).display("deg"),
+        output(w = load.rate, "Rate of the load; exactly 0 while stuck", AngularVelocity).display("deg/s"),
+        output(tau_friction = load.friction_torque, "Friction torque on the load, mean over the last step", Torque),
+        integer_output("mode", "Load motion at the end of the step: -1 sliding backward, 0 stuck (w exactly 0), +1 \
+            sliding forward", -1, 1, |m| Motion::of_rate(m.load.rate).as_i32()),
+        parameter(k_shaft = load.stiffness, "Shaft torsional stiffness", RotationalStiffness, 10.0).positive(),
+        parameter(d_shaft = load.damping, "Shaft torsional damping", RotationalDamping, 0.0).min(0.0),
+        parameter(J = load.inertia, "Moment of inertia of the load", Inertia, 1.0).positive(),
+        parameter(w_start = rate_start, "Load rate at the start time", AngularVelocity, 0.0),
+        parameter(phi_start = angle_start, "Load angle at the start time", Angle, 0.0),
+        parameter(tau_coulomb = load.law.coulomb_torque, "Coulomb (sliding) friction torque F_c", Torque, 1.0).min(0.0),
+        parameter(tau_static = load.law.static_torque, "Static (breakaway) friction torque F_s, >= tau_coulomb",
+            Torque, 1.5).min(0.0),
+    };
+
+    /// The ramp's acceleration: with `fmi2SetRealInputDerivatives` on
+    /// `w_drive`, the drive end moves as `phi_drive + w_drive*u + a*u^2/2`
+    /// over the step, integrated exactly (the shaft torque is then quadratic
+    /// while stuck; the sliding particular solution shifts by `J*a/k`).
+    const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] = &[InputDerivative {
+        input: "w_drive",
+        get: |m| m.drive.acceleration,
+        set: |m, x| m.drive.acceleration = x,
+    }];
+
+    /// The step is exact for any length: one internal step per
+    /// communication step, so `tau_shaft` is the mean over the master's step.
+    fn max_substep(&self) -> f64 {
+        f64::INFINITY
+    }
+
+    fn check(&self) -> Result<(), String> {
+        static_at_least_coulomb("tau_static", self.load.law.static_torque, "tau_coulomb", self.load.law.coulomb_torque)
+    }
+
+    fn initialize(&mut self) {
+        self.load.angle = self.angle_start;
+        self.load.rate = self.rate_start;
+        // Before the first step: the instantaneous shaft torque, and the
+        // friction that holds it (at rest) or slides against the motion.
+        let tau = self.load.load_torque(self.drive.angle, self.drive.rate);
+        self.load.drive_torque = 0.0 - tau;
+        let law = self.load.law;
+        self.load.friction_torque = if self.rate_start != 0.0 {
+            -law.coulomb_torque * sign(self.rate_start)
+        } else if tau.abs() <= law.static_torque {
+            0.0 - tau
+        } else {
+            -law.coulomb_torque * sign(tau)
+        };
+    }
+
+    #[inline]
+    fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
+        let before = Motion::of_rate(self.load.rate);
+        self.load.step(self.drive, dt);
+        if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.load.rate)) {
+            on_transition(t);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! `MotorDrive`: a torque-driven plant for the shaft port — a motor inertia
+//! with a proportional speed loop; the shaft's torque on it comes in, its
+//! angle and rate go out (see `friction::motor_drive`). It stands for the
+//! Modelica motor or gearbox a user exports with a flange-torque input.
+
+use crate::description::{variables, Experiment, ModelInfo, Variable};
+use crate::model::{Model, Transition};
+use friction::MotorDrive as Motor;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Serialize, Deserialize)]
+pub struct MotorDrive {
+    motor_torque: f64,
+    speed_command: f64,
+    load_torque: f64,
+    angle_start: f64,
+    rate_start: f64,
+    motor: Motor,
+}
+
+impl Default for MotorDrive {
+    fn default() -> Self {
+        Self {
+            motor_torque: 0.0,
+            speed_command: 0.5,
+            load_torque: 0.0,
+            angle_start: 0.0,
+            rate_start: 0.0,
+            motor: Motor { inertia: 0.01, speed_gain: 0.1, ..Default::default() },
+        }
+    }
+}
+
+impl Model for MotorDrive {
+    const INFO: ModelInfo = ModelInfo::new("MotorDrive", Experiment::new(0.0, 1.0, 0.01)).description("\
+        Motor with a proportional speed loop, torque in, motion out, to drive a shaft-port friction FMU \
+        (HillFrictionShaftLoad): J_motor*dw/dt = tau_motor + speed_gain*(w_command - w) + tau_load; connect phi, w \
+        to the friction FMU's phi_drive, w_drive and its tau_shaft to tau_load; solved exactly for inputs held over \
+        the step (any step). Default: no load, the motor spins up from rest towards w_command = 0.5 rad/s with the \
+        time constant J_motor/speed_gain = 0.1 s (0.316 rad/s at 0.1 s)");
+    const VARIABLES: &'static [Variable<Self>] = variables! {
+        input(tau_motor = motor_torque, "Motor torque command (feed-forward)", Torque, 0.0),
+        input(w_command = speed_command, "Speed command of the proportional speed loop (no effect with speed_gain = \
+            0)", AngularVelocity, 0.5),
+        input(tau_load = load_torque, "Torque of the load (the shaft) on the motor, positive along the rotation \
+            (connect the friction FMU's tau_shaft)", Torque, 0.0),
+        output(phi = motor.angle, "Motor angle (connect to the friction FMU's phi_drive)", Angle).display("deg"),
+        output(w = motor.rate, "Motor rate (connect to the friction FMU's w_drive)", AngularVelocity).display("rpm"),
+        parameter(J_motor = motor.inertia, "Motor (rotor) inertia", Inertia, 0.01).positive(),
+        parameter(speed_gain = motor.speed_gain, "Proportional speed-loop gain K_v: motor torque K_v*(w_command - w) \
+            added to tau_motor; 0 = torque drive", RotationalDamping, 0.1).min(0.0),
+        parameter(phi_start = angle_start, "Motor angle at the start time", Angle, 0.0),
+        parameter(w_start = rate_start, "Motor rate at the start time", AngularVelocity, 0.0),
+    };
+
+    /// Exact for held inputs over any step: one internal step per communication step.
+    fn max_substep(&self) -> f64 {
+        f64::INFINITY
+    }
+
+    fn initialize(&mut self) {
+        self.motor.angle = self.angle_start;
+        self.motor.rate = self.rate_start;
+    }
+
+    #[inline]
+    fn step(&mut self, dt: f64, _on_transition: &mut dyn FnMut(Transition)) {
+        self.motor.step(self.motor_torque, self.speed_command, self.load_torque, dt);
+    }
+}
