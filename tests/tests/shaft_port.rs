@@ -194,6 +194,7 @@ fn omsimulator_weakly_coupled_system_keeps_the_stick_with_the_shaft_port() {
                         stop,
                         step: h,
                         tolerance: 1e-6,
+                        held_inputs: None,
                     }
                 } else {
                     values.extend([
@@ -221,6 +222,7 @@ fn omsimulator_weakly_coupled_system_keeps_the_stick_with_the_shaft_port() {
                         stop,
                         step: h,
                         tolerance: 1e-6,
+                        held_inputs: None,
                     }
                 };
                 let table = simulate_system(&oms, &system).unwrap_or_else(|e| panic!("{name} {cut} {step}: {e}"));
