@@ -815,6 +815,10 @@ pub struct ModelInfo {
     /// `<Model>_in.csv`); inputs not named keep their start values. A model
     /// has no hidden signal: an input that is not set has its start value.
     pub default_inputs: &'static [(&'static str, crate::scenarios::Signal)],
+    /// The papers the model implements, each with the equations and figures
+    /// it takes from it (see [`crate::bibliography`]); empty for the
+    /// project's own coupling plants.
+    pub sources: &'static [(&'static crate::bibliography::Source, &'static str)],
 }
 
 impl ModelInfo {
@@ -822,12 +826,18 @@ impl ModelInfo {
     /// description comes last so that its text starts on the first line and
     /// runs on (rustfmt lets a last string argument overflow).
     pub const fn new(identifier: &'static str, default_experiment: Experiment) -> Self {
-        Self { identifier, description: "", default_experiment, default_inputs: &[] }
+        Self { identifier, description: "", default_experiment, default_inputs: &[], sources: &[] }
     }
 
     /// The default experiment's input signals (see [`ModelInfo::default_inputs`]).
     pub const fn default_inputs(self, default_inputs: &'static [(&'static str, crate::scenarios::Signal)]) -> Self {
         Self { default_inputs, ..self }
+    }
+
+    /// The papers the model implements, with what it takes from each
+    /// (see [`ModelInfo::sources`]).
+    pub const fn sources(self, sources: &'static [(&'static crate::bibliography::Source, &'static str)]) -> Self {
+        Self { sources, ..self }
     }
 
     pub const fn description(self, description: &'static str) -> Self {

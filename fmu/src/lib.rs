@@ -17,6 +17,7 @@
 //! Running models in-process (scenarios, cross-check references) is the
 //! `runner` crate's job, outside the FMU binary.
 
+pub mod bibliography;
 pub mod description;
 pub mod fmi2;
 pub mod model;

@@ -77,9 +77,10 @@ pub fn models_markdown() -> String {
     for m in MODELS {
         let e = m.info.default_experiment;
         out.push_str(&format!(
-            "\n## {}\n\n{}\n\nDefault experiment: {} s to {} s, communication step {} s.\n\n{}",
+            "\n## {}\n\n{}\n\n{}Default experiment: {} s to {} s, communication step {} s.\n\n{}",
             m.info.identifier,
             m.info.description,
+            sources_markdown(&m.info),
             e.start_time,
             e.stop_time,
             e.step_size,
@@ -89,9 +90,37 @@ pub fn models_markdown() -> String {
     out
 }
 
+/// "Sources: ..." for `docs/models.md` (nothing for the coupling plants).
+fn sources_markdown(info: &ModelInfo) -> String {
+    if info.sources.is_empty() {
+        return String::new();
+    }
+    let items: Vec<String> =
+        info.sources.iter().map(|(source, used)| format!("- {} Used here: {used}.\n", source.citation())).collect();
+    format!("Sources:\n\n{}\n", items.concat())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every model names its papers, but the coupling plants written for
+    /// this project; every source is in the README's bibliography.
+    #[test]
+    fn every_model_names_its_sources_and_the_readme_cites_them() {
+        let without: Vec<&str> =
+            MODELS.iter().filter(|m| m.info.sources.is_empty()).map(|m| m.info.identifier).collect();
+        assert_eq!(without, ["CompliantDrive", "MotorDrive"], "models without sources");
+        let readme = include_str!("../../README.md").replace("\n   ", " ").replace('\n', " ");
+        for source in crate::bibliography::ALL {
+            assert!(readme.contains(source.title), "the README's bibliography lacks \"{}\"", source.title);
+        }
+        for m in MODELS {
+            for (source, _) in m.info.sources {
+                assert!(crate::bibliography::ALL.contains(source), "{}: a source not in ALL", m.info.identifier);
+            }
+        }
+    }
 
     #[test]
     fn identifiers_and_guids_are_unique() {

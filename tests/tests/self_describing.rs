@@ -59,6 +59,14 @@ fn every_fmu_holds_its_documentation_icon_and_licenses() {
                 }
             }
         }
+        // The page cites the model's papers in full, with what it takes from each.
+        assert!(html.contains("<h2>Sources</h2>"), "{id}: no Sources section");
+        for (source, used) in entry.info.sources {
+            for part in [source.authors, source.title, source.year] {
+                assert!(html.contains(part), "{id}: the page does not cite {part}");
+            }
+            assert!(html.contains(&format!("Used here: {used}.")), "{id}: the page does not say what it uses");
+        }
         // Every reference resolves inside the archive (relative to documentation/).
         let refs = references(&html);
         for r in &refs {

@@ -159,6 +159,17 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
         escape(fmu::xml::AUTHOR)
     ));
 
+    h.push_str("<h2>Sources</h2>\n");
+    if m.info.sources.is_empty() {
+        h.push_str("<p>No paper: a coupling plant of this project, exact for inputs held over a step.</p>\n");
+    } else {
+        h.push_str("<ol class=\"sources\">\n");
+        for (source, used) in m.info.sources {
+            h.push_str(&format!("<li>{}<br>Used here: {}.</li>\n", escape(&source.citation()), escape(used)));
+        }
+        h.push_str("</ol>\n");
+    }
+
     let choices: Vec<&VariableInfo> = variables.iter().filter(|v| v.choices.is_some()).collect();
     if !choices.is_empty() {
         h.push_str("<h2>Choices</h2>\n");
@@ -186,11 +197,16 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
 
     h.push_str(&format!(
         "<h2>Default experiment</h2>\n<p>{} s to {} s, communication step {} s, with every variable at its start \
-         value (inputs at their start values; a friction element's <code>w_rel</code> follows its built-in test \
-         signal). Every output (and input):</p>\n{}",
+         value{}. Every output (and input):</p>\n{}",
         e.start_time,
         e.stop_time,
         e.step_size,
+        if m.info.default_inputs.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = m.info.default_inputs.iter().map(|(n, _)| format!("<code>{n}</code>")).collect();
+            format!(" but {}, which follow the experiment's <code>{id}_in.csv</code>", names.join(", "))
+        },
         svg_plots(table)
     ));
 

@@ -2,6 +2,7 @@
 //! Section IV (see `friction::antenna` for the structure and the design
 //! values), and Hill's Figs. 3-4 as scenarios.
 
+use crate::bibliography;
 use crate::description::{enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
@@ -41,7 +42,9 @@ enumeration! {
 }
 
 impl Model for AntennaAzimuthServo {
-    const INFO: ModelInfo = ModelInfo::new("AntennaAzimuthServo", Experiment::new(0.0, 5.0, 0.01)).description("70-m \
+    const INFO: ModelInfo = ModelInfo::new("AntennaAzimuthServo", Experiment::new(0.0, 5.0, 0.01))
+        .sources(&[(&bibliography::HILL, "Section IV, the azimuth servo, Figs. 3-4; friction, Eqs. (1)-(6)")])
+        .description("70-m \
         antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position and rate \
         loops, valve and pressure lags, 7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static, F_c/J = 1.77 \
         mrad/s2; friction_model: conventional (0) or Hill's (1); torques in psi of differential pressure as Hill \

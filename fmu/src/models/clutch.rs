@@ -1,6 +1,7 @@
 //! `ClutchStickSlip`: two inertias and a friction clutch between them, with
 //! exact lock-up (the 1-D blog's model, predictive instead of banded).
 
+use crate::bibliography;
 use super::two_inertia::{HasTwoInertia, TwoInertia};
 use crate::description::{variables, Experiment, ModelInfo, Variable};
 use crate::model::{InputDerivative, Model, OutputDerivative, Transition};
@@ -29,7 +30,9 @@ impl HasTwoInertia for ClutchStickSlip {
 }
 
 impl Model for ClutchStickSlip {
-    const INFO: ModelInfo = ModelInfo::new("ClutchStickSlip", Experiment::new(0.0, 1.0, 0.01)).description("Two \
+    const INFO: ModelInfo = ModelInfo::new("ClutchStickSlip", Experiment::new(0.0, 1.0, 0.01))
+        .sources(&[(&bibliography::FRICTION_BLOG, "stick/slip switching, sticking torque (T1*J2 - T2*J1)/(J1 + J2)")])
+        .description("Two \
         inertias coupled by a friction clutch of time-varying capacity: sticking torque (T1*J2 - T2*J1)/(J1 + J2) \
         checked against the capacity, lock-up predicted within the step (no velocity band), exact w1 == w2 while \
         locked. Default experiment (start values; J1 = J2 = 1, w1 = 10 and w2 = 0 rad/s, capacity 10 N.m, no external \

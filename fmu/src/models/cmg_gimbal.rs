@@ -1,6 +1,7 @@
 //! `CmgGimbalRateLoop`: Nurre's gimbal rate controller with Dahl pivot
 //! friction (NASA TM X-64934, Eqs. 10-12, Fig. 4), and its experiments.
 
+use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
@@ -32,7 +33,9 @@ impl Default for CmgGimbalRateLoop {
 }
 
 impl Model for CmgGimbalRateLoop {
-    const INFO: ModelInfo = ModelInfo::new("CmgGimbalRateLoop", Experiment::new(0.0, 0.8, 1e-3)).description("CMG \
+    const INFO: ModelInfo = ModelInfo::new("CmgGimbalRateLoop", Experiment::new(0.0, 0.8, 1e-3))
+        .sources(&[(&bibliography::NURRE, "the gimbal rate controller, Eqs. (10)-(12), Figs. 7-14")])
+        .description("CMG \
         gimbal rate loop (Nurre Eqs. 10-12): I*theta'' = K_p*(theta1' - theta') + K_I*(theta1 - theta) - Tf, command \
         filter K_p*theta1'' = K_I*(theta_c' - theta1'), Dahl pivot friction; a frictionless copy of the loop runs \
         alongside (rate_without_friction); defaults: I = 5, K_I = 1e4, K_p = 280, CMG pivot Tf0 = 0.27 N.m, gamma = \

@@ -1,5 +1,6 @@
 //! `CoulombInertia`: an inertia with the conventional Coulomb friction model.
 
+use crate::bibliography;
 use super::one_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
 use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{field, ModelInfo};
@@ -34,7 +35,9 @@ pub type CoulombInertia = LawInertia<CoulombParameters>;
 
 crate::inertia_model!(
     CoulombParameters,
-    ModelInfo::new("CoulombInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE).description("Inertia with \
+    ModelInfo::new("CoulombInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
+        .sources(&[(&bibliography::HILL, "the conventional model, Fig. 1")])
+        .description("Inertia with \
         conventional Coulomb friction tau_f = -F_c*sign(w), sign(0) = 0, explicit Euler (Hill, Fig. 1): the baseline \
         that chatters about a non-zero mean rate when the applied torque is below the friction. Default experiment \
         (tau from CoulombInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, F_c = 1 N.m, 1 ms internal steps): \

@@ -2,6 +2,7 @@
 //! clutches (the configuration of the Modelica Standard Library example the
 //! 1-D blog's open question points to), locking and sliding in any combination.
 
+use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
@@ -74,6 +75,10 @@ impl Default for CoupledClutches {
 impl Model for CoupledClutches {
     const INFO: ModelInfo = ModelInfo::new("CoupledClutches", Experiment::new(0.0, 1.5, 0.001))
         .default_inputs(MODELICA_INPUTS)
+        .sources(&[
+            (&bibliography::FRICTION_BLOG, "several masses locking and sliding in any combination"),
+            (&bibliography::MODELICA, "Examples.CoupledClutches: the default experiment"),
+        ])
         .description("Four \
         inertias J1..J4 in a chain coupled by three friction clutches (the Modelica CoupledClutches configuration): \
         each fixed step solves which clutches stick over every combination, consistently and exactly (locked groups \

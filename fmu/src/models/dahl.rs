@@ -1,5 +1,6 @@
 //! `DahlInertia` and `DahlElement`: Dahl's square-law friction (Nurre Eqs. 2-4).
 
+use crate::bibliography;
 use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
 use crate::description::{field, Experiment, ModelInfo};
 use friction::Dahl;
@@ -44,7 +45,9 @@ pub type DahlElement = LawElement<Dahl>;
 
 crate::law_models!(
     Dahl,
-    inertia: ModelInfo::new("DahlInertia", Experiment::new(0.0, 20.0, 0.025)).description("Inertia with Dahl friction \
+    inertia: ModelInfo::new("DahlInertia", Experiment::new(0.0, 20.0, 0.025))
+        .sources(&[(&bibliography::NURRE, "Dahl's square law, Eqs. (2), (4); the free decay, Figs. 5-6")])
+        .description("Inertia with Dahl friction \
         dTf/dtheta = gamma*(Tf*sign(w) - Tf0)^2 (Nurre Eqs. 2-4), integrated exactly in the angle so that |Tf| <= Tf0; \
         defaults: Nurre Fig. 5 (I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4). Default experiment: Nurre's Fig. 5 free \
         decay, the one 1-DOF FMU that starts moving (w_start = 0.002 rad/s; set 0 for a body at rest): sliding at \
@@ -52,6 +55,7 @@ crate::law_models!(
         1.8 s), decaying; Dahl's law never sticks exactly: mode alternates -1/+1 and w is 3e-5 rad/s at 20 s"),
     element: ModelInfo::new("DahlElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
+        .sources(&[(&bibliography::NURRE, "Dahl's square law, Eqs. (2), (4)")])
         .description("Dahl friction element: relative speed in, friction torque out, presliding state inside (Nurre \
         Eqs. 2-4). Default experiment: w_rel = 0.05*sin(2*pi*t) rad/s from DahlElement_in.csv, one period: the \
         hysteresis loop, the torque saturating toward -+Tf0 = 0.0424 N.m; without an input w_rel stays 0 and so does \

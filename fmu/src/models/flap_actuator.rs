@@ -3,6 +3,7 @@
 //! `friction::flap_actuator` for the equations and the data set with its
 //! sources), and the paper's runs of Figs. 6-17 as scenarios.
 
+use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::model::{Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
@@ -269,7 +270,9 @@ impl Model for FlapActuatorServo {
     // fall on the communication points, so the flapper's one-step peak at
     // the command step is compared as is (2.0 s in 2.5 ms steps scores 99 %:
     // the resampled band misses that peak).
-    const INFO: ModelInfo = ModelInfo::new("FlapActuatorServo", Experiment::new(0.0, 1.998, 2e-3)).description("\
+    const INFO: ModelInfo = ModelInfo::new("FlapActuatorServo", Experiment::new(0.0, 1.998, 2e-3))
+        .sources(&[(&bibliography::BORELLO, "the flap actuator, Figs. 6-17; friction by Table 1")])
+        .description("\
         Electrohydraulic flap actuator servomechanism (Borello & Dalla Vedova Sections 5-6): proportional position \
         control, two-stage servovalve (second-order first stage and first-order second stage, both with hard stops), \
         pressure gain saturated at the supply-return pressure with valve pressure losses and leakage, hydraulic motor \

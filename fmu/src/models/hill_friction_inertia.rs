@@ -1,6 +1,7 @@
 //! `HillFrictionInertia`: an inertia with static + Coulomb friction, integrated
 //! exactly (default) or with Hill's published predictive algorithm.
 
+use crate::bibliography;
 use super::one_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
 use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{choice_field, enumeration, field, ModelInfo};
@@ -68,7 +69,9 @@ pub type HillFrictionInertia = LawInertia<HillParameters>;
 
 crate::inertia_model!(
     HillParameters,
-    ModelInfo::new("HillFrictionInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE).description("Inertia \
+    ModelInfo::new("HillFrictionInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
+        .sources(&[(&bibliography::HILL, "the predictive algorithm, Eqs. (1)-(6), the Y22 block")])
+        .description("Inertia \
         with static + Coulomb friction (Hill, Eqs. 1-2): exact zero rate while stuck, breakaway above F_s; integration \
         0 = exact event-located (stops, reversals and breakaways found inside the step, rate and angle exact for a \
         torque constant or linear in time), 1 = Hill's published predictive algorithm (Eqs. 1-6, block Y22). Default \

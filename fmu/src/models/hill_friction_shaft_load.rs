@@ -8,6 +8,7 @@
 //! is a fixed-step co-simulation master: the stick-slip of the load is then
 //! decided on the shaft torque of the present step, not of the last one.
 
+use crate::bibliography;
 use super::one_inertia::static_at_least_coulomb;
 use crate::description::{variables, Experiment, ModelInfo, Variable};
 use crate::model::{InputDerivative, Model, Transition};
@@ -40,7 +41,9 @@ impl Default for HillFrictionShaftLoad {
 }
 
 impl Model for HillFrictionShaftLoad {
-    const INFO: ModelInfo = ModelInfo::new("HillFrictionShaftLoad", Experiment::new(0.0, 2.0, 0.01)).description("\
+    const INFO: ModelInfo = ModelInfo::new("HillFrictionShaftLoad", Experiment::new(0.0, 2.0, 0.01))
+        .sources(&[(&bibliography::HILL, "static and Coulomb levels, stick and breakaway, Eqs. (1)-(6)")])
+        .description("\
         Shaft port of Hill's static + Coulomb friction (motion in, torque out): a load J with friction at the end of \
         a shaft k_shaft, d_shaft whose drive end moves as phi_drive + w_drive*(t - t0) over each step; stick, \
         breakaway, stops and reversals found exactly inside the step (closed form per mode); tau_shaft is the shaft's \

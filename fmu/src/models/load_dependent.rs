@@ -1,6 +1,7 @@
 //! `LoadDependentFrictionInertia`: Borello & Dalla Vedova's load-dependent
 //! dry friction with efficiencies, viscous damping and hard stops (Table 1).
 
+use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::model::{Model, Transition};
 use friction::{LoadDependentFriction, Motion};
@@ -18,6 +19,7 @@ pub struct LoadDependentFrictionInertia {
 
 impl Model for LoadDependentFrictionInertia {
     const INFO: ModelInfo = ModelInfo::new("LoadDependentFrictionInertia", Experiment::new(0.0, 2.0, 0.01))
+        .sources(&[(&bibliography::BORELLO, "load-dependent friction and end stops, Table 1")])
         .description("Rigid element with load-dependent dry friction (Borello & Dalla Vedova, Eqs. 3-4 and Table 1): \
             friction TFR0 + (1/EtO - 1)|TLD| with opposing load, TFR0 + (1 - EtA)|TLD| with aiding load (EtA <= 0: \
             irreversible), static/dynamic ratio FSD, viscous CM, plastic hard stops at +-XJM. Default experiment \

@@ -1,6 +1,7 @@
 //! `MajdSimaanInertia` and `MajdSimaanElement`: the continuous model with
 //! stiction (Majd & Simaan Eq. 6).
 
+use crate::bibliography;
 use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
 use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{choice_field, enumeration, field, Experiment, ModelInfo};
@@ -34,7 +35,9 @@ pub type MajdSimaanElement = LawElement<MajdSimaan>;
 
 crate::law_models!(
     MajdSimaan,
-    inertia: ModelInfo::new("MajdSimaanInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE).description("Inertia with Majd & \
+    inertia: ModelInfo::new("MajdSimaanInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
+        .sources(&[(&bibliography::MAJD_SIMAAN, "Eq. (6); sigma by Eqs. (7)-(8), (13), (19); Eq. (11)")])
+        .description("Inertia with Majd & \
         Simaan's continuous friction with stiction, Eq. (6), stepped linearly implicitly so the steep slope at zero \
         speed stays stable for small inertias; defaults: the paper's example Eq. (14). Default experiment (tau from \
         MajdSimaanInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, f_s = 0.95, f_c = 0.5 N.m, 10 ms steps): the \
@@ -44,6 +47,7 @@ crate::law_models!(
         mode stays +1. Without the input file tau stays 0 and the body at rest"),
     element: ModelInfo::new("MajdSimaanElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
+        .sources(&[(&bibliography::MAJD_SIMAAN, "Eq. (6); sigma by Eqs. (7)-(8), (13), (19)")])
         .description("Majd & Simaan friction element, Eq. (6): relative speed in, friction torque out. Default \
         experiment: w_rel = 0.05*sin(2*pi*t) rad/s from MajdSimaanElement_in.csv, one period, tracing Eq. (6) up to \
         its static peak; without an input w_rel stays 0 and so does the torque. On a rigid inertia of the user's the \

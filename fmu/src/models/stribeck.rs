@@ -1,6 +1,7 @@
 //! `StribeckInertia` and `StribeckElement`: the classical static / Coulomb /
 //! viscous / Stribeck maps (Majd & Simaan Eqs. 2, 3, 4).
 
+use crate::bibliography;
 use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
 use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{choice_field, enumeration, field, Experiment, ModelInfo};
@@ -33,7 +34,9 @@ pub type StribeckElement = LawElement<ClassicalFriction>;
 
 crate::law_models!(
     ClassicalFriction,
-    inertia: ModelInfo::new("StribeckInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE).description("Inertia with classical \
+    inertia: ModelInfo::new("StribeckInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
+        .sources(&[(&bibliography::MAJD_SIMAAN, "the classical maps, Eqs. (2)-(5)")])
+        .description("Inertia with classical \
         friction, Majd & Simaan Eq. (2) (static band), (3) (rational Stribeck) or (4) (exponential Stribeck), chosen \
         by `equation`; defaults: the paper's Eq. (14) values. Default experiment (tau from StribeckInertia_in.csv: 0 \
         to 2 N.m over 2 s, then 0; J = 1, f_s = 0.95, f_c = 0.5 N.m, 10 ms steps): a map has no stiction state, so \
@@ -42,6 +45,7 @@ crate::law_models!(
         exactly at 3.80 s (w = 0.0, mode 0 from there). Without the input file tau stays 0 and the body at rest"),
     element: ModelInfo::new("StribeckElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
+        .sources(&[(&bibliography::MAJD_SIMAAN, "the classical maps, Eqs. (2)-(5)")])
         .description("Classical static/Coulomb/viscous/Stribeck friction element (Majd & Simaan Eqs. 2-4): relative \
         speed in, friction torque out. Default experiment: w_rel = 0.05*sin(2*pi*t) rad/s from StribeckElement_in.csv, \
         one period, tracing the exponential map (Eq. 4); without an input w_rel stays 0 and so does the torque. On a \

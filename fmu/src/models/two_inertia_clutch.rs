@@ -1,6 +1,7 @@
 //! `TwoInertiaClutch`: the 1-D blog's plant — a drive torque on inertia 1,
 //! viscous damping on inertia 2, and the clutch between them.
 
+use crate::bibliography;
 use super::two_inertia::{HasTwoInertia, TwoInertia};
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::model::{InputDerivative, Model, Transition};
@@ -51,7 +52,9 @@ impl HasTwoInertia for TwoInertiaClutch {
 }
 
 impl Model for TwoInertiaClutch {
-    const INFO: ModelInfo = ModelInfo::new("TwoInertiaClutch", Experiment::new(0.0, 3.0, 0.001)).description("Two \
+    const INFO: ModelInfo = ModelInfo::new("TwoInertiaClutch", Experiment::new(0.0, 3.0, 0.001))
+        .sources(&[(&bibliography::FRICTION_BLOG, "the example: J1 = J2 = 1, T1 = 20, T2 = -10*w2, 50 N.m")])
+        .description("Two \
         inertias and a friction clutch (the 1-D blog's plant): drive torque on inertia 1, viscous damping on inertia 2 \
         (held over each internal step), exact lock-up; defaults: the blog's J1 = J2 = 1, damping 10 N.m.s; drive and \
         clutch capacity are inputs. Default experiment (start values: drive 20 N.m, capacity 15 N.m, from rest): \
