@@ -207,7 +207,7 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
             let names: Vec<String> = m.info.default_inputs.iter().map(|(n, _)| format!("<code>{n}</code>")).collect();
             format!(" but {}, which follow the experiment's <code>{id}_in.csv</code>", names.join(", "))
         },
-        svg_plots(table)
+        svg_plots(table, |name| unit_of(m, name))
     ));
 
     h.push_str(
@@ -307,13 +307,17 @@ fn signal_text(s: &fmu::scenarios::Signal) -> String {
 
 /// One small inline SVG per Real output of the default run (no script, no
 /// font files: the browser sets the text).
-fn svg_plots(table: &Table) -> String {
+/// One small plot per column over time, each titled with its quantity's
+/// unit (`phi [rad]`, a count without one) and its time axis labelled.
+fn svg_plots(table: &Table, unit: impl Fn(&str) -> String) -> String {
     let (w, hgt, pad) = (420.0, 150.0, 34.0);
     let time = table.column("time");
     let t_end = *time.last().unwrap_or(&1.0);
     let mut out = String::new();
     for name in table.columns.iter().skip(1) {
         let y = table.column(name);
+        let unit = unit(name);
+        let title = if unit.is_empty() { name.to_string() } else { format!("{name} [{}]", escape(&unit)) };
         let (lo, hi) = y.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
         let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 1.0, hi + 1.0) };
         let px = |t: f64| pad + (w - 2.0 * pad) * t / t_end;
@@ -328,8 +332,8 @@ fn svg_plots(table: &Table) -> String {
             .collect();
         out.push_str(&format!(
             "<svg width=\"{w}\" height=\"{hgt}\" viewBox=\"0 0 {w} {hgt}\" role=\"img\" aria-label=\"{name}\">\
-             <text x=\"{pad}\" y=\"14\" font-size=\"12\">{name}</text>\
-             <text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{t_end} s</text>\
+             <text x=\"{pad}\" y=\"14\" font-size=\"12\">{title}</text>\
+             <text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">time [s], 0 to {t_end}</text>\
              <text x=\"2\" y=\"{}\" font-size=\"10\">{hi:.4}</text><text x=\"2\" y=\"{}\" font-size=\"10\">{lo:.4}</text>\
              <rect x=\"{pad}\" y=\"{pad}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#bbb\"/>\
              <polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"{}\"/></svg>\n",
