@@ -171,6 +171,16 @@ impl Quantity {
         }
     }
 
+    /// The quantity of this one's time derivative, where it is declared.
+    pub fn per_second(self) -> Option<Quantity> {
+        match self {
+            Quantity::Angle => Some(Quantity::AngularVelocity),
+            Quantity::AngularVelocity => Some(Quantity::AngularAcceleration),
+            Quantity::AngleDegrees => Some(Quantity::AngularVelocityDegrees),
+            _ => None,
+        }
+    }
+
     /// The `quantity` attribute: what is measured, whatever the unit.
     pub fn quantity_name(self) -> &'static str {
         match self {

@@ -33,6 +33,9 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     /// (`fmi2GetRealOutputDerivatives`); non-empty means
     /// `maxOutputDerivativeOrder="1"`.
     const OUTPUT_DERIVATIVES: &'static [OutputDerivative<Self>] = &[];
+    /// The model as a hybrid system for Model Exchange; `None`: the FMU
+    /// offers Co-Simulation only.
+    const HYBRID: Option<Hybrid<Self>> = None;
 
     /// Longest internal integration step (s); `doStep` splits a
     /// communication step into equal substeps no longer than this, landing
@@ -107,4 +110,45 @@ impl Transition {
             meaning: if after { "locked" } else { "slipping" },
         })
     }
+}
+
+/// A model as a hybrid system, for FMI 2.0 Model Exchange: the importer's
+/// solver integrates `states` with the derivatives `evaluate` gives, watches
+/// the event indicators change sign, and calls `event` there. The model's
+/// Co-Simulation step is untouched by it.
+///
+/// The contact logic follows Modelica's friction elements: a discrete mode
+/// per contact (stuck, sliding forward, sliding backward) that changes only
+/// at an event; while stuck the rate state is exactly 0.0 with derivative 0.0.
+pub struct Hybrid<M: 'static> {
+    /// The continuous states, in the order of the state vector.
+    pub states: &'static [State<M>],
+    /// Number of event indicators (`numberOfEventIndicators`).
+    pub indicators: usize,
+    /// From time, states, inputs and the discrete mode: every state's
+    /// derivative and every output (stored in the model for the getters).
+    pub evaluate: fn(&mut M),
+    /// The event indicators for the values `evaluate` left; an event is a
+    /// sign change of one of them.
+    pub event_indicators: fn(&M, &mut [f64]),
+    /// At an event (and after initialization): the discrete mode that holds
+    /// for the current states and inputs, a state set where the physics jumps
+    /// (a rate to exactly 0.0 at a stop). True when something changed: the
+    /// importer then asks again, until nothing changes.
+    pub event: fn(&mut M, &mut dyn FnMut(Transition)) -> bool,
+}
+
+/// One continuous state: a Real variable of the model the solver integrates.
+pub struct State<M> {
+    /// The variable's name in `VARIABLES`.
+    pub variable: &'static str,
+    /// Stores a value the solver sets.
+    pub set: fn(&mut M, f64),
+    /// The state's time derivative, as `evaluate` left it.
+    pub derivative: fn(&M) -> f64,
+    /// Names of the variables the derivative depends on (ModelStructure).
+    pub depends_on: &'static [&'static str],
+    /// A typical magnitude (fmi2GetNominalsOfContinuousStates): a solver's
+    /// absolute tolerance is its relative tolerance times this.
+    pub nominal: f64,
 }

@@ -123,7 +123,8 @@ fn write_description<M: Model>(guid: &str) -> String {
     let variables = M::VARIABLES;
     let mut x = Xml(Writer::new_with_indent(Vec::new(), b' ', 2));
     x.event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
-    let n_event_indicators = "0";
+    let hybrid = M::HYBRID.as_ref();
+    let n_event_indicators = hybrid.map_or(0, |h| h.indicators).to_string();
     x.open(
         "fmiModelDescription",
         &[
@@ -137,9 +138,25 @@ fn write_description<M: Model>(guid: &str) -> String {
             ("license", LICENSE),
             ("generationTool", GENERATION_TOOL),
             ("variableNamingConvention", "flat"),
-            ("numberOfEventIndicators", n_event_indicators),
+            ("numberOfEventIndicators", &n_event_indicators),
         ],
     );
+    if hybrid.is_some() {
+        x.empty(
+            "ModelExchange",
+            &[
+                ("modelIdentifier", info.identifier),
+                ("needsExecutionTool", "false"),
+                // Needed: it reports a mode an input set between steps invalidated.
+                ("completedIntegratorStepNotNeeded", "false"),
+                ("canBeInstantiatedOnlyOncePerProcess", "false"),
+                ("canNotUseMemoryManagementFunctions", "true"),
+                ("canGetAndSetFMUstate", "true"),
+                ("canSerializeFMUstate", "true"),
+                ("providesDirectionalDerivative", "false"),
+            ],
+        );
+    }
     x.empty(
         "CoSimulation",
         &[
@@ -157,7 +174,15 @@ fn write_description<M: Model>(guid: &str) -> String {
         ],
     );
 
-    let quantities = quantities_used(variables);
+    let mut quantities = quantities_used(variables);
+    // The units of the states' derivatives (Model Exchange).
+    for state in hybrid.map_or(&[][..], |h| h.states) {
+        if let Some(Value::Real { quantity, .. }) = variables.iter().find(|v| v.name == state.variable).map(|v| &v.value) {
+            quantities.extend(quantity.per_second());
+        }
+    }
+    quantities.sort();
+    quantities.dedup();
     x.open("UnitDefinitions", &[]);
     for q in &quantities {
         x.open("Unit", &[("name", q.unit())]);
@@ -218,15 +243,19 @@ fn write_description<M: Model>(guid: &str) -> String {
     for (vr, v) in variables.iter().enumerate() {
         write_variable(&mut x, vr, v);
     }
+    let states = hybrid.map_or(&[][..], |h| h.states);
+    let position = |name: &str| {
+        variables.iter().position(|v| v.name == name).unwrap_or_else(|| {
+            panic!("{}: \"{name}\" is named as a state or a dependency but is not a variable", info.identifier)
+        })
+    };
+    for (k, state) in states.iter().enumerate() {
+        write_derivative(&mut x, variables.len() + k, &variables[position(state.variable)], position(state.variable));
+    }
     x.close("ModelVariables");
 
     x.open("ModelStructure", &[]);
-    let index_of =
-        |name: &str| {
-            variables.iter().position(|v| v.name == name).map(|i| (i + 1).to_string()).unwrap_or_else(|| {
-                panic!("{}: an output depends on \"{name}\", which is not a variable", info.identifier)
-            })
-        };
+    let index_of = |name: &str| (position(name) + 1).to_string();
     let outputs: Vec<(String, String)> = variables
         .iter()
         .enumerate()
@@ -236,18 +265,64 @@ fn write_description<M: Model>(guid: &str) -> String {
     if !outputs.is_empty() {
         // Most co-simulation outputs are values at the last communication
         // point: setting an input changes them only in the next doStep
-        // (dependencies=""). Memoryless outputs list their inputs.
+        // (dependencies=""). Memoryless outputs list their inputs, and so do
+        // outputs that follow an input at once in Model Exchange.
         x.open("Outputs", &[]);
         for (index, dependencies) in &outputs {
             x.empty("Unknown", &[("index", index), ("dependencies", dependencies)]);
         }
         x.close("Outputs");
-        // Every output is initial="calculated" (FMI 2.0, 3.3.2): all of them
-        // are initial unknowns. With no dependencies attribute an importer
-        // assumes a dependency on every known, which is safe.
+    }
+    // Derivatives: what each state's derivative depends on (states, inputs).
+    let derivatives: Vec<(String, String)> = states
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let deps: Vec<String> = s.depends_on.iter().map(|n| index_of(n)).collect();
+            ((variables.len() + k + 1).to_string(), deps.join(" "))
+        })
+        .collect();
+    if !derivatives.is_empty() {
+        x.open("Derivatives", &[]);
+        for (index, dependencies) in &derivatives {
+            x.empty("Unknown", &[("index", index), ("dependencies", dependencies)]);
+        }
+        x.close("Derivatives");
+    }
+    // Every output and derivative is initial="calculated" (FMI 2.0, 3.3.2):
+    // all of them are initial unknowns. At initialization they depend on the
+    // parameters (start values included) and on the inputs they follow at
+    // once; a state's value is itself an initial unknown, so a derivative's
+    // dependency on it is one on the parameters.
+    let parameters: Vec<String> = variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.causality == Causality::Parameter)
+        .map(|(i, _)| (i + 1).to_string())
+        .collect();
+    let initial = |inputs: &[&str]| {
+        let mut deps: Vec<usize> = inputs
+            .iter()
+            .map(|n| position(n))
+            .filter(|&i| variables[i].causality == Causality::Input)
+            .map(|i| i + 1)
+            .chain(parameters.iter().map(|p| p.parse().unwrap()))
+            .collect();
+        deps.sort();
+        deps.dedup();
+        deps.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")
+    };
+    let mut unknowns: Vec<(String, String)> = variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.causality == Causality::Output)
+        .map(|(vr, v)| ((vr + 1).to_string(), initial(v.depends_on)))
+        .collect();
+    unknowns.extend(states.iter().enumerate().map(|(k, s)| ((variables.len() + k + 1).to_string(), initial(s.depends_on))));
+    if !unknowns.is_empty() {
         x.open("InitialUnknowns", &[]);
-        for (index, _) in &outputs {
-            x.empty("Unknown", &[("index", index)]);
+        for (index, dependencies) in &unknowns {
+            x.empty("Unknown", &[("index", index), ("dependencies", dependencies)]);
         }
         x.close("InitialUnknowns");
     }
@@ -256,6 +331,35 @@ fn write_description<M: Model>(guid: &str) -> String {
     let mut text = String::from_utf8(x.0.into_inner()).expect("the XML is built from UTF-8 strings");
     text.push('\n');
     text
+}
+
+/// `der(<state>)`: the derivative of a continuous state (Model Exchange),
+/// value reference `vr` past the declared variables.
+fn write_derivative<M>(x: &mut Xml, vr: usize, state: &Variable<M>, state_index: usize) {
+    let name = format!("der({})", state.name);
+    let description = format!("Time derivative of {}", state.name);
+    let vr = vr.to_string();
+    x.open(
+        "ScalarVariable",
+        &[
+            ("name", &name),
+            ("valueReference", &vr),
+            ("description", &description),
+            ("causality", "local"),
+            ("variability", "continuous"),
+            ("initial", "calculated"),
+        ],
+    );
+    let derivative = (state_index + 1).to_string();
+    let rate = match state.value {
+        Value::Real { quantity, .. } => quantity.per_second(),
+        _ => None,
+    };
+    match rate {
+        Some(q) => x.empty("Real", &[("declaredType", q.type_name()), ("unit", q.unit()), ("derivative", &derivative)]),
+        None => x.empty("Real", &[("derivative", &derivative)]),
+    }
+    x.close("ScalarVariable");
 }
 
 fn write_variable<M>(x: &mut Xml, vr: usize, v: &Variable<M>) {

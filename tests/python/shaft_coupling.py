@@ -205,6 +205,45 @@ def score(name, h, path):
     print(f"system={name} step={h} {figures(exact, complete_sticks(exact, stop), times, w, h)}")
 
 
+def mode_sticks(times, modes):
+    """(start, end) of the complete sticks in a run that reports its mode
+    (Model Exchange: a row at each event's left and right limit): from the
+    first row with mode 0 after a slide to the first row with a non-zero
+    mode after it."""
+    out, start, moved = [], None, False
+    for t, m in zip(times, modes):
+        if m == 0:
+            if moved and start is None:
+                start = t
+        else:
+            if start is not None:
+                out.append((start, t))
+                start = None
+            moved = True
+    return out
+
+
+def score_events(name, path, stop):
+    """Model Exchange run of the system (time, mode, w at the solver's
+    output points and events) against the exact solution: every complete
+    stick's duration, the worst relative error, and the largest |w| while
+    the run says stuck (must be exactly 0.0)."""
+    data = np.genfromtxt(path, delimiter=",", names=True)
+    times, modes = np.asarray(data["time"], dtype=float), np.asarray(data["mode"], dtype=float)
+    w = np.asarray(data["w"], dtype=float)
+    exact = simulate(SYSTEMS[name], stop)
+    exact_sticks = complete_sticks(exact, stop)
+    runs = mode_sticks(times, modes)
+    errors, spurious = stick_errors(runs, exact_sticks, 0.0)
+    worst = max((e / (b - a) for e, (a, b) in zip(errors, exact_sticks)), default=float("nan"))
+    events = [t for (t, _, _) in exact.events]
+    print(f"system={name} exact_sticks={len(exact_sticks)} sticks={len(runs)} spurious={spurious} "
+          f"exact_stick={exact_sticks[0][1] - exact_sticks[0][0] if exact_sticks else float('nan'):.9f} "
+          f"stick={runs[0][1] - runs[0][0] if runs else float('nan'):.9f} worst_relative_error={worst:.3e} "
+          f"stuck_w_max={float(np.max(np.abs(w[modes == 0]), initial=0.0))!r} exact_events={' '.join(f'{t:.9f}' for t in events)} "
+          f"seen_starts={' '.join(f'{a:.9f}' for a, _ in runs)}")
+
+
 def ssp(path, h, stop):
     """The shipped shaft-port SSP system in fmpy.ssp's fixed-step master,
     with its own parameter set (checked to be the stiff_loop system; the
@@ -268,6 +307,9 @@ def main(argv):
     if argv[0] == "--systems":
         for name, s in SYSTEMS.items():
             print(name, " ".join(f"{k}={v!r}" for k, v in vars(s).items()))
+        return
+    if argv[0] == "--score-events":
+        score_events(argv[1], argv[2], float(argv[3]))
         return
     if argv[0] == "--score":
         score(argv[1], float(argv[2]), argv[3])

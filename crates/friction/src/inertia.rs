@@ -4,9 +4,10 @@ use crate::{sign, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
 /// Direction of motion of a body relative to its friction contact.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Motion {
     Backward,
+    #[default]
     Stuck,
     Forward,
 }

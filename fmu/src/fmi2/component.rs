@@ -5,8 +5,9 @@ use super::erased::{substep_count, Clock, Erased, StepError, MAX_SUBSTEPS_PER_ST
 use super::log::{self, Log};
 use super::types::Status;
 
-/// States of the FMI 2.0 Co-Simulation call sequence (standard, 4.2.4).
-/// `stepCanceled`/`stepInProgress` never occur: doStep is synchronous.
+/// States of the FMI 2.0 call sequences: Co-Simulation (standard, 4.2.4;
+/// `stepCanceled`/`stepInProgress` never occur: doStep is synchronous) and
+/// Model Exchange (3.2.3: event mode, continuous-time mode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Phase {
@@ -17,11 +18,13 @@ pub enum Phase {
     Terminated = 4,
     Error = 5,
     Fatal = 6,
+    EventMode = 7,
+    ContinuousTimeMode = 8,
 }
 
 impl Phase {
-    fn bit(self) -> u8 {
-        1 << self as u8
+    fn bit(self) -> u16 {
+        1 << self as u16
     }
 
     fn from_u8(x: u8) -> Option<Self> {
@@ -33,6 +36,8 @@ impl Phase {
             Phase::Terminated,
             Phase::Error,
             Phase::Fatal,
+            Phase::EventMode,
+            Phase::ContinuousTimeMode,
         ]
         .get(x as usize)
         .copied()
@@ -47,36 +52,84 @@ impl Phase {
             Phase::Terminated => "terminated",
             Phase::Error => "error",
             Phase::Fatal => "fatal",
+            Phase::EventMode => "eventMode",
+            Phase::ContinuousTimeMode => "continuousTimeMode",
         }
     }
 }
 
-/// Sets of phases in which a function may be called.
+/// Sets of phases in which a function may be called, and which interface
+/// it belongs to (a Co-Simulation function on a Model Exchange instance is
+/// refused, and the reverse).
 pub mod allowed {
     use super::Phase::*;
-    const fn set(phases: &[super::Phase]) -> u8 {
+    const fn set(phases: &[super::Phase]) -> u16 {
         let mut bits = 0;
         let mut i = 0;
         while i < phases.len() {
-            bits |= 1 << phases[i] as u8;
+            bits |= 1 << phases[i] as u16;
             i += 1;
         }
         bits
     }
-    pub const ANY_BUT_FATAL: u8 = set(&[Instantiated, InitializationMode, StepComplete, StepFailed, Terminated, Error]);
-    pub const INSTANTIATED: u8 = set(&[Instantiated]);
-    pub const INITIALIZATION: u8 = set(&[InitializationMode]);
-    pub const STEP_COMPLETE: u8 = set(&[StepComplete]);
-    pub const TERMINATE: u8 = set(&[StepComplete, StepFailed]);
+    /// Flag: a Co-Simulation function only.
+    pub const CS_ONLY: u16 = 1 << 14;
+    /// Flag: a Model Exchange function only.
+    pub const ME_ONLY: u16 = 1 << 15;
+    pub const PHASES: u16 = !(CS_ONLY | ME_ONLY);
+    pub const ANY_BUT_FATAL: u16 = set(&[
+        Instantiated,
+        InitializationMode,
+        StepComplete,
+        StepFailed,
+        Terminated,
+        Error,
+        EventMode,
+        ContinuousTimeMode,
+    ]);
+    pub const INSTANTIATED: u16 = set(&[Instantiated]);
+    pub const INITIALIZATION: u16 = set(&[InitializationMode]);
+    pub const STEP_COMPLETE: u16 = set(&[StepComplete]) | CS_ONLY;
+    pub const TERMINATE: u16 = set(&[StepComplete, StepFailed, EventMode, ContinuousTimeMode]);
     /// fmi2Reset: also the way out of the poisoned state after a panic.
-    pub const RESET: u8 = set(&[Instantiated, InitializationMode, StepComplete, StepFailed, Terminated, Error, Fatal]);
-    pub const DIRECTIONAL_DERIVATIVE: u8 = set(&[InitializationMode, StepComplete, StepFailed, Terminated, Error]);
-    pub const INPUT_DERIVATIVES: u8 = set(&[Instantiated, InitializationMode, StepComplete]);
-    pub const OUTPUT_DERIVATIVES: u8 = set(&[StepComplete, StepFailed, Terminated, Error]);
-    pub const GET: u8 = set(&[InitializationMode, StepComplete, StepFailed, Terminated, Error]);
-    pub const SET: u8 = set(&[Instantiated, InitializationMode, StepComplete]);
-    pub const STATUS: u8 = set(&[StepComplete, StepFailed, Terminated]);
+    pub const RESET: u16 = ANY_BUT_FATAL | set(&[Fatal]);
+    pub const DIRECTIONAL_DERIVATIVE: u16 =
+        set(&[InitializationMode, StepComplete, StepFailed, Terminated, Error, EventMode, ContinuousTimeMode]);
+    pub const INPUT_DERIVATIVES: u16 = set(&[Instantiated, InitializationMode, StepComplete]) | CS_ONLY;
+    pub const OUTPUT_DERIVATIVES: u16 = set(&[StepComplete, StepFailed, Terminated, Error]) | CS_ONLY;
+    pub const GET: u16 =
+        set(&[InitializationMode, StepComplete, StepFailed, Terminated, Error, EventMode, ContinuousTimeMode]);
+    pub const SET: u16 = set(&[Instantiated, InitializationMode, StepComplete, EventMode, ContinuousTimeMode]);
+    pub const STATUS: u16 = set(&[StepComplete, StepFailed, Terminated]) | CS_ONLY;
+    // Model Exchange (FMI 2.0, 3.2.3).
+    pub const SET_TIME: u16 = set(&[EventMode, ContinuousTimeMode]) | ME_ONLY;
+    pub const SET_STATES: u16 = set(&[ContinuousTimeMode]) | ME_ONLY;
+    pub const GET_STATES: u16 = set(&[InitializationMode, EventMode, ContinuousTimeMode, Terminated, Error]) | ME_ONLY;
+    pub const NOMINALS: u16 =
+        set(&[Instantiated, InitializationMode, EventMode, ContinuousTimeMode, Terminated, Error]) | ME_ONLY;
+    pub const ENTER_EVENT_MODE: u16 = set(&[EventMode, ContinuousTimeMode]) | ME_ONLY;
+    pub const EVENT_MODE: u16 = set(&[EventMode]) | ME_ONLY;
+    pub const CONTINUOUS_TIME_MODE: u16 = set(&[ContinuousTimeMode]) | ME_ONLY;
 }
+
+/// The interface an instance was instantiated for (`fmuType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interface {
+    CoSimulation,
+    ModelExchange,
+}
+
+/// What `fmi2NewDiscreteStates` reports (fmi2EventInfo).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EventInfo {
+    pub new_discrete_states_needed: bool,
+    pub values_of_continuous_states_changed: bool,
+}
+
+/// Passes of an event iteration that still change the discrete state
+/// before fmi2NewDiscreteStates gives up with fmi2Error (a contact logic that
+/// cannot settle, e.g. one flipping between two modes).
+pub const MAX_EVENT_ITERATIONS: u32 = 100;
 
 /// Tag at the start of a live component, cleared when it is freed, so that a
 /// stale or foreign pointer is refused instead of used (best effort).
@@ -112,12 +165,20 @@ pub struct Component {
     model: Box<dyn Erased>,
     /// FMU states handed out by this instance and not yet freed.
     snapshots: Vec<*mut Snapshot>,
+    pub interface: Interface,
+    /// Model Exchange: states, inputs or time changed since the last evaluation.
+    dirty: bool,
+    /// Model Exchange: time of the last event or completed integrator step;
+    /// fmi2SetTime may not go before it.
+    committed_time: f64,
+    /// Model Exchange: passes of the current event iteration.
+    event_passes: u32,
 }
 
 type Outcome = Result<Status, String>;
 
 impl Component {
-    pub fn new(log: Log, guid: &'static str, model: Box<dyn Erased>) -> Self {
+    pub fn new(log: Log, guid: &'static str, model: Box<dyn Erased>, interface: Interface) -> Self {
         Self {
             magic: COMPONENT_MAGIC,
             log,
@@ -128,6 +189,10 @@ impl Component {
             stale: false,
             model,
             snapshots: Vec::new(),
+            interface,
+            dirty: true,
+            committed_time: 0.0,
+            event_passes: 0,
         }
     }
 
@@ -149,9 +214,9 @@ impl Component {
     /// Run `body` if `function` is allowed in the current phase; turn an
     /// `Err(message)` into a logged fmi2Error that leaves the instance as it was.
     #[inline(always)]
-    pub fn call(&mut self, function: &str, allowed: u8, body: impl FnOnce(&mut Self) -> Outcome) -> Status {
-        if self.phase.bit() & allowed == 0 {
-            return self.refuse(function);
+    pub fn call(&mut self, function: &str, allowed: u16, body: impl FnOnce(&mut Self) -> Outcome) -> Status {
+        if self.phase.bit() & allowed == 0 || allowed & self.foreign() != 0 {
+            return self.refuse(function, allowed);
         }
         match body(self) {
             Ok(status) => status,
@@ -159,11 +224,29 @@ impl Component {
         }
     }
 
+    /// The flag of the functions of the other interface.
+    #[inline(always)]
+    fn foreign(&self) -> u16 {
+        match self.interface {
+            Interface::CoSimulation => allowed::ME_ONLY,
+            Interface::ModelExchange => allowed::CS_ONLY,
+        }
+    }
+
     /// `function` called in a phase that does not allow it.
     #[cold]
     #[inline(never)]
-    fn refuse(&mut self, function: &str) -> Status {
-        let message = if self.phase == Phase::Fatal {
+    fn refuse(&mut self, function: &str, allowed: u16) -> Status {
+        let message = if allowed & self.foreign() != 0 {
+            match self.interface {
+                Interface::CoSimulation => "not allowed: a Model Exchange function, and this instance was \
+                    instantiated for Co-Simulation (fmuType fmi2CoSimulation)"
+                    .to_string(),
+                Interface::ModelExchange => "not allowed: a Co-Simulation function, and this instance was \
+                    instantiated for Model Exchange (fmuType fmi2ModelExchange)"
+                    .to_string(),
+            }
+        } else if self.phase == Phase::Fatal {
             "refused: the instance had an internal error; only fmi2Reset and fmi2FreeInstance are allowed".to_string()
         } else {
             format!("not allowed in state {}", self.phase.name())
@@ -171,7 +254,7 @@ impl Component {
         self.fail(function, Status::Error, &message)
     }
 
-    fn initialized(&self) -> bool {
+    pub fn initialized(&self) -> bool {
         !matches!(self.phase, Phase::Instantiated | Phase::InitializationMode)
     }
 
@@ -191,7 +274,37 @@ impl Component {
         self.model.check().map_err(|e| format!("outputs cannot be computed yet: {e}"))?;
         self.model.initialize();
         self.stale = false;
+        if self.interface == Interface::ModelExchange {
+            self.settle()?;
+        }
         Ok(())
+    }
+
+    /// Model Exchange: values for the current time, states and inputs, and
+    /// before initialization for the current parameters.
+    #[inline(always)]
+    fn fresh(&mut self) -> Result<(), String> {
+        self.refresh()?;
+        if self.dirty && self.interface == Interface::ModelExchange {
+            self.model.evaluate();
+            self.dirty = false;
+        }
+        Ok(())
+    }
+
+    /// The whole event iteration at once (after initialization): the
+    /// discrete state consistent with the states and inputs.
+    fn settle(&mut self) -> Result<(), String> {
+        for _ in 0..MAX_EVENT_ITERATIONS {
+            self.model.evaluate();
+            let (changed, _) = self.model.event(&self.log, self.clock.time);
+            if !changed {
+                self.model.evaluate();
+                self.dirty = false;
+                return Ok(());
+            }
+        }
+        Err(format!("the initial discrete state did not settle in {MAX_EVENT_ITERATIONS} passes"))
     }
 
     pub fn setup_experiment(&mut self, tolerance: Option<f64>, start_time: f64, stop_time: Option<f64>) -> Outcome {
@@ -226,10 +339,110 @@ impl Component {
 
     pub fn exit_initialization_mode(&mut self) -> Outcome {
         self.model.check()?;
+        let saved = self.model.boxed_clone();
         self.model.initialize();
         self.stale = false;
-        self.phase = Phase::StepComplete;
+        self.phase = match self.interface {
+            Interface::CoSimulation => Phase::StepComplete,
+            Interface::ModelExchange => {
+                if let Err(e) = self.settle() {
+                    self.model = saved;
+                    self.stale = true;
+                    return Err(e);
+                }
+                self.committed_time = self.clock.time;
+                self.event_passes = 0;
+                Phase::EventMode
+            }
+        };
         Ok(Status::Ok)
+    }
+
+    // ----- Model Exchange --------------------------------------------------
+
+    pub fn set_time(&mut self, time: f64) -> Outcome {
+        if !time.is_finite() {
+            return Err(format!("time = {time} rejected: must be finite"));
+        }
+        let tolerance = 1e-9 * self.committed_time.abs().max(1.0);
+        if time < self.committed_time - tolerance {
+            return Err(format!(
+                "time = {time} s rejected: before t = {} s, the last event or completed integrator step \
+                 (time may not go back past it)",
+                self.committed_time
+            ));
+        }
+        // No stopTime check: a variable-step solver evaluates past its last
+        // output point and interpolates back (CVODE does), and the model's
+        // equations hold there as well.
+        self.clock.time = time;
+        self.dirty = true;
+        Ok(Status::Ok)
+    }
+
+    pub fn set_continuous_states(&mut self, x: &[f64]) -> Outcome {
+        self.model.set_continuous_states(x)?;
+        self.dirty = true;
+        Ok(Status::Ok)
+    }
+
+    pub fn get_continuous_states(&mut self, out: &mut [f64]) -> Outcome {
+        self.refresh()?;
+        self.model.continuous_states(out).map(|()| Status::Ok)
+    }
+
+    pub fn get_derivatives(&mut self, out: &mut [f64]) -> Outcome {
+        self.fresh()?;
+        self.model.derivatives(out).map(|()| Status::Ok)
+    }
+
+    pub fn get_event_indicators(&mut self, out: &mut [f64]) -> Outcome {
+        self.fresh()?;
+        self.model.event_indicators(out).map(|()| Status::Ok)
+    }
+
+    pub fn get_nominals(&mut self, out: &mut [f64]) -> Outcome {
+        self.model.nominals(out).map(|()| Status::Ok)
+    }
+
+    pub fn enter_event_mode(&mut self) -> Outcome {
+        self.phase = Phase::EventMode;
+        self.committed_time = self.clock.time;
+        self.event_passes = 0;
+        Ok(Status::Ok)
+    }
+
+    /// One pass of the event iteration; the importer repeats the call while
+    /// `new_discrete_states_needed`.
+    pub fn new_discrete_states(&mut self) -> Result<EventInfo, String> {
+        if self.event_passes >= MAX_EVENT_ITERATIONS {
+            return Err(format!(
+                "the event iteration at t = {} s did not settle: the discrete state still changed after \
+                 {MAX_EVENT_ITERATIONS} passes",
+                self.clock.time
+            ));
+        }
+        self.fresh()?;
+        let (changed, moved) = self.model.event(&self.log, self.clock.time);
+        self.event_passes = if changed { self.event_passes + 1 } else { 0 };
+        self.dirty = true;
+        self.fresh()?;
+        Ok(EventInfo { new_discrete_states_needed: changed, values_of_continuous_states_changed: moved })
+    }
+
+    pub fn enter_continuous_time_mode(&mut self) -> Outcome {
+        self.phase = Phase::ContinuousTimeMode;
+        Ok(Status::Ok)
+    }
+
+    /// (enterEventMode, terminateSimulation): a step event when the discrete
+    /// state no longer fits the states and inputs (an input set past a
+    /// threshold between two integrator steps changes no indicator inside
+    /// a step, so the solver cannot locate it).
+    pub fn completed_integrator_step(&mut self) -> Result<(bool, bool), String> {
+        self.fresh()?;
+        self.committed_time = self.clock.time;
+        Ok((self.model.event_pending(), false))
     }
 
     pub fn terminate(&mut self) -> Outcome {
@@ -243,6 +456,9 @@ impl Component {
         self.start_time = 0.0;
         self.clock = Clock::default();
         self.stale = false;
+        self.dirty = true;
+        self.committed_time = 0.0;
+        self.event_passes = 0;
         Ok(Status::Ok)
     }
 
@@ -250,6 +466,7 @@ impl Component {
         let initialized = self.initialized();
         self.model.set_real(vrs, values, initialized)?;
         self.stale |= !initialized;
+        self.dirty = true;
         Ok(Status::Ok)
     }
 
@@ -257,6 +474,7 @@ impl Component {
         let initialized = self.initialized();
         self.model.set_integer(vrs, values, initialized)?;
         self.stale |= !initialized;
+        self.dirty = true;
         Ok(Status::Ok)
     }
 
@@ -264,11 +482,12 @@ impl Component {
         let initialized = self.initialized();
         self.model.set_boolean(vrs, values, initialized)?;
         self.stale |= !initialized;
+        self.dirty = true;
         Ok(Status::Ok)
     }
 
     pub fn get_real(&mut self, vrs: &[u32], out: &mut [f64]) -> Outcome {
-        self.refresh()?;
+        self.fresh()?;
         self.model.get_real(vrs, out).map(|()| Status::Ok)
     }
 
@@ -276,7 +495,7 @@ impl Component {
     /// None otherwise ([`Component::get_real`] then says why, or refreshes).
     #[inline(always)]
     pub fn get_one_real(&self, vr: u32) -> Option<f64> {
-        if self.phase.bit() & allowed::GET != 0 && !self.stale {
+        if self.phase.bit() & allowed::GET != 0 && !self.stale && !(self.dirty && self.interface == Interface::ModelExchange) {
             self.model.get_one_real(vr)
         } else {
             None
@@ -284,12 +503,12 @@ impl Component {
     }
 
     pub fn get_integer(&mut self, vrs: &[u32], out: &mut [i32]) -> Outcome {
-        self.refresh()?;
+        self.fresh()?;
         self.model.get_integer(vrs, out).map(|()| Status::Ok)
     }
 
     pub fn get_boolean(&mut self, vrs: &[u32], out: &mut [bool]) -> Outcome {
-        self.refresh()?;
+        self.fresh()?;
         self.model.get_boolean(vrs, out).map(|()| Status::Ok)
     }
 
@@ -393,6 +612,14 @@ impl Component {
         }
     }
 
+    /// A call-sequence state only the other interface has.
+    fn foreign_phase(&self, phase: Phase) -> bool {
+        match self.interface {
+            Interface::CoSimulation => matches!(phase, Phase::EventMode | Phase::ContinuousTimeMode),
+            Interface::ModelExchange => matches!(phase, Phase::StepComplete | Phase::StepFailed),
+        }
+    }
+
     fn owns(&self, state: *mut Snapshot) -> bool {
         !state.is_null() && self.snapshots.contains(&state)
     }
@@ -437,14 +664,28 @@ impl Component {
                 self.phase.name()
             ));
         }
+        if self.foreign_phase(s.phase) {
+            return Err(format!(
+                "FMUstate was saved in state {} of the other interface: this instance runs {:?}",
+                s.phase.name(),
+                self.interface
+            ));
+        }
         if s.magic != SNAPSHOT_MAGIC || !self.model.assign(s.model.as_ref()) {
             return Err("FMUstate belongs to another model".into());
         }
         // The call-sequence state stays (fmi2SetFMUstate has no transition),
         // except that a good state lifts an instance out of error/stepFailed.
         if matches!(self.phase, Phase::Error | Phase::StepFailed) {
-            self.phase = if initialized(s.phase) { Phase::StepComplete } else { s.phase };
+            self.phase = match (initialized(s.phase), self.interface) {
+                (false, _) => s.phase,
+                (true, Interface::CoSimulation) => Phase::StepComplete,
+                (true, Interface::ModelExchange) => Phase::EventMode,
+            };
         }
+        self.dirty = true;
+        self.committed_time = s.time;
+        self.event_passes = 0;
         self.clock.time = s.time;
         self.start_time = s.start_time;
         self.clock.substeps = s.substeps;
@@ -530,6 +771,13 @@ impl Component {
         }
         if !time.is_finite() || !start_time.is_finite() || phase == Phase::Fatal {
             return Err("serialized FMU state holds a non-finite time or a fatal phase".into());
+        }
+        if self.foreign_phase(phase) {
+            return Err(format!(
+                "serialized FMU state was saved in state {} of the other interface: this instance runs {:?}",
+                phase.name(),
+                self.interface
+            ));
         }
         model.check_finite().map_err(|e| format!("serialized FMU state is not finite: {e}"))?;
         model.check_all().map_err(|e| format!("serialized FMU state breaks a rule: {e}"))?;

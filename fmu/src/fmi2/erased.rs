@@ -103,6 +103,27 @@ pub trait Erased: Send {
     fn to_bytes(&self) -> Vec<u8>;
     fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Erased>, String>;
     fn as_any(&self) -> &dyn Any;
+
+    // ----- Model Exchange (models with a `Model::HYBRID` form) -------------
+    /// (continuous states, event indicators); None: Co-Simulation only.
+    fn hybrid_sizes(&self) -> Option<(usize, usize)>;
+    /// Derivatives and outputs for the current time, states and inputs.
+    fn evaluate(&mut self);
+    fn continuous_states(&self, out: &mut [f64]) -> Result<(), String>;
+    /// All checked (count, finite) before any is stored.
+    fn set_continuous_states(&mut self, x: &[f64]) -> Result<(), String>;
+    /// The derivatives `evaluate` left; an error names a non-finite one.
+    fn derivatives(&self, out: &mut [f64]) -> Result<(), String>;
+    fn event_indicators(&self, out: &mut [f64]) -> Result<(), String>;
+    fn nominals(&self, out: &mut [f64]) -> Result<(), String>;
+    /// One pass of the event iteration at `time`, transitions logged:
+    /// (the discrete state changed, a continuous state changed).
+    fn event(&mut self, log: &Log, time: f64) -> (bool, bool);
+    /// Whether an event would change the discrete state now: a mode the
+    /// states and inputs no longer allow (an input that jumped past a
+    /// threshold between the solver's steps, where no indicator could be
+    /// seen crossing).
+    fn event_pending(&self) -> bool;
 }
 
 /// Number of equal substeps of at most `max_substep` (up to rounding) that
@@ -405,10 +426,29 @@ fn fixed_parameters_changed<M: Model>(before: &M, after: &M) -> Option<&'static 
     })
 }
 
-/// `get_real`'s general case, out of line.
+/// `get_real`'s general case, out of line; value references past the
+/// declared variables are the derivatives of the continuous states (see
+/// [`derivative_value`]).
 #[inline(never)]
 fn get_reals<M: Model>(model: &ModelBox<M>, vrs: &[u32], out: &mut [f64]) -> Result<(), String> {
+    if vrs.iter().any(|&vr| vr as usize >= M::VARIABLES.len()) {
+        check_lengths(vrs.len(), out.len())?;
+        for (&vr, slot) in vrs.iter().zip(out.iter_mut()) {
+            *slot = match derivative_value(&model.model, vr) {
+                Some(x) => x,
+                None => get_reals(model, &[vr], std::slice::from_mut(slot)).map(|()| *slot)?,
+            };
+        }
+        return Ok(());
+    }
     get_values!(model, vrs, out, Real, "Real")
+}
+
+/// The derivative of continuous state `k` has value reference
+/// `VARIABLES.len() + k` (declared as `der(<state>)` in the XML).
+fn derivative_value<M: Model>(model: &M, vr: u32) -> Option<f64> {
+    let k = (vr as usize).checked_sub(M::VARIABLES.len())?;
+    M::HYBRID.as_ref()?.states.get(k).map(|s| (s.derivative)(model))
 }
 
 /// The error for a variable [`first_non_finite`] found.
@@ -418,6 +458,28 @@ fn non_finite<M: Model>(model: &M, vr: usize) -> String {
     let v = &M::VARIABLES[vr];
     let Value::Real { get, .. } = v.value else { unreachable!("first_non_finite returns Real variables") };
     format!("{} became {}", v.name, get(model))
+}
+
+fn hybrid_states<M: Model>() -> &'static [crate::model::State<M>] {
+    match &M::HYBRID {
+        Some(h) => h.states,
+        None => &[],
+    }
+}
+
+/// The value of a continuous state, read through its variable's getter.
+fn state_value<M: Model>(model: &M, s: &crate::model::State<M>) -> f64 {
+    match M::VARIABLES.iter().find(|v| v.name == s.variable).map(|v| &v.value) {
+        Some(Value::Real { get, .. }) => get(model),
+        _ => panic!("{}: continuous state {} is not a Real variable", M::INFO.identifier, s.variable),
+    }
+}
+
+fn check_state_count(states: usize, given: usize, what: &str) -> Result<(), String> {
+    if states == given {
+        return Ok(());
+    }
+    Err(format!("{what} has {given} elements rejected: this FMU has {states} continuous states (nx = {states})"))
 }
 
 /// Most interpolated inputs a model may declare (fixed-size bookkeeping,
@@ -565,7 +627,8 @@ fn real_value<M: Model>(model: &M, vr: u32) -> Option<f64> {
                 },)*
                 _ => match M::VARIABLES.get(vr as usize) {
                     Some(Variable { value: Value::Real { get, .. }, .. }) => Some(get(model)),
-                    _ => None,
+                    Some(_) => None,
+                    None => derivative_value(model, vr),
                 },
             }
         };
@@ -577,6 +640,94 @@ fn real_value<M: Model>(model: &M, vr: u32) -> Option<f64> {
 impl<M: Model> Erased for ModelBox<M> {
     fn variable_name(&self, vr: u32) -> Option<&'static str> {
         M::VARIABLES.get(vr as usize).map(|v| v.name)
+    }
+
+    fn hybrid_sizes(&self) -> Option<(usize, usize)> {
+        M::HYBRID.as_ref().map(|h| (h.states.len(), h.indicators))
+    }
+
+    fn evaluate(&mut self) {
+        if let Some(h) = &M::HYBRID {
+            (h.evaluate)(&mut self.model);
+        }
+    }
+
+    fn continuous_states(&self, out: &mut [f64]) -> Result<(), String> {
+        let states = hybrid_states::<M>();
+        check_state_count(states.len(), out.len(), "x")?;
+        for (slot, s) in out.iter_mut().zip(states) {
+            *slot = state_value(&self.model, s);
+        }
+        Ok(())
+    }
+
+    fn set_continuous_states(&mut self, x: &[f64]) -> Result<(), String> {
+        let states = hybrid_states::<M>();
+        check_state_count(states.len(), x.len(), "x")?;
+        if let Some((value, s)) = x.iter().zip(states).find(|(value, _)| !value.is_finite()) {
+            return Err(format!("state {} = {value} rejected: must be finite", s.variable));
+        }
+        for (&value, s) in x.iter().zip(states) {
+            (s.set)(&mut self.model, value);
+        }
+        Ok(())
+    }
+
+    fn derivatives(&self, out: &mut [f64]) -> Result<(), String> {
+        let states = hybrid_states::<M>();
+        check_state_count(states.len(), out.len(), "derivatives")?;
+        for (slot, s) in out.iter_mut().zip(states) {
+            *slot = (s.derivative)(&self.model);
+            if !slot.is_finite() {
+                return Err(format!("der({}) = {} is not finite at the current states and inputs", s.variable, slot));
+            }
+        }
+        Ok(())
+    }
+
+    fn event_indicators(&self, out: &mut [f64]) -> Result<(), String> {
+        let Some(h) = &M::HYBRID else { return check_state_count(0, out.len(), "eventIndicators") };
+        if out.len() != h.indicators {
+            return Err(format!(
+                "ni = {} rejected: this FMU has {} event indicators (numberOfEventIndicators)",
+                out.len(),
+                h.indicators
+            ));
+        }
+        (h.event_indicators)(&self.model, out);
+        match out.iter().position(|z| !z.is_finite()) {
+            Some(i) => Err(format!("event indicator {i} = {} is not finite at the current states and inputs", out[i])),
+            None => Ok(()),
+        }
+    }
+
+    fn nominals(&self, out: &mut [f64]) -> Result<(), String> {
+        let states = hybrid_states::<M>();
+        check_state_count(states.len(), out.len(), "x_nominal")?;
+        for (slot, s) in out.iter_mut().zip(states) {
+            *slot = s.nominal;
+        }
+        Ok(())
+    }
+
+    fn event_pending(&self) -> bool {
+        let Some(h) = &M::HYBRID else { return false };
+        let mut probe = self.model.clone();
+        (h.evaluate)(&mut probe);
+        (h.event)(&mut probe, &mut |_| {})
+    }
+
+    fn event(&mut self, log: &Log, time: f64) -> (bool, bool) {
+        let Some(h) = &M::HYBRID else { return (false, false) };
+        let before: Vec<u64> = h.states.iter().map(|s| state_value(&self.model, s).to_bits()).collect();
+        let events_on = log.enabled(log::EVENTS);
+        let changed = (h.event)(&mut self.model, &mut |tr| {
+            if events_on {
+                log_transition(log, M::INFO.identifier, time, tr);
+            }
+        });
+        let moved = h.states.iter().zip(before).any(|(s, b)| state_value(&self.model, s).to_bits() != b);
+        (changed, moved)
     }
 
     fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String> {

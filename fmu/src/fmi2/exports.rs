@@ -1,4 +1,6 @@
-//! The 34 `fmi2*` functions an importer binds for Co-Simulation.
+//! The 44 `fmi2*` functions of FMI 2.0: the 34 an importer binds for
+//! Co-Simulation and the 10 more of Model Exchange (one binary, both
+//! interfaces, the interface chosen by `fmuType` at instantiation).
 //!
 //! Each one: catches any panic (no unwinding crosses the C ABI; a panic
 //! becomes fmi2Error and poisons the instance), checks the component pointer, the call sequence and
@@ -7,7 +9,7 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
-use super::component::{allowed, Component, Snapshot, COMPONENT_MAGIC};
+use super::component::{allowed, Component, Interface, Snapshot, COMPONENT_MAGIC};
 use super::log::{self, Log};
 use super::types::*;
 use crate::registry;
@@ -53,7 +55,7 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 unsafe fn with(
     c: Fmi2Component,
     function: &'static str,
-    allowed: u8,
+    allowed: u16,
     body: impl FnOnce(&mut Component) -> Result<Status, String>,
 ) -> Status {
     // SAFETY: this function's contract.
@@ -239,10 +241,16 @@ unsafe fn instantiate(
         // FMI 2.0, 2.1.5: instanceName is a non-empty string.
         return refuse(format!("instanceName \"{}\" rejected: must not be empty or blank", shown.escape_default()));
     }
-    if fmu_type != FMI2_CO_SIMULATION {
-        let kind = if fmu_type == FMI2_MODEL_EXCHANGE { "fmi2ModelExchange" } else { "an unknown fmuType" };
-        return refuse(format!("{kind} ({fmu_type}) requested: this FMU supports fmi2CoSimulation only"));
-    }
+    let interface = match fmu_type {
+        FMI2_CO_SIMULATION => Interface::CoSimulation,
+        FMI2_MODEL_EXCHANGE => Interface::ModelExchange,
+        _ => {
+            return refuse(format!(
+                "fmuType = {fmu_type} rejected: must be fmi2ModelExchange ({FMI2_MODEL_EXCHANGE}) or fmi2CoSimulation \
+                 ({FMI2_CO_SIMULATION})"
+            ))
+        }
+    };
     if guid.is_null() {
         return refuse("fmuGUID is NULL".into());
     }
@@ -261,7 +269,14 @@ unsafe fn instantiate(
         };
         return refuse(format!("fmuGUID {guid} does not match the model description: {expected}"));
     };
-    let comp = Box::new(Component::new(log, registry::guid(index), (entry.new_instance)()));
+    let model = (entry.new_instance)();
+    if interface == Interface::ModelExchange && model.hybrid_sizes().is_none() {
+        return refuse(format!(
+            "fmi2ModelExchange requested: {} offers Co-Simulation only (no <ModelExchange> in its model description)",
+            entry.info.identifier
+        ));
+    }
+    let comp = Box::new(Component::new(log, registry::guid(index), model, interface));
     Box::into_raw(comp) as Fmi2Component
 }
 
@@ -771,6 +786,125 @@ pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, valu
     }
 }
 
+// ----- Model Exchange functions ----------------------------------------------
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetTime(c: Fmi2Component, time: Fmi2Real) -> Status {
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2SetTime", allowed::SET_TIME, |comp| comp.set_time(time)) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetContinuousStates(c: Fmi2Component, x: *const Fmi2Real, nx: usize) -> Status {
+    // SAFETY: `c` is checked by `with`; `x` holds `nx` values (FMI 2.0, 2.1.7), `slice` refuses NULL with nx > 0.
+    unsafe {
+        with(c, "fmi2SetContinuousStates", allowed::SET_STATES, |comp| {
+            let x = slice(x, nx, "x")?;
+            comp.set_continuous_states(x)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetContinuousStates(c: Fmi2Component, x: *mut Fmi2Real, nx: usize) -> Status {
+    // SAFETY: `c` is checked by `with`; `x` has room for `nx` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with nx > 0.
+    unsafe {
+        with(c, "fmi2GetContinuousStates", allowed::GET_STATES, |comp| {
+            let x = slice_mut(x, nx, "x")?;
+            comp.get_continuous_states(x)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetDerivatives(c: Fmi2Component, derivatives: *mut Fmi2Real, nx: usize) -> Status {
+    // SAFETY: `c` is checked by `with`; `derivatives` has room for `nx` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with nx > 0.
+    unsafe {
+        with(c, "fmi2GetDerivatives", allowed::GET_STATES, |comp| {
+            let out = slice_mut(derivatives, nx, "derivatives")?;
+            comp.get_derivatives(out)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetEventIndicators(c: Fmi2Component, indicators: *mut Fmi2Real, ni: usize) -> Status {
+    // SAFETY: `c` is checked by `with`; `indicators` has room for `ni` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with ni > 0.
+    unsafe {
+        with(c, "fmi2GetEventIndicators", allowed::GET_STATES, |comp| {
+            let out = slice_mut(indicators, ni, "eventIndicators")?;
+            comp.get_event_indicators(out)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(c: Fmi2Component, nominals: *mut Fmi2Real, nx: usize) -> Status {
+    // SAFETY: `c` is checked by `with`; `nominals` has room for `nx` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with nx > 0.
+    unsafe {
+        with(c, "fmi2GetNominalsOfContinuousStates", allowed::NOMINALS, |comp| {
+            let out = slice_mut(nominals, nx, "x_nominal")?;
+            comp.get_nominals(out)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2EnterEventMode(c: Fmi2Component) -> Status {
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2EnterEventMode", allowed::ENTER_EVENT_MODE, Component::enter_event_mode) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, info: *mut EventInfo) -> Status {
+    // SAFETY: `c` is checked by `with`; `info` is checked non-NULL before it is written, and the importer passes one it owns (FMI 2.0, 3.2.2).
+    unsafe {
+        with(c, "fmi2NewDiscreteStates", allowed::EVENT_MODE, |comp| {
+            if info.is_null() {
+                return Err("fmi2EventInfo is NULL".into());
+            }
+            let result = comp.new_discrete_states()?;
+            let flag = |b: bool| if b { FMI2_TRUE } else { FMI2_FALSE };
+            *info = EventInfo {
+                new_discrete_states_needed: flag(result.new_discrete_states_needed),
+                terminate_simulation: FMI2_FALSE,
+                nominals_of_continuous_states_changed: FMI2_FALSE,
+                values_of_continuous_states_changed: flag(result.values_of_continuous_states_changed),
+                next_event_time_defined: FMI2_FALSE,
+                next_event_time: 0.0,
+            };
+            Ok(Status::Ok)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2EnterContinuousTimeMode(c: Fmi2Component) -> Status {
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2EnterContinuousTimeMode", allowed::EVENT_MODE, Component::enter_continuous_time_mode) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2CompletedIntegratorStep(
+    c: Fmi2Component,
+    _no_set_fmu_state_prior_to_current_point: Fmi2Boolean,
+    enter_event_mode: *mut Fmi2Boolean,
+    terminate_simulation: *mut Fmi2Boolean,
+) -> Status {
+    // SAFETY: `c` is checked by `with`; both out-pointers are checked non-NULL before they are written, and the importer passes ones it owns (FMI 2.0, 3.2.2).
+    unsafe {
+        with(c, "fmi2CompletedIntegratorStep", allowed::CONTINUOUS_TIME_MODE, |comp| {
+            if enter_event_mode.is_null() || terminate_simulation.is_null() {
+                return Err("enterEventMode or terminateSimulation is NULL".into());
+            }
+            let (event, terminate) = comp.completed_integrator_step()?;
+            *enter_event_mode = if event { FMI2_TRUE } else { FMI2_FALSE };
+            *terminate_simulation = if terminate { FMI2_TRUE } else { FMI2_FALSE };
+            Ok(Status::Ok)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The panic path, with a model made to panic (no real model does).
@@ -842,8 +976,12 @@ mod tests {
         // (see `capture`).
         let logger: Logger = unsafe { std::mem::transmute(logger) };
         let log = Log::new(logger, std::ptr::null_mut(), CString::from(c"panicky"), false);
-        let c = Box::into_raw(Box::new(Component::new(log, "{panicky}", Box::new(ModelBox::<Panicky>::new()))))
-            as Fmi2Component;
+        let c = Box::into_raw(Box::new(Component::new(
+            log,
+            "{panicky}",
+            Box::new(ModelBox::<Panicky>::new()),
+            Interface::CoSimulation,
+        ))) as Fmi2Component;
         // SAFETY: `c` is a live component made above, freed last; every array
         // argument points at one element.
         unsafe {

@@ -50,3 +50,15 @@ pub struct CallbackFunctions {
     pub step_finished: Option<unsafe extern "C" fn(Fmi2ComponentEnvironment, Status)>,
     pub component_environment: Fmi2ComponentEnvironment,
 }
+
+/// `fmi2EventInfo` (Model Exchange, fmi2NewDiscreteStates).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct EventInfo {
+    pub new_discrete_states_needed: Fmi2Boolean,
+    pub terminate_simulation: Fmi2Boolean,
+    pub nominals_of_continuous_states_changed: Fmi2Boolean,
+    pub values_of_continuous_states_changed: Fmi2Boolean,
+    pub next_event_time_defined: Fmi2Boolean,
+    pub next_event_time: Fmi2Real,
+}

@@ -4,7 +4,7 @@
 //! shaft torque on the load goes out (see `friction::compliant_drive`).
 
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
-use crate::model::{Model, Transition};
+use crate::model::{Hybrid, Model, State, Transition};
 use friction::{CompliantDrive as Drive, DriveInputs};
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +15,8 @@ pub struct CompliantDrive {
     rate_start: f64,
     internal_step: f64,
     drive: Drive,
+    /// d(w_motor)/dt now (Model Exchange).
+    acceleration: f64,
 }
 
 impl Default for CompliantDrive {
@@ -31,6 +33,7 @@ impl Default for CompliantDrive {
                 shaft_damping: 0.1,
                 ..Default::default()
             },
+            acceleration: 0.0,
         }
     }
 }
@@ -49,8 +52,9 @@ impl Model for CompliantDrive {
         input(phi_load = inputs.load_angle, "Angle of the load at the far end of the shaft (connect the friction FMU's \
             phi)", Angle, 0.0),
         input(w_load = inputs.load_rate, "Rate of the load (connect the friction FMU's w)", AngularVelocity, 0.0),
-        output(tau_shaft = drive.shaft_torque, "Torque the shaft applies to the load at the end of the step (connect \
-            to the friction FMU's tau)", Torque),
+        output(tau_shaft = drive.shaft_torque, "Torque the shaft applies to the load (connect to the friction FMU's \
+            tau): Co-Simulation, at the end of the step; Model Exchange, now", Torque)
+            .depends_on(&["phi_load", "w_load"]),
         output(phi_motor = drive.motor_angle, "Motor angle", Angle).display("deg"),
         output(w_motor = drive.motor_rate, "Motor rate", AngularVelocity).display("rpm"),
         parameter(J_motor = drive.motor_inertia, "Motor (rotor) inertia", Inertia, 0.01).positive(),
@@ -62,6 +66,36 @@ impl Model for CompliantDrive {
         parameter(w_motor_start = rate_start, "Motor rate at the start time", AngularVelocity, 0.0),
         internal_step(0.01, field!(internal_step)),
     };
+
+    // Model Exchange: the same linear motor and shaft as an ODE, no events.
+    const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
+        states: &[
+            State {
+                variable: "phi_motor",
+                set: |m, x| m.drive.motor_angle = x,
+                derivative: |m| m.drive.motor_rate,
+                depends_on: &["w_motor"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "w_motor",
+                set: |m, x| m.drive.motor_rate = x,
+                derivative: |m| m.acceleration,
+                depends_on: &["phi_motor", "w_motor", "tau_motor", "w_command", "phi_load", "w_load"],
+                nominal: 1.0,
+            },
+        ],
+        indicators: 0,
+        evaluate: |m| {
+            let u = m.inputs;
+            let d = &mut m.drive;
+            d.shaft_torque = d.shaft_torque_for(u.load_angle, u.load_rate);
+            m.acceleration =
+                (u.motor_torque + d.speed_gain * (u.speed_command - d.motor_rate) - d.shaft_torque) / d.motor_inertia;
+        },
+        event_indicators: |_, _| {},
+        event: |_, _| false,
+    });
 
     fn max_substep(&self) -> f64 {
         self.internal_step

@@ -29,6 +29,17 @@ impl LawHooks for CoulombParameters {
     fn initial_friction(&self, rate_start: f64) -> f64 {
         0.0 - self.law.coulomb_torque * sign(rate_start)
     }
+    // Model Exchange: the Coulomb law itself, tau_f = -F_c*sign(w) with the
+    // body held while |tau| <= F_c (the set-valued sign at w = 0), located
+    // by the importer's solver: what the explicit Euler of Fig. 1 only
+    // approximates. tau_static stays ignored, as in Co-Simulation.
+    const STICK_SLIP: bool = true;
+    fn breakaway_torque(&self) -> f64 {
+        self.law.coulomb_torque
+    }
+    fn sliding_torque(&self, _speed: f64) -> f64 {
+        self.law.coulomb_torque
+    }
 }
 
 pub type CoulombInertia = LawInertia<CoulombParameters>;

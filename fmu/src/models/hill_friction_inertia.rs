@@ -63,6 +63,15 @@ impl LawHooks for HillParameters {
     fn initial_acceleration(&self, applied: f64, rate_start: f64, inertia: f64) -> f64 {
         self.exact().acceleration(applied, rate_start, inertia)
     }
+    // Model Exchange integrates the exact law (Eqs. 1-2); Hill's predictive
+    // algorithm is a fixed-step method and has no place there.
+    const STICK_SLIP: bool = true;
+    fn breakaway_torque(&self) -> f64 {
+        self.law.static_torque
+    }
+    fn sliding_torque(&self, _speed: f64) -> f64 {
+        self.law.coulomb_torque
+    }
 }
 
 pub type HillFrictionInertia = LawInertia<HillParameters>;

@@ -4,7 +4,7 @@
 //! Modelica motor or gearbox a user exports with a flange-torque input.
 
 use crate::description::{variables, Experiment, ModelInfo, Variable};
-use crate::model::{Model, Transition};
+use crate::model::{Hybrid, Model, State, Transition};
 use friction::MotorDrive as Motor;
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +16,8 @@ pub struct MotorDrive {
     angle_start: f64,
     rate_start: f64,
     motor: Motor,
+    /// dw/dt now (Model Exchange).
+    acceleration: f64,
 }
 
 impl Default for MotorDrive {
@@ -27,6 +29,7 @@ impl Default for MotorDrive {
             angle_start: 0.0,
             rate_start: 0.0,
             motor: Motor { inertia: 0.01, speed_gain: 0.1, ..Default::default() },
+            acceleration: 0.0,
         }
     }
 }
@@ -52,6 +55,27 @@ impl Model for MotorDrive {
         parameter(phi_start = angle_start, "Motor angle at the start time", Angle, 0.0),
         parameter(w_start = rate_start, "Motor rate at the start time", AngularVelocity, 0.0),
     };
+
+    // Model Exchange: the same motor as an ODE, no events.
+    const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
+        states: &[
+            State { variable: "phi", set: |m, x| m.motor.angle = x, derivative: |m| m.motor.rate, depends_on: &["w"], nominal: 1.0 },
+            State {
+                variable: "w",
+                set: |m, x| m.motor.rate = x,
+                derivative: |m| m.acceleration,
+                depends_on: &["w", "tau_motor", "w_command", "tau_load"],
+                nominal: 1.0,
+            },
+        ],
+        indicators: 0,
+        evaluate: |m| {
+            let drive = m.motor_torque + m.motor.speed_gain * (m.speed_command - m.motor.rate) + m.load_torque;
+            m.acceleration = drive / m.motor.inertia;
+        },
+        event_indicators: |_, _| {},
+        event: |_, _| false,
+    });
 
     /// Exact for held inputs over any step: one internal step per communication step.
     fn max_substep(&self) -> f64 {

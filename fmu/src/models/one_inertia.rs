@@ -36,6 +36,25 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
     fn check_step(&self, _inertia: f64, _internal_step: f64) -> Result<(), String> {
         Ok(())
     }
+    /// Model Exchange: the law is a stick-slip contact (a static level the
+    /// torque must pass to break away, a sliding friction while moving), and
+    /// the 1-DOF FMU offers Model Exchange in the form of
+    /// [`LawInertia::HYBRID_STICK_SLIP`].
+    const STICK_SLIP: bool = false;
+    /// The static level: the torque the contact holds while stuck (> it
+    /// breaks away).
+    fn breakaway_torque(&self) -> f64 {
+        0.0
+    }
+    /// Magnitude of the friction torque while sliding at `speed` = |w| >= 0.
+    fn sliding_torque(&self, _speed: f64) -> f64 {
+        0.0
+    }
+    /// While sliding at `speed`: an indicator that changes sign where the
+    /// sliding friction jumps (none: a constant).
+    fn sliding_kink(&self, _speed: f64) -> f64 {
+        1.0
+    }
 }
 
 /// Laws that also work as a friction element driven by a relative speed.
@@ -78,6 +97,10 @@ pub struct LawInertia<L> {
     pub internal_step: f64,
     /// `body.inertia` is the parameter `J`; `body.law` holds the law's parameters.
     pub body: FrictionInertia<L>,
+    /// The contact's mode: the motion of the rate after a step
+    /// (Co-Simulation); in Model Exchange the discrete state, changed only at
+    /// events (sliding forward from a breakaway while w is still 0).
+    pub contact: friction::Motion,
 }
 
 impl<L: LawHooks> LawInertia<L> {
@@ -88,16 +111,102 @@ impl<L: LawHooks> LawInertia<L> {
         self.body.friction_torque = self.body.law.initial_friction(self.rate_start);
         self.body.acceleration =
             self.body.law.initial_acceleration(self.applied_torque, self.rate_start, self.body.inertia);
+        self.contact = self.body.motion();
     }
 
     #[inline]
     pub fn step_body(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.body.motion();
         self.body.step_ramp(self.applied_torque, self.applied_slope, dt);
-        if let Some(t) = Transition::of_motion(before, self.body.motion()) {
+        self.contact = self.body.motion();
+        if let Some(t) = Transition::of_motion(before, self.contact) {
             on_transition(t);
         }
     }
+}
+
+/// Model Exchange of a stick-slip law on one inertia, as Modelica's friction
+/// elements do it: a discrete contact mode, stuck (w and its derivative
+/// exactly 0, the friction holding the applied torque) or sliding forward or
+/// backward (the law's sliding friction); breakaway when |tau| passes the
+/// static level, a stop when w crosses 0 (then w is set to exactly 0.0).
+impl<L: LawHooks> LawInertia<L> {
+    pub const HYBRID_STICK_SLIP: crate::model::Hybrid<Self> = crate::model::Hybrid {
+        states: &[
+            crate::model::State {
+                variable: "phi",
+                set: |m, x| m.body.angle = x,
+                derivative: |m| if m.contact == friction::Motion::Stuck { 0.0 } else { m.body.rate },
+                depends_on: &["w"],
+                nominal: 1.0,
+            },
+            crate::model::State {
+                variable: "w",
+                set: |m, x| m.body.rate = x,
+                derivative: |m| m.body.acceleration,
+                depends_on: &["w", "tau"],
+                nominal: 1.0,
+            },
+        ],
+        indicators: 2,
+        evaluate: |m| {
+            use friction::Motion::*;
+            let tau = m.applied_torque;
+            let law = &m.body.law;
+            let friction = match m.contact {
+                Stuck => 0.0 - tau,
+                Forward => 0.0 - law.sliding_torque(m.body.rate.max(0.0)),
+                Backward => law.sliding_torque((0.0 - m.body.rate).max(0.0)),
+            };
+            m.body.friction_torque = friction;
+            m.body.acceleration = if m.contact == Stuck { 0.0 } else { (tau + friction) / m.body.inertia };
+        },
+        // Stuck: the margins to breakaway forward and backward; sliding: the
+        // rate in the direction of motion, which crosses 0 at a stop.
+        event_indicators: |m, z| {
+            use friction::Motion::*;
+            let level = m.body.law.breakaway_torque();
+            let (a, b) = match m.contact {
+                Stuck => (level - m.applied_torque, level + m.applied_torque),
+                Forward => (m.body.rate, m.body.law.sliding_kink(m.body.rate)),
+                Backward => (0.0 - m.body.rate, m.body.law.sliding_kink(0.0 - m.body.rate)),
+            };
+            z[0] = a;
+            z[1] = b;
+        },
+        event: |m, on_transition| {
+            use friction::Motion::*;
+            let before = m.contact;
+            let stopped = match before {
+                Stuck => true,
+                Forward => m.body.rate <= 0.0,
+                Backward => m.body.rate >= 0.0,
+            };
+            if stopped {
+                m.body.rate = 0.0;
+                // Breakaway above the static level, and at it where sliding
+                // would accelerate (the static level above the sliding
+                // friction at rest): an input reaching the level exactly at
+                // a sample then breaks away there, not a sample later.
+                let level = m.body.law.breakaway_torque();
+                let moves = |tau: f64| tau > level || (tau == level && tau > m.body.law.sliding_torque(0.0));
+                m.contact = if moves(m.applied_torque) {
+                    Forward
+                } else if moves(0.0 - m.applied_torque) {
+                    Backward
+                } else {
+                    Stuck
+                };
+            }
+            match Transition::of_motion(before, m.contact) {
+                Some(t) => {
+                    on_transition(t);
+                    true
+                }
+                None => false,
+            }
+        },
+    };
 }
 
 /// The friction elements' default experiment input (`<Model>_in.csv`):
@@ -216,10 +325,12 @@ macro_rules! inertia_model {
                 output(phi = body.angle, "Angle of the inertia", Angle).display("deg"),
                 output(w = body.rate, "Rate (angular velocity) of the inertia; exactly 0 while stuck",
                     AngularVelocity).display("deg/s"),
-                output(tau_friction = body.friction_torque, "Effective friction torque on the inertia over the last \
-                    internal step: J*dw/dt = tau + tau_friction", Torque),
+                output(tau_friction = body.friction_torque, "Friction torque on the inertia: Co-Simulation, its \
+                    effective value over the last internal step (J*dw/dt = tau + tau_friction); Model Exchange, its \
+                    value now (-tau while stuck)", Torque)
+                    .depends_on(if <$law as $crate::models::one_inertia::LawHooks>::STICK_SLIP { &["tau"] } else { &[] }),
                 integer_output("mode", "Motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward", -1, 1,
-                    |m| m.body.motion().as_i32()),
+                    |m| m.contact.as_i32()),
                 parameter(J = body.inertia, "Moment of inertia J (> 0)", Inertia, $j).positive(),
                 parameter(w_start = rate_start, "Rate at the start time", AngularVelocity, $w),
                 parameter(phi_start = angle_start, "Angle at the start time", Angle, 0.0),
@@ -239,6 +350,12 @@ macro_rules! inertia_model {
                     ]
                 } else {
                     &[]
+                };
+            const HYBRID: Option<$crate::model::Hybrid<Self>> =
+                if <$law as $crate::models::one_inertia::LawHooks>::STICK_SLIP {
+                    Some(Self::HYBRID_STICK_SLIP)
+                } else {
+                    None
                 };
             fn max_substep(&self) -> f64 {
                 self.internal_step

@@ -16,6 +16,23 @@ impl LawHooks for ClassicalFriction {
     fn initial_friction(&self, rate_start: f64) -> f64 {
         map_torque(self, rate_start)
     }
+    // Model Exchange: the map while sliding, and a true stiction state at
+    // w = 0 that holds up to f_s (where the map alone creeps).
+    const STICK_SLIP: bool = true;
+    fn breakaway_torque(&self) -> f64 {
+        self.static_torque
+    }
+    fn sliding_torque(&self, speed: f64) -> f64 {
+        // The map's limit from above at w = 0 (the map itself is 0 there).
+        friction::VelocityMap::friction(self, speed.max(f64::MIN_POSITIVE))
+    }
+    fn sliding_kink(&self, speed: f64) -> f64 {
+        match self.shape {
+            // Eq. (2) jumps from f_s to f_c + f_w*epsilon at the band's edge.
+            ClassicalShape::StaticBand => speed - self.band,
+            _ => 1.0,
+        }
+    }
 }
 
 crate::map_element_law!(ClassicalFriction);
