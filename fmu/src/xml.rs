@@ -177,7 +177,9 @@ fn write_description<M: Model>(guid: &str) -> String {
     let mut quantities = quantities_used(variables);
     // The units of the states' derivatives (Model Exchange).
     for state in hybrid.map_or(&[][..], |h| h.states) {
-        if let Some(Value::Real { quantity, .. }) = variables.iter().find(|v| v.name == state.variable).map(|v| &v.value) {
+        if let Some(Value::Real { quantity, .. }) =
+            variables.iter().find(|v| v.name == state.variable).map(|v| &v.value)
+        {
             quantities.extend(quantity.per_second());
         }
     }
@@ -318,7 +320,8 @@ fn write_description<M: Model>(guid: &str) -> String {
         .filter(|(_, v)| v.causality == Causality::Output)
         .map(|(vr, v)| ((vr + 1).to_string(), initial(v.depends_on)))
         .collect();
-    unknowns.extend(states.iter().enumerate().map(|(k, s)| ((variables.len() + k + 1).to_string(), initial(s.depends_on))));
+    unknowns
+        .extend(states.iter().enumerate().map(|(k, s)| ((variables.len() + k + 1).to_string(), initial(s.depends_on))));
     if !unknowns.is_empty() {
         x.open("InitialUnknowns", &[]);
         for (index, dependencies) in &unknowns {
@@ -337,7 +340,7 @@ fn write_description<M: Model>(guid: &str) -> String {
 /// value reference `vr` past the declared variables.
 fn write_derivative<M>(x: &mut Xml, vr: usize, state: &Variable<M>, state_index: usize) {
     let name = format!("der({})", state.name);
-    let description = format!("Time derivative of {}", state.name);
+    let description = format!("Derivative of {} with respect to time (Model Exchange)", state.name);
     let vr = vr.to_string();
     x.open(
         "ScalarVariable",

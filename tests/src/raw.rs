@@ -96,13 +96,18 @@ impl RawFmu {
 
     /// `fmi2Instantiate` for Co-Simulation with this FMU's GUID.
     pub fn instantiate(&self, name: &str) -> binding::fmi2Component {
+        self.instantiate_as(name, binding::fmi2Type_fmi2CoSimulation)
+    }
+
+    /// `fmi2Instantiate` for `fmu_type` (Co-Simulation or Model Exchange).
+    pub fn instantiate_as(&self, name: &str, fmu_type: binding::fmi2Type) -> binding::fmi2Component {
         let name = CString::new(name).unwrap();
         // SAFETY: NUL-terminated strings and callbacks that outlive the call
         // (the callbacks live as long as `self`).
         unsafe {
             self.lib.fmi2Instantiate(
                 name.as_ptr(),
-                binding::fmi2Type_fmi2CoSimulation,
+                fmu_type,
                 self.guid.as_ptr(),
                 c"file:///tmp".as_ptr(),
                 self.callbacks(),

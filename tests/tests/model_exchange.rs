@@ -130,3 +130,144 @@ fn omsimulator_strongly_coupled_system_meets_the_stick_goal() {
     }
     assert_eq!(checked, 3, "stiff loop, soft loop, stiff shaft");
 }
+
+/// Bad calls and bad values in Model Exchange get what Co-Simulation's get:
+/// fmi2Error, a message naming the value and the rule, and nothing changed
+/// (the continuous states and the mode read back the same).
+#[test]
+fn model_exchange_refuses_bad_calls_and_values_and_changes_nothing() {
+    use fmi::fmi2::binding;
+    use fmu_tests::raw::{RawFmu, ERROR, OK};
+    let fmu = RawFmu::load("HillFrictionInertia");
+    let me = binding::fmi2Type_fmi2ModelExchange;
+    // SAFETY: every instance below is a live instance of this binary; every
+    // array argument points at as many elements as its count says, or more.
+    unsafe {
+        let lib = &fmu.lib;
+        // A Model Exchange function on a Co-Simulation instance, and the reverse.
+        let cs = fmu.initialized("cs");
+        let mut dx = [0.0; 2];
+        assert_eq!(lib.fmi2GetDerivatives(cs, dx.as_mut_ptr(), 2), ERROR);
+        assert!(fmu.last_error().contains("a Model Exchange function"));
+        lib.fmi2FreeInstance(cs);
+
+        let c = fmu.instantiate_as("me", me);
+        assert!(!c.is_null(), "{:?}", fmu.take_messages());
+        // Not before initialization: derivatives need the initialization mode.
+        assert_eq!(lib.fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), ERROR);
+        assert!(fmu.last_error().contains("not allowed in state instantiated"));
+        let mut nominal = [0.0; 2];
+        assert_eq!(lib.fmi2GetNominalsOfContinuousStates(c, nominal.as_mut_ptr(), 2), OK);
+        assert_eq!(nominal, [1.0, 1.0]);
+        let (w_start, tau) = (6u32, 0u32);
+        assert_eq!(lib.fmi2SetReal(c, &w_start, 1, &1.0), OK);
+        assert_eq!(lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+        assert_eq!(lib.fmi2EnterInitializationMode(c), OK);
+        assert_eq!(lib.fmi2ExitInitializationMode(c), OK);
+        assert_eq!(lib.fmi2DoStep(c, 0.0, 0.1, 1), ERROR);
+        assert!(fmu.last_error().contains("a Co-Simulation function"));
+        let mut info = std::mem::zeroed::<binding::fmi2EventInfo>();
+        assert_eq!(lib.fmi2NewDiscreteStates(c, &mut info), OK);
+        assert_eq!(info.newDiscreteStatesNeeded, 0, "the initial mode is settled at initialization");
+        // States only in continuous-time mode.
+        let x_bad = [0.5, 0.5];
+        assert_eq!(lib.fmi2SetContinuousStates(c, x_bad.as_ptr(), 2), ERROR);
+        assert!(fmu.last_error().contains("not allowed in state eventMode"));
+        assert_eq!(lib.fmi2EnterContinuousTimeMode(c), OK);
+        let read = |c| {
+            let mut x = [0.0; 2];
+            assert_eq!(lib.fmi2GetContinuousStates(c, x.as_mut_ptr(), 2), OK);
+            let mut d = [0.0; 2];
+            assert_eq!(lib.fmi2GetDerivatives(c, d.as_mut_ptr(), 2), OK);
+            (x, d)
+        };
+        let before = read(c);
+        assert_eq!(before, ([0.0, 1.0], [1.0, -1.0]), "sliding at w_start = 1 against F_c = 1");
+        let mut z = [0.0; 2];
+        let cases: Vec<(&str, Box<dyn Fn() -> u32>, &str)> = vec![
+            (
+                "3 states",
+                Box::new(|| lib.fmi2SetContinuousStates(c, [0.0; 3].as_ptr(), 3)),
+                "has 3 elements rejected: this FMU has 2 continuous states",
+            ),
+            (
+                "NaN state",
+                Box::new(|| lib.fmi2SetContinuousStates(c, [f64::NAN, 0.0].as_ptr(), 2)),
+                "state phi = NaN rejected: must be finite",
+            ),
+            (
+                "infinite state",
+                Box::new(|| lib.fmi2SetContinuousStates(c, [0.0, f64::INFINITY].as_ptr(), 2)),
+                "state w = inf rejected: must be finite",
+            ),
+            (
+                "NULL states",
+                Box::new(|| lib.fmi2SetContinuousStates(c, std::ptr::null(), 2)),
+                "x is NULL with 2 elements",
+            ),
+            (
+                "1 derivative",
+                Box::new(|| lib.fmi2GetDerivatives(c, [0.0; 1].as_ptr() as *mut f64, 1)),
+                "derivatives has 1 elements rejected",
+            ),
+            (
+                "3 indicators",
+                Box::new(|| lib.fmi2GetEventIndicators(c, [0.0; 3].as_ptr() as *mut f64, 3)),
+                "ni = 3 rejected: this FMU has 2 event indicators",
+            ),
+            ("NaN time", Box::new(|| lib.fmi2SetTime(c, f64::NAN)), "time = NaN rejected: must be finite"),
+            ("NaN input", Box::new(|| lib.fmi2SetReal(c, &tau, 1, &f64::NAN)), "tau = NaN rejected: must be finite"),
+            (
+                "event iteration outside event mode",
+                Box::new(|| lib.fmi2NewDiscreteStates(c, &mut std::mem::zeroed())),
+                "not allowed in state continuousTimeMode",
+            ),
+            (
+                "NULL event info",
+                Box::new(|| {
+                    lib.fmi2EnterEventMode(c);
+                    let s = lib.fmi2NewDiscreteStates(c, std::ptr::null_mut());
+                    lib.fmi2EnterContinuousTimeMode(c);
+                    s
+                }),
+                "fmi2EventInfo is NULL",
+            ),
+        ];
+        for (what, call, rule) in cases {
+            assert_eq!(call(), ERROR, "{what}");
+            let message = fmu.last_error();
+            assert!(message.contains(rule), "{what}: {message}");
+            assert_eq!(read(c), before, "{what} changed the instance");
+        }
+        assert_eq!(lib.fmi2GetEventIndicators(c, z.as_mut_ptr(), 2), OK);
+        assert_eq!(z, [1.0, 1.0], "sliding forward: the rate and the constant");
+        // Time may not go back past the last completed integrator step.
+        assert_eq!(lib.fmi2SetTime(c, 0.5), OK);
+        let (mut event, mut terminate) = (0, 0);
+        assert_eq!(lib.fmi2CompletedIntegratorStep(c, 1, &mut event, &mut terminate), OK);
+        assert_eq!(lib.fmi2SetTime(c, 0.25), ERROR);
+        assert!(fmu.last_error().contains("time = 0.25 s rejected: before t = 0.5 s"));
+        // A stop: w set past 0 by the solver, located, and the event sets w
+        // to exactly 0.0 and the mode to stuck.
+        assert_eq!(lib.fmi2SetContinuousStates(c, [0.5, -1e-9].as_ptr(), 2), OK);
+        assert_eq!(lib.fmi2EnterEventMode(c), OK);
+        assert_eq!(lib.fmi2NewDiscreteStates(c, &mut info), OK);
+        assert_eq!((info.newDiscreteStatesNeeded, info.valuesOfContinuousStatesChanged), (1, 1));
+        assert_eq!(lib.fmi2NewDiscreteStates(c, &mut info), OK);
+        assert_eq!(info.newDiscreteStatesNeeded, 0);
+        assert_eq!(lib.fmi2EnterContinuousTimeMode(c), OK);
+        assert_eq!(read(c), ([0.5, 0.0], [0.0, 0.0]), "stuck: w and its derivative exactly 0.0");
+        // FMU state in Model Exchange: saved, changed, restored.
+        let mut state = std::ptr::null_mut();
+        assert_eq!(lib.fmi2GetFMUstate(c, &mut state), OK);
+        assert_eq!(lib.fmi2SetContinuousStates(c, [0.7, 0.0].as_ptr(), 2), OK);
+        assert_eq!(lib.fmi2SetFMUstate(c, state), OK);
+        assert_eq!(read(c).0, [0.5, 0.0]);
+        assert_eq!(lib.fmi2FreeFMUstate(c, &mut state), OK);
+        lib.fmi2FreeInstance(c);
+    }
+    // Model Exchange of a model that offers only Co-Simulation: refused, with the reason.
+    let clutch = RawFmu::load("ClutchStickSlip");
+    assert!(clutch.instantiate_as("me", me).is_null());
+    assert!(clutch.last_error().contains("offers Co-Simulation only"));
+}

@@ -367,7 +367,8 @@ fn aarch64(fmus: &Path, dir: &Path, models: &[&str], plans: &[String]) -> Result
     })
 }
 
-/// The exported names must be exactly the 34 FMI functions.
+/// The exported names must be exactly the 44 FMI functions (Co-Simulation
+/// and Model Exchange).
 fn check_exports(exported: &BTreeSet<String>) -> std::result::Result<(), String> {
     let fmi: BTreeSet<String> = FMI2_FUNCTIONS.iter().map(|s| s.to_string()).collect();
     if *exported == fmi {
@@ -379,7 +380,7 @@ fn check_exports(exported: &BTreeSet<String>) -> std::result::Result<(), String>
     }
 }
 
-pub const FMI2_FUNCTIONS: [&str; 34] = [
+pub const FMI2_FUNCTIONS: [&str; 44] = [
     "fmi2GetTypesPlatform",
     "fmi2GetVersion",
     "fmi2SetDebugLogging",
@@ -414,6 +415,16 @@ pub const FMI2_FUNCTIONS: [&str; 34] = [
     "fmi2GetIntegerStatus",
     "fmi2GetBooleanStatus",
     "fmi2GetStringStatus",
+    "fmi2SetTime",
+    "fmi2SetContinuousStates",
+    "fmi2GetContinuousStates",
+    "fmi2GetDerivatives",
+    "fmi2GetEventIndicators",
+    "fmi2GetNominalsOfContinuousStates",
+    "fmi2EnterEventMode",
+    "fmi2NewDiscreteStates",
+    "fmi2EnterContinuousTimeMode",
+    "fmi2CompletedIntegratorStep",
 ];
 
 fn tool_output(program: &str, args: &[&str], file: &Path) -> Result<String> {
@@ -471,7 +482,7 @@ fn elf_structure(name: &str, dir: &Path, models: &[&str], machine: &str) -> Outc
             return Err(format!("needs GLIBC_{}.{} (> 2.17)", newest.0, newest.1));
         }
         Ok(format!(
-            "{machine}, stripped, exports exactly the 34 fmi2 functions, needs only libc/libm/libpthread/libdl, newest symbol GLIBC_{}.{}",
+            "{machine}, stripped, exports exactly the 44 fmi2 functions, needs only libc/libm/libpthread/libdl, newest symbol GLIBC_{}.{}",
             newest.0, newest.1
         ))
     })();
@@ -511,7 +522,7 @@ fn pe_structure(dir: &Path, models: &[&str]) -> Outcome {
             check_exports(&exported).map_err(|e| format!("{id}: {e}"))?;
         }
         Ok(format!(
-            "PE32+ x86-64, stripped, exports exactly the 34 fmi2 functions, imports only {}",
+            "PE32+ x86-64, stripped, exports exactly the 44 fmi2 functions, imports only {}",
             dlls.into_iter().collect::<Vec<_>>().join(", ")
         ))
     })();
@@ -558,7 +569,7 @@ fn darwin_structure(dir: &Path, models: &[&str]) -> Outcome {
             }
         }
         Ok(format!(
-            "NOT RUN (no macOS here): universal Mach-O dylib with {summary}each exporting the 34 fmi2 functions and \
+            "NOT RUN (no macOS here): universal Mach-O dylib with {summary}each exporting the 44 fmi2 functions and \
              nothing else but {}",
             MACOS_LINKER_SYMBOLS.join(" ")
         ))

@@ -495,7 +495,10 @@ impl Component {
     /// None otherwise ([`Component::get_real`] then says why, or refreshes).
     #[inline(always)]
     pub fn get_one_real(&self, vr: u32) -> Option<f64> {
-        if self.phase.bit() & allowed::GET != 0 && !self.stale && !(self.dirty && self.interface == Interface::ModelExchange) {
+        if self.phase.bit() & allowed::GET != 0
+            && !self.stale
+            && !(self.dirty && self.interface == Interface::ModelExchange)
+        {
             self.model.get_one_real(vr)
         } else {
             None

@@ -436,7 +436,10 @@ fn get_reals<M: Model>(model: &ModelBox<M>, vrs: &[u32], out: &mut [f64]) -> Res
         for (&vr, slot) in vrs.iter().zip(out.iter_mut()) {
             *slot = match derivative_value(&model.model, vr) {
                 Some(x) => x,
-                None => get_reals(model, &[vr], std::slice::from_mut(slot)).map(|()| *slot)?,
+                None => match M::VARIABLES.get(vr as usize).map(|v| &v.value) {
+                    Some(Value::Real { get, .. }) => get(&model.model),
+                    _ => return Err(cannot_get::<M>(vr, "Real")),
+                },
             };
         }
         return Ok(());

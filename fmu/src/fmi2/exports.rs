@@ -839,7 +839,11 @@ pub unsafe extern "C" fn fmi2GetEventIndicators(c: Fmi2Component, indicators: *m
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(c: Fmi2Component, nominals: *mut Fmi2Real, nx: usize) -> Status {
+pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(
+    c: Fmi2Component,
+    nominals: *mut Fmi2Real,
+    nx: usize,
+) -> Status {
     // SAFETY: `c` is checked by `with`; `nominals` has room for `nx` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with nx > 0.
     unsafe {
         with(c, "fmi2GetNominalsOfContinuousStates", allowed::NOMINALS, |comp| {
