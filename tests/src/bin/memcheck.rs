@@ -26,9 +26,14 @@ fn main() {
         let callbacks = fmu_tests::raw::silent_callbacks();
         let variables = (m.variables)();
         let reals: Vec<u32> = variables.iter().filter(|v| v.type_name == "Real").map(|v| v.value_reference).collect();
+        let hybrid = (m.new_instance)().hybrid_sizes();
         for round in 0..rounds {
             // SAFETY: `exercise`'s contract: a loaded binary and callbacks that outlive it.
-            unsafe { exercise(&lib, &guid, &callbacks, &reals, round) };
+            unsafe { exercise(&lib, &guid, &callbacks, &reals, hybrid.is_some(), round) };
+            if let Some((states, indicators)) = hybrid {
+                // SAFETY: as above; the sizes are the model's own.
+                unsafe { exercise_model_exchange(&lib, &guid, &callbacks, &reals, states, indicators, round) };
+            }
         }
         println!("memcheck: {id}: {rounds} rounds");
     }
@@ -40,11 +45,14 @@ unsafe fn exercise(
     guid: &CString,
     callbacks: &binding::fmi2CallbackFunctions,
     reals: &[u32],
+    model_exchange: bool,
     round: usize,
 ) {
     const OK: u32 = binding::fmi2Status_fmi2OK;
     // Refused instantiations allocate nothing that survives.
-    assert!(lib.fmi2Instantiate(c"x".as_ptr(), 0, guid.as_ptr(), null(), callbacks, 0, 0).is_null());
+    if !model_exchange {
+        assert!(lib.fmi2Instantiate(c"x".as_ptr(), 0, guid.as_ptr(), null(), callbacks, 0, 0).is_null());
+    }
     assert!(lib.fmi2Instantiate(c"x".as_ptr(), 1, c"{bad}".as_ptr(), null(), callbacks, 0, 1).is_null());
     let c = lib.fmi2Instantiate(c"memcheck".as_ptr(), 1, guid.as_ptr(), null(), callbacks, 0, (round % 2) as i32);
     assert!(!c.is_null());
@@ -77,6 +85,80 @@ unsafe fn exercise(
     if round.is_multiple_of(2) {
         assert_eq!(lib.fmi2FreeFMUstate(c, &mut state), OK);
     }
+    assert_eq!(lib.fmi2Reset(c), OK);
+    lib.fmi2FreeInstance(c);
+}
+
+/// A Model Exchange instance driven the way an importer's explicit-Euler loop
+/// drives it: states, derivatives, indicators, event iteration, a saved and
+/// restored state, refused calls in between, reset and free.
+unsafe fn exercise_model_exchange(
+    lib: &Fmi2Binding,
+    guid: &CString,
+    callbacks: &binding::fmi2CallbackFunctions,
+    reals: &[u32],
+    states: usize,
+    indicators: usize,
+    round: usize,
+) {
+    const OK: u32 = binding::fmi2Status_fmi2OK;
+    let c = lib.fmi2Instantiate(c"memcheck-me".as_ptr(), 0, guid.as_ptr(), null(), callbacks, 0, (round % 2) as i32);
+    assert!(!c.is_null());
+    assert_eq!(lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+    assert_eq!(lib.fmi2EnterInitializationMode(c), OK);
+    assert_eq!(lib.fmi2ExitInitializationMode(c), OK);
+    let mut info = binding::fmi2EventInfo {
+        newDiscreteStatesNeeded: 1,
+        terminateSimulation: 0,
+        nominalsOfContinuousStatesChanged: 0,
+        valuesOfContinuousStatesChanged: 0,
+        nextEventTimeDefined: 0,
+        nextEventTime: 0.0,
+    };
+    while info.newDiscreteStatesNeeded != 0 {
+        assert_eq!(lib.fmi2NewDiscreteStates(c, &mut info), OK);
+    }
+    assert_eq!(lib.fmi2EnterContinuousTimeMode(c), OK);
+    let (mut x, mut dx) = (vec![0.0; states], vec![0.0; states]);
+    let (mut z, mut z_before) = (vec![0.0; indicators], vec![0.0; indicators]);
+    let mut values = vec![0.0; reals.len()];
+    let mut saved = null_mut();
+    let h = 1e-3;
+    assert_eq!(lib.fmi2GetEventIndicators(c, z_before.as_mut_ptr(), indicators), OK);
+    for k in 0..100 {
+        assert_eq!(lib.fmi2GetContinuousStates(c, x.as_mut_ptr(), states), OK);
+        assert_eq!(lib.fmi2GetDerivatives(c, dx.as_mut_ptr(), states), OK);
+        for (x, dx) in x.iter_mut().zip(&dx) {
+            *x += h * dx;
+        }
+        assert_eq!(lib.fmi2SetTime(c, (k + 1) as f64 * h), OK);
+        assert_eq!(lib.fmi2SetContinuousStates(c, x.as_ptr(), states), OK);
+        assert_eq!(lib.fmi2GetReal(c, reals.as_ptr(), reals.len(), values.as_mut_ptr()), OK);
+        assert_eq!(lib.fmi2GetEventIndicators(c, z.as_mut_ptr(), indicators), OK);
+        let (mut enter, mut terminate) = (0, 0);
+        assert_eq!(lib.fmi2CompletedIntegratorStep(c, 1, &mut enter, &mut terminate), OK);
+        let crossed = z.iter().zip(&z_before).any(|(a, b)| (*a > 0.0) != (*b > 0.0));
+        if crossed || enter != 0 {
+            assert_eq!(lib.fmi2EnterEventMode(c), OK);
+            info.newDiscreteStatesNeeded = 1;
+            while info.newDiscreteStatesNeeded != 0 {
+                assert_eq!(lib.fmi2NewDiscreteStates(c, &mut info), OK);
+            }
+            assert_eq!(lib.fmi2EnterContinuousTimeMode(c), OK);
+            assert_eq!(lib.fmi2GetEventIndicators(c, z.as_mut_ptr(), indicators), OK);
+        }
+        std::mem::swap(&mut z, &mut z_before);
+        if k == 50 {
+            assert_eq!(lib.fmi2GetFMUstate(c, &mut saved), OK);
+        }
+        // Refused calls log and allocate messages: they must not leak.
+        lib.fmi2DoStep(c, 0.0, h, 1);
+        lib.fmi2SetContinuousStates(c, vec![f64::NAN; states].as_ptr(), states);
+        lib.fmi2GetDerivatives(c, vec![0.0; states + 1].as_mut_ptr(), states + 1);
+        lib.fmi2SetTime(c, -1.0);
+    }
+    assert_eq!(lib.fmi2SetFMUstate(c, saved), OK);
+    assert_eq!(lib.fmi2FreeFMUstate(c, &mut saved), OK);
     assert_eq!(lib.fmi2Reset(c), OK);
     lib.fmi2FreeInstance(c);
 }
