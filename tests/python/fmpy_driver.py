@@ -9,6 +9,9 @@
                                      signals of IN_CSV ("-" for none), start,
                                      stop time and step of REF_OPT; CSV as
                                      for simulate
+  me FMU STOP STEP RTOL              simulate as Model Exchange (CVode, relative
+                                     tolerance RTOL) with its start values,
+                                     output every STEP; CSV as for simulate
   derivatives FMU                   HillFrictionInertia through FMPy's low-level
                                      FMU2Slave: one 1 s step of tau = 0.2 + t
                                      (fmi2SetRealInputDerivatives), then
@@ -142,12 +145,28 @@ def capacity_ramp(path, internal_step):
     return 0
 
 
+def model_exchange(path, stop, step, rtol):
+    result = fmpy.simulate_fmu(
+        path,
+        fmi_type="ModelExchange",
+        start_time=0.0,
+        stop_time=float(stop),
+        output_interval=float(step),
+        relative_tolerance=float(rtol),
+        validate=True,
+    )
+    print_csv(result)
+    return 0
+
+
 def main(argv):
     command = argv[1]
     if command == "validate":
         return validate(argv[2])
     if command == "simulate":
         return simulate(argv[2], argv[3], argv[4], argv[5:])
+    if command == "me":
+        return model_exchange(argv[2], argv[3], argv[4], argv[5])
     if command == "derivatives":
         return derivatives(argv[2])
     if command == "capacity_ramp":

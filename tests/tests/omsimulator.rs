@@ -195,7 +195,8 @@ fn every_fmu_runs_its_default_experiment_in_omsimulator_as_in_fmpy_cosimulation(
         }
         let shared: Vec<&String> =
             fmpy_table.columns.iter().filter(|c| *c != "time" && oms_table.columns.contains(c)).collect();
-        let (column, t, d) = worst_difference(&fmpy_table, &oms_table);
+        let (column, t, d) =
+            worst_difference(&without_event_instants(&fmpy_table), &without_event_instants(&oms_table));
         let times = oms_table.column("time");
         println!(
             "{id:<30} cs, h = 2^{}{}: {} rows to t = {}, {} outputs compared, worst {column} at t = {t}: {d:.1e}",
@@ -220,4 +221,76 @@ fn every_fmu_runs_its_default_experiment_in_omsimulator_as_in_fmpy_cosimulation(
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Model Exchange: OMSimulator's strongly coupled system (`--mode=me`,
+/// CVODE) and FMPy's CVode run every Model Exchange FMU whose default
+/// experiment holds its inputs at their start values (its `_in.csv` is
+/// constant: the command line has no input file), both at relative
+/// tolerance 1e-8 with outputs every default step, and agree. The FMUs
+/// driven by a varying input are checked against closed forms in FMPy
+/// (model_exchange.rs); giving OMSimulator's ME system their inputs needs a
+/// table component in the system, which this test does not build.
+#[test]
+fn model_exchange_fmus_run_in_omsimulator_as_in_fmpy() {
+    let Some(oms) = omsimulator("OMSimulator Model Exchange of the FMUs") else { return };
+    let mut compared = Vec::new();
+    let mut failures = Vec::new();
+    for model in fmu::registry::MODELS {
+        let id = model.info.identifier;
+        if !(model.model_description)().contains("<ModelExchange") {
+            continue;
+        }
+        let constant = input_file(id).is_none_or(|p| {
+            let csv = std::fs::read_to_string(p).unwrap();
+            let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').skip(1).collect()).collect();
+            rows.windows(2).all(|w| w[0] == w[1])
+        });
+        if !constant {
+            continue;
+        }
+        let e = model.info.default_experiment;
+        let (step, stop) = (e.step_size, e.stop_time);
+        let run = OmsRun { file: &fmu_path(id), mode: Mode::ModelExchange, stop, step, tolerance: 1e-8 };
+        let oms_table = match simulate(&oms, &run) {
+            Ok(t) => t,
+            Err(why) => {
+                failures.push(format!("{id}: OMSimulator --mode=me failed: {why}"));
+                continue;
+            }
+        };
+        let fmu = fmu_path(id);
+        let (ok, stdout, stderr) =
+            fmpy(&["me", fmu.to_str().unwrap(), &format!("{stop:?}"), &format!("{step:?}"), "1e-8"]);
+        assert!(ok, "FMPy Model Exchange of {id} failed:\n{stderr}");
+        let mut lines = stdout.lines();
+        let columns = lines.next().expect("CSV header").split(',').map(str::to_string).collect();
+        let rows = lines.map(|l| l.split(',').map(|x| x.parse::<f64>().expect("number")).collect()).collect();
+        let fmpy_table = Table { columns, rows };
+        let (column, t, d) =
+            worst_difference(&without_event_instants(&fmpy_table), &without_event_instants(&oms_table));
+        println!("{id}: Model Exchange, OMSimulator vs FMPy: worst {column} at t = {t} s, {d:.2e} of its scale");
+        compared.push(id);
+        // Two CVODE runs at 1e-8 agree to ~1e-6 of a column's scale.
+        if d > 1e-5 {
+            failures.push(format!("{id}: {column} at t = {t} s differs by {d:.3e} of its scale"));
+        }
+    }
+    println!("compared in Model Exchange: {compared:?}");
+    assert!(compared.len() >= 6, "too few Model Exchange FMUs compared: {compared:?}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The table without the rows at an event's instant: an importer writes
+/// such an instant twice or more (before and after the event) and which
+/// row another importer's single row there matches is the importer's
+/// choice, not the FMU's. Rows at an instant the importer wrote once stay.
+fn without_event_instants(table: &Table) -> Table {
+    let t = table.column("time");
+    let same = |i: usize, j: usize| (t[i] - t[j]).abs() <= 1e-9 * t[i].abs().max(1.0);
+    let rows = (0..t.len())
+        .filter(|&i| !(i > 0 && same(i, i - 1)) && !(i + 1 < t.len() && same(i, i + 1)))
+        .map(|i| table.rows[i].clone())
+        .collect();
+    Table { columns: table.columns.clone(), rows }
 }

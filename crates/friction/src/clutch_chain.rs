@@ -253,22 +253,9 @@ impl ClutchChain {
             for k in 0..m {
                 let (v0, v1) = (before[k] - before[k + 1], self.rate[k] - self.rate[k + 1]);
                 let crossed = event == Some(k) || (engaged(k) && v0 != 0.0 && v0 * v1 <= 0.0);
-                if joined[k] || !crossed {
-                    continue;
+                if !joined[k] && crossed {
+                    self.join(&mut joined, k);
                 }
-                joined[k] = true;
-                let (mut left, mut right) = (k, k + 1);
-                while left > 0 && joined[left - 1] {
-                    left -= 1;
-                }
-                while right < m && joined[right] {
-                    right += 1;
-                }
-                let range = left..=right;
-                let momentum: f64 =
-                    self.inertia[range.clone()].iter().zip(&self.rate[range.clone()]).map(|(j, w)| j * w).sum();
-                let common = momentum / self.inertia[range.clone()].iter().sum::<f64>();
-                self.rate[range].iter_mut().for_each(|w| *w = common);
             }
             if event.is_none() {
                 break;
@@ -280,8 +267,14 @@ impl ClutchChain {
             None => torque_impulse.map(|x| x / dt),
         };
         self.clutch_torque[..m].copy_from_slice(&torque[..m]);
-        for k in 0..m {
-            self.mode[k] = if !engaged(k) {
+        self.set_modes(&last, sliding_capacity);
+    }
+
+    /// The modes a combination leaves: free where not engaged, locked, or
+    /// sliding in the sense of the relative speed (of the torque at equal speeds).
+    fn set_modes(&mut self, last: &Combination, sliding_capacity: &[f64]) {
+        for k in 0..self.bodies - 1 {
+            self.mode[k] = if sliding_capacity[k] <= 0.0 {
                 ClutchMode::Free
             } else if last.locked[k] && self.rate[k] == self.rate[k + 1] {
                 ClutchMode::Locked
@@ -291,6 +284,71 @@ impl ClutchChain {
                 ClutchMode::Backward
             };
         }
+    }
+
+    /// Clutch `k`'s two sides, through the clutches `joined` already
+    /// holds, take the speed that conserves their momentum (bit-identical).
+    fn join(&mut self, joined: &mut [bool; MAX_BODIES], k: usize) {
+        let m = self.bodies - 1;
+        joined[k] = true;
+        let (mut left, mut right) = (k, k + 1);
+        while left > 0 && joined[left - 1] {
+            left -= 1;
+        }
+        while right < m && joined[right] {
+            right += 1;
+        }
+        let range = left..=right;
+        let momentum: f64 = self.inertia[range.clone()].iter().zip(&self.rate[range.clone()]).map(|(j, w)| j * w).sum();
+        let common = momentum / self.inertia[range.clone()].iter().sum::<f64>();
+        self.rate[range].iter_mut().for_each(|w| *w = common);
+    }
+
+    /// Model Exchange, between events: the accelerations and clutch torques
+    /// under the present `mode`s (locked groups rigid, sliding clutches at
+    /// their sliding capacity in their mode's sense, free ones carrying
+    /// nothing), whatever the rates do until the next event.
+    pub fn accelerations_in_modes(&self, external: &[f64], sliding_capacity: &[f64]) -> (Bodies, Bodies) {
+        let m = self.bodies - 1;
+        let mut locked = [false; MAX_BODIES];
+        let mut sliding = [0.0; MAX_BODIES];
+        for k in 0..m {
+            match self.mode[k] {
+                ClutchMode::Locked => locked[k] = true,
+                ClutchMode::Forward => sliding[k] = sliding_capacity[k].max(0.0),
+                ClutchMode::Backward => sliding[k] = -sliding_capacity[k].max(0.0),
+                ClutchMode::Free => {}
+            }
+        }
+        self.solve(external, &locked, &sliding)
+    }
+
+    /// Model Exchange, at an event: a sliding clutch whose relative speed
+    /// has reached 0 against its mode's sense joins its two sides (momentum
+    /// conserved); then the modes are decided as a step decides them at its
+    /// start, over every combination of the clutches at equal speeds.
+    pub fn settle(&mut self, external: &[f64], sliding_capacity: &[f64], static_capacity: &[f64]) {
+        let m = self.bodies - 1;
+        let mut joined = [false; MAX_BODIES];
+        for k in 0..m {
+            joined[k] = self.mode[k] == ClutchMode::Locked && sliding_capacity[k] > 0.0;
+        }
+        for k in 0..m {
+            let v = self.rate[k] - self.rate[k + 1];
+            let stopped = match self.mode[k] {
+                ClutchMode::Forward => v <= 0.0,
+                ClutchMode::Backward => v >= 0.0,
+                _ => false,
+            };
+            // (A locked group the solver let drift apart by rounding is
+            // joined again too.)
+            let drifted = joined[k] && v != 0.0;
+            if (stopped && sliding_capacity[k] > 0.0 && !joined[k]) || drifted {
+                self.join(&mut joined, k);
+            }
+        }
+        let last = self.combination(external, sliding_capacity, static_capacity);
+        self.set_modes(&last, sliding_capacity);
     }
 }
 

@@ -42,6 +42,14 @@ impl Dahl {
         }
     }
 
+    /// `dTf/dt` at `rate` (Nurre Eq. 4): `gamma*(Tf*sign(w) - Tf0)^2*w`, the
+    /// rate form of what `move_by` integrates exactly in the angle.
+    #[inline]
+    pub fn torque_rate(&self, rate: f64) -> f64 {
+        let gap = self.torque * sign(rate) - self.running_torque;
+        self.gamma * gap * gap * rate
+    }
+
     /// Steady sliding friction for a body moving at `rate`: `Tf0*sign(w)`.
     pub fn sliding(&self, rate: f64) -> f64 {
         self.running_torque * sign(rate)

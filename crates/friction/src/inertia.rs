@@ -23,6 +23,12 @@ impl Motion {
         }
     }
 
+    /// The sense of motion as a number: -1.0, 0.0, +1.0.
+    #[inline]
+    pub fn sign(self) -> f64 {
+        self.as_i32() as f64
+    }
+
     /// -1 sliding backward, 0 stuck, +1 sliding forward.
     #[inline]
     pub fn as_i32(self) -> i32 {

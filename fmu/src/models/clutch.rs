@@ -2,9 +2,9 @@
 //! exact lock-up (the 1-D blog's model, predictive instead of banded).
 
 use crate::bibliography;
-use super::two_inertia::{HasTwoInertia, TwoInertia};
+use super::two_inertia::{ClutchPlant, HasTwoInertia, TwoInertia};
 use crate::description::{variables, Experiment, ModelInfo, Variable};
-use crate::model::{InputDerivative, Model, OutputDerivative, Transition};
+use crate::model::{Hybrid, InputDerivative, Model, OutputDerivative, Transition};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Default, Serialize, Deserialize)]
@@ -27,6 +27,16 @@ impl HasTwoInertia for ClutchStickSlip {
     fn two_mut(&mut self) -> &mut TwoInertia {
         &mut self.two
     }
+}
+
+impl ClutchPlant for ClutchStickSlip {
+    fn torques(&self) -> (f64, f64) {
+        (self.torque1, self.torque2)
+    }
+    fn capacity(&self) -> f64 {
+        self.capacity
+    }
+    const TORQUES_DEPEND_ON: &'static [&'static str] = &["tau1", "tau2", "tau_capacity"];
 }
 
 impl Model for ClutchStickSlip {
@@ -61,6 +71,8 @@ impl Model for ClutchStickSlip {
         OutputDerivative { output: "phi2", get: |m| m.two.clutch.rate2 },
         OutputDerivative { output: "w2", get: |m| m.two.clutch.acceleration2 },
     ];
+
+    const HYBRID: Option<Hybrid<Self>> = Some(Self::CLUTCH_HYBRID);
 
     fn max_substep(&self) -> f64 {
         self.two.internal_step

@@ -4,7 +4,7 @@
 
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
-use crate::model::{Model, Transition};
+use crate::model::{Hybrid, Model, State, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{ClutchChain, ClutchMode};
 use serde::{Deserialize, Serialize};
@@ -54,6 +54,9 @@ pub struct CoupledClutches {
     max_normal_force: f64,
     internal_step: f64,
     chain: ClutchChain,
+    /// d(w)/dt of each body now (Model Exchange).
+    #[serde(default)]
+    acceleration: [f64; 4],
 }
 
 impl Default for CoupledClutches {
@@ -68,6 +71,7 @@ impl Default for CoupledClutches {
             max_normal_force: 0.0,
             internal_step: 1e-3,
             chain: ClutchChain::new(&[1.0; 4], &[0.0; 4]),
+            acceleration: [0.0; 4],
         }
     }
 }
@@ -107,9 +111,9 @@ impl Model for CoupledClutches {
         output("phi2", "Angle of J2", Angle, |m| m.chain.angle[1]),
         output("phi3", "Angle of J3", Angle, |m| m.chain.angle[2]),
         output("phi4", "Angle of J4", Angle, |m| m.chain.angle[3]),
-        output("tau_clutch_1", "Torque of clutch 1 from J1 to J2 (step average)", Torque, |m| m.chain.clutch_torque[0]),
-        output("tau_clutch_2", "Torque of clutch 2 from J2 to J3 (step average)", Torque, |m| m.chain.clutch_torque[1]),
-        output("tau_clutch_3", "Torque of clutch 3 from J3 to J4 (step average)", Torque, |m| m.chain.clutch_torque[2]),
+        output("tau_clutch_1", "Torque of clutch 1 from J1 to J2 (Co-Simulation: step average; Model Exchange: now)", Torque, |m| m.chain.clutch_torque[0]),
+        output("tau_clutch_2", "Torque of clutch 2 from J2 to J3 (Co-Simulation: step average; Model Exchange: now)", Torque, |m| m.chain.clutch_torque[1]),
+        output("tau_clutch_3", "Torque of clutch 3 from J3 to J4 (Co-Simulation: step average; Model Exchange: now)", Torque, |m| m.chain.clutch_torque[2]),
         integer_output("mode_1", "Clutch 1: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
             -1, 2, |m| m.mode_now(0).code()).depends_on(&["f_normalized_1"]),
         integer_output("mode_2", "Clutch 2: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
@@ -130,6 +134,51 @@ impl Model for CoupledClutches {
             the Modelica example the clutch carries mu*fn_max*f_normalized N.m", Force, 20.0).min(0.0),
         internal_step(1e-3, field!(internal_step)),
     };
+
+    // Model Exchange: the four bodies as states, each clutch's mode a
+    // discrete state (Modelica's clutch: locked, sliding forward or
+    // backward, free). Three indicators per clutch: locked, the margins of
+    // its static capacity over the torque it carries; sliding, its relative
+    // speed in its sense; and its normal force (free at <= 0).
+    const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
+        states: &[
+            body_angle!(0, "phi1", "w1"), body_rate!(0, "w1"),
+            body_angle!(1, "phi2", "w2"), body_rate!(1, "w2"),
+            body_angle!(2, "phi3", "w3"), body_rate!(2, "w3"),
+            body_angle!(3, "phi4", "w4"), body_rate!(3, "w4"),
+        ],
+        indicators: 9,
+        evaluate: |m| {
+            let (sliding, _) = m.capacities();
+            let (acceleration, torque) = m.chain.accelerations_in_modes(&m.external(), &sliding);
+            m.acceleration.copy_from_slice(&acceleration[..4]);
+            m.chain.clutch_torque[..3].copy_from_slice(&torque[..3]);
+        },
+        event_indicators: |m, z| {
+            let (_, holding) = m.capacities();
+            let c = &m.chain;
+            for k in 0..3 {
+                let v = c.rate[k] - c.rate[k + 1];
+                (z[3 * k], z[3 * k + 1]) = match c.mode[k] {
+                    ClutchMode::Locked => (holding[k] - c.clutch_torque[k], holding[k] + c.clutch_torque[k]),
+                    ClutchMode::Forward => (v, 1.0),
+                    ClutchMode::Backward => (-v, 1.0),
+                    ClutchMode::Free => (1.0, 1.0),
+                };
+                z[3 * k + 2] = m.normal_force[k];
+            }
+        },
+        event: |m, on_transition| {
+            let before = m.chain.mode;
+            let (sliding, holding) = m.capacities();
+            // Short of a tie, as in two_inertia: at the root of a margin the
+            // solver puts the torque on the static capacity to rounding.
+            let holding = holding.map(|h| h * (1.0 - 4.0 * f64::EPSILON));
+            m.chain.settle(&m.external(), &sliding, &holding);
+            m.report_modes(&before, on_transition);
+            before != m.chain.mode
+        },
+    });
 
     fn max_substep(&self) -> f64 {
         self.internal_step
@@ -158,21 +207,37 @@ impl Model for CoupledClutches {
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.chain.mode;
         let (sliding, holding) = self.capacities();
-        self.chain.step(&[self.drive_torque, 0.0, 0.0, 0.0], &sliding, &holding, dt);
-        for (k, (b, a)) in before.iter().zip(&self.chain.mode).take(3).enumerate() {
-            if b != a {
-                let meaning = match a {
-                    ClutchMode::Locked => "locked",
-                    ClutchMode::Forward => "sliding forward",
-                    ClutchMode::Backward => "sliding backward",
-                    ClutchMode::Free => "free",
-                };
-                let what = ["clutch 1", "clutch 2", "clutch 3"][k];
-                on_transition(Transition { what, from: b.code(), to: a.code(), meaning });
-            }
-        }
+        self.chain.step(&self.external(), &sliding, &holding, dt);
+        self.report_modes(&before, on_transition);
     }
 }
+
+/// State `k` of the Model Exchange form: a body's angle, integrating its rate.
+macro_rules! body_angle {
+    ($i:literal, $name:literal, $rate:literal) => {
+        State {
+            variable: $name,
+            set: |m: &mut CoupledClutches, x| m.chain.angle[$i] = x,
+            derivative: |m: &CoupledClutches| m.chain.rate[$i],
+            depends_on: &[$rate],
+            nominal: 1.0,
+        }
+    };
+}
+
+/// A body's rate, from the accelerations `evaluate` left.
+macro_rules! body_rate {
+    ($i:literal, $name:literal) => {
+        State {
+            variable: $name,
+            set: |m: &mut CoupledClutches, x| m.chain.rate[$i] = x,
+            derivative: |m: &CoupledClutches| m.acceleration[$i],
+            depends_on: &["w1", "w2", "w3", "w4", "tau_drive", "f_normalized_1", "f_normalized_2", "f_normalized_3"],
+            nominal: 1.0,
+        }
+    };
+}
+use {body_angle, body_rate};
 
 impl CoupledClutches {
     /// Clutch `k`'s mode as the inputs set now decide it: free at once when
@@ -190,6 +255,27 @@ impl CoupledClutches {
                 _ => ClutchMode::Locked,
             },
             (true, mode) => mode,
+        }
+    }
+
+    /// External torques on the bodies: the drive on J1.
+    fn external(&self) -> [f64; 4] {
+        [self.drive_torque, 0.0, 0.0, 0.0]
+    }
+
+    /// Report each clutch whose mode changed since `before`.
+    fn report_modes(&self, before: &[ClutchMode], on_transition: &mut dyn FnMut(Transition)) {
+        for (k, (b, a)) in before.iter().zip(&self.chain.mode).take(3).enumerate() {
+            if b != a {
+                let meaning = match a {
+                    ClutchMode::Locked => "locked",
+                    ClutchMode::Forward => "sliding forward",
+                    ClutchMode::Backward => "sliding backward",
+                    ClutchMode::Free => "free",
+                };
+                let what = ["clutch 1", "clutch 2", "clutch 3"][k];
+                on_transition(Transition { what, from: b.code(), to: a.code(), meaning });
+            }
         }
     }
 

@@ -3,6 +3,7 @@
 use crate::bibliography;
 use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
 use crate::description::{field, Experiment, ModelInfo};
+use crate::model::State;
 use friction::Dahl;
 
 impl LawHooks for Dahl {
@@ -30,6 +31,28 @@ impl LawHooks for Dahl {
         }
         Ok(())
     }
+    // Model Exchange: Nurre's Eq. (4) in time, dTf/dt = gamma*(Tf*sign(w) -
+    // Tf0)^2*w, with the friction torque on the body (-Tf) as the third state.
+    const SMOOTH_STATES: &'static [State<LawInertia<Self>>] = &[
+        LawInertia::ANGLE,
+        State {
+            variable: "w",
+            set: |m, x| m.body.rate = x,
+            derivative: |m| m.body.acceleration,
+            depends_on: &["tau", "tau_friction"],
+            nominal: 1.0,
+        },
+        State {
+            variable: "tau_friction",
+            set: |m, x| {
+                m.body.law.torque = 0.0 - x;
+                m.body.friction_torque = x;
+            },
+            derivative: |m| 0.0 - m.body.law.torque_rate(m.body.rate),
+            depends_on: &["w", "tau_friction"],
+            nominal: 0.01,
+        },
+    ];
 }
 
 impl ElementLaw for Dahl {
@@ -38,6 +61,17 @@ impl ElementLaw for Dahl {
         self.move_by(w_rel * dt);
         0.0 - self.torque
     }
+    // Model Exchange: the presliding state as above, driven by w_rel.
+    const ELEMENT_STATES: &'static [State<LawElement<Self>>] = &[State {
+        variable: "tau_friction",
+        set: |m, x| {
+            m.law.torque = 0.0 - x;
+            m.friction_torque = x;
+        },
+        derivative: |m| 0.0 - m.law.torque_rate(m.relative_speed),
+        depends_on: &["w_rel", "tau_friction"],
+        nominal: 0.01,
+    }];
 }
 
 pub type DahlInertia = LawInertia<Dahl>;

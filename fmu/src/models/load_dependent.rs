@@ -3,7 +3,7 @@
 
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
-use crate::model::{Model, Transition};
+use crate::model::{Hybrid, Model, State, Transition};
 use friction::{LoadDependentFriction, Motion};
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +15,11 @@ pub struct LoadDependentFrictionInertia {
     rate_start: f64,
     internal_step: f64,
     element: LoadDependentFriction,
+    /// The motion: after each step (Co-Simulation); in Model Exchange the
+    /// discrete state, changed only at events.
+    contact: Motion,
+    /// d(w)/dt now (Model Exchange).
+    acceleration: f64,
 }
 
 impl Model for LoadDependentFrictionInertia {
@@ -35,7 +40,7 @@ impl Model for LoadDependentFrictionInertia {
         output("tau_friction", "Friction torque on the element in the last internal step (-TFR)",
             Torque, |m| 0.0 - m.element.friction),
         integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward",
-            -1, 1, |m| Motion::of_rate(m.element.rate).as_i32()),
+            -1, 1, |m| m.contact.as_i32()),
         parameter(J = element.inertia, "Moment of inertia JM", Inertia, 1.0).positive(),
         parameter(tau_friction0 = element.base_friction, "Load-independent friction TFR0", Torque, 1.0).min(0.0),
         parameter(element.eta_opposing, "Efficiency with opposing load EtO, in (0, 1]", Ratio, 0.8).positive().max(1.0),
@@ -48,6 +53,85 @@ impl Model for LoadDependentFrictionInertia {
         parameter(w_start = rate_start, "Rate at the start time", AngularVelocity, 0.0),
         internal_step(1e-3, field!(internal_step)),
     };
+
+    // Model Exchange: Table 1's law with its modes as discrete states. Stuck
+    // (also held at a hard stop): w and its derivative exactly 0, the
+    // friction holding Act within the static limits; sliding: FDO or FDA by
+    // the sense of motion and load. Events: breakaway past a static limit,
+    // a stop when w crosses 0, a hard stop (plastic: w set to 0.0, phi to
+    // exactly +-XJM), and the load changing sign while sliding (FDO <-> FDA).
+    const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
+        states: &[
+            State {
+                variable: "phi",
+                set: |m, x| m.element.angle = x,
+                derivative: |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate },
+                depends_on: &["w"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "w",
+                set: |m, x| m.element.rate = x,
+                derivative: |m| m.acceleration,
+                depends_on: &["w", "tau_motor", "tau_load"],
+                nominal: 1.0,
+            },
+        ],
+        indicators: 3,
+        evaluate: |m| {
+            let e = &m.element;
+            let act = m.motor_torque - m.load_torque - e.viscous * e.rate; // 01
+            // Stuck: the friction holds Act up to the static limits (a hard
+            // stop takes the rest, statements 07-09).
+            let (negative, positive) = e.static_limits(m.load_torque);
+            m.element.friction = match m.contact {
+                Motion::Stuck => act.max(-negative).min(positive), // no clamp: NaN limits must not panic
+                moving => m.sliding_friction(moving.sign()),
+            };
+            let e = &m.element;
+            m.acceleration = if m.contact == Motion::Stuck { 0.0 } else { (act - e.friction) / e.inertia };
+        },
+        event_indicators: |m, z| {
+            let e = &m.element;
+            match m.contact {
+                // The margins to breakaway forward and backward.
+                Motion::Stuck => {
+                    let act = m.motor_torque - m.load_torque;
+                    let (negative, positive) = e.static_limits(m.load_torque);
+                    z[0] = positive - act;
+                    z[1] = negative + act;
+                    z[2] = 1.0;
+                }
+                // The rate in the sense of motion, the load's sign, the
+                // distance to the stop ahead.
+                moving => {
+                    let direction = moving.sign();
+                    z[0] = direction * e.rate;
+                    z[1] = m.load_torque;
+                    z[2] = e.stop - direction * e.angle;
+                }
+            }
+        },
+        event: |m, on_transition| {
+            let before = m.contact;
+            let e = &mut m.element;
+            if before != Motion::Stuck {
+                let direction = before.sign();
+                let stopped = direction * e.rate <= 0.0;
+                let at_wall = direction * e.angle >= e.stop;
+                if at_wall {
+                    e.angle = direction * e.stop; // plastic impact (16-17)
+                }
+                if stopped || at_wall {
+                    e.rate = 0.0;
+                }
+            }
+            if m.element.rate == 0.0 {
+                m.contact = m.motion_from_rest();
+            }
+            Transition::of_motion(before, m.contact).map(|t| on_transition(t)).is_some()
+        },
+    });
 
     fn max_substep(&self) -> f64 {
         self.internal_step
@@ -67,6 +151,7 @@ impl Model for LoadDependentFrictionInertia {
         self.element.angle = self.angle_start;
         self.element.rate = self.rate_start;
         self.element.friction = 0.0;
+        self.contact = Motion::of_rate(self.rate_start);
     }
 
     #[inline]
@@ -76,8 +161,40 @@ impl Model for LoadDependentFrictionInertia {
         // and stops by up to a step; FlapActuatorServo keeps it, as the
         // paper's figures use it).
         self.element.step_exact(self.motor_torque, self.load_torque, dt);
-        if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.element.rate)) {
+        self.contact = Motion::of_rate(self.element.rate);
+        if let Some(t) = Transition::of_motion(before, self.contact) {
             on_transition(t);
+        }
+    }
+}
+
+impl LoadDependentFrictionInertia {
+    /// `TFR` sliding in `direction` (statements 04-06, the README reading of 06).
+    fn sliding_friction(&self, direction: f64) -> f64 {
+        let (fdo, fda) = self.element.dynamic_levels(self.load_torque);
+        let aided = direction * self.load_torque < 0.0;
+        direction * if aided { fda } else { fdo }
+    }
+
+    /// At rest: stuck while `Act` is within the static limits or presses the
+    /// element into a hard stop; else breakaway in the sense of `Act` (at
+    /// the limit itself when sliding would accelerate, so that a torque
+    /// reaching it exactly at a sample breaks away there).
+    fn motion_from_rest(&self) -> Motion {
+        let e = &self.element;
+        let act = self.motor_torque - self.load_torque;
+        let (negative, positive) = e.static_limits(self.load_torque);
+        let moves = |direction: f64, level: f64| {
+            let pushed = direction * act;
+            let pressed = direction * e.angle >= e.stop;
+            !pressed && (pushed > level || (pushed == level && pushed > self.sliding_friction(direction) * direction))
+        };
+        if moves(1.0, positive) {
+            Motion::Forward
+        } else if moves(-1.0, negative) {
+            Motion::Backward
+        } else {
+            Motion::Stuck
         }
     }
 }

@@ -5,6 +5,7 @@ use crate::bibliography;
 use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
 use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{choice_field, enumeration, field, Experiment, ModelInfo};
+use crate::model::State;
 use friction::{MajdSimaan, SigmaMethod};
 
 impl LawHooks for MajdSimaan {
@@ -18,6 +19,10 @@ impl LawHooks for MajdSimaan {
     fn initial_friction(&self, rate_start: f64) -> f64 {
         map_torque(self, rate_start)
     }
+    // Model Exchange: Eq. (6) as it stands, a smooth ODE (stiff near w = 0,
+    // which the importer's implicit solver handles).
+    const SMOOTH_STATES: &'static [State<LawInertia<Self>>] = &[LawInertia::ANGLE, LawInertia::RATE_OF_MAP];
+    const FRICTION_DEPENDS_ON: &'static [&'static str] = &["w"];
 }
 
 crate::map_element_law!(MajdSimaan);

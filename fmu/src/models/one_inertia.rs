@@ -5,7 +5,7 @@
 //! A model file only adds its parameters and INFO, through
 //! [`inertia_model!`] and [`element_model!`].
 
-use crate::model::Transition;
+use crate::model::{Hybrid, State, Transition};
 use friction::{FrictionInertia, RigidBodyFriction};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
@@ -18,7 +18,9 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
     fn check(&self) -> Result<(), String> {
         Ok(())
     }
-    /// Friction torque on the body at the start (before any step).
+    /// Friction torque on the body at the start (before any step); for the
+    /// smooth laws also the friction at `rate_start` in the law's current
+    /// state, the right-hand side of their Model Exchange ODE.
     fn initial_friction(&self, rate_start: f64) -> f64;
     /// The law integrates exactly under an applied torque linear in time
     /// (see `friction::RigidBodyFriction::advance_interval`): its 1-DOF FMU
@@ -55,6 +57,14 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
     fn sliding_kink(&self, _speed: f64) -> f64 {
         1.0
     }
+    /// Model Exchange of a smooth law (no stiction state: Majd-Simaan,
+    /// Dahl): the 1-DOF FMU is the ODE `J*dw/dt = tau + initial_friction(w)`
+    /// with these continuous states (phi, w and any the law carries), in the
+    /// form of [`LawInertia::HYBRID_SMOOTH`]. Empty for the other laws.
+    const SMOOTH_STATES: &'static [State<LawInertia<Self>>] = &[];
+    /// What `tau_friction` follows at once in Model Exchange (states or
+    /// inputs; none when it is a state itself).
+    const FRICTION_DEPENDS_ON: &'static [&'static str] = if Self::STICK_SLIP { &["tau", "w"] } else { &[] };
 }
 
 /// Laws that also work as a friction element driven by a relative speed.
@@ -69,6 +79,9 @@ pub trait ElementLaw: LawHooks {
     fn output(&self, _w_rel: f64, stored: f64) -> f64 {
         stored
     }
+    /// Model Exchange: the element's continuous states (Dahl: its friction
+    /// torque); none for a memoryless law, whose output follows `w_rel`.
+    const ELEMENT_STATES: &'static [State<LawElement<Self>>] = &[];
 }
 
 /// The rule shared by every law with a static and a Coulomb level.
@@ -206,6 +219,61 @@ impl<L: LawHooks> LawInertia<L> {
                 None => false,
             }
         },
+    };
+}
+
+/// Model Exchange of a smooth law on one inertia: the plain ODE
+/// `J*dw/dt = tau + tau_friction(w, law state)`; the one event indicator is
+/// the rate, so that the discrete `mode` (the sign of w) changes only at an
+/// event, where the solver restarts.
+impl<L: LawHooks> LawInertia<L> {
+    /// `phi`, integrating `w`.
+    pub const ANGLE: State<Self> = State {
+        variable: "phi",
+        set: |m, x| m.body.angle = x,
+        derivative: |m| m.body.rate,
+        depends_on: &["w"],
+        nominal: 1.0,
+    };
+    /// `w`, from the friction at the current rate (memoryless maps).
+    pub const RATE_OF_MAP: State<Self> = State {
+        variable: "w",
+        set: |m, x| m.body.rate = x,
+        derivative: |m| m.body.acceleration,
+        depends_on: &["w", "tau"],
+        nominal: 1.0,
+    };
+
+    pub const HYBRID_SMOOTH: Hybrid<Self> = Hybrid {
+        states: L::SMOOTH_STATES,
+        indicators: 1,
+        evaluate: |m| {
+            m.body.friction_torque = m.body.law.initial_friction(m.body.rate);
+            m.body.acceleration = (m.applied_torque + m.body.friction_torque) / m.body.inertia;
+        },
+        event_indicators: |m, z| z[0] = m.body.rate,
+        event: |m, on_transition| {
+            let before = m.contact;
+            m.contact = friction::Motion::of_rate(m.body.rate);
+            Transition::of_motion(before, m.contact).map(|t| on_transition(t)).is_some()
+        },
+    };
+}
+
+/// Model Exchange of a friction element: the law's states (none for a map,
+/// whose output follows `w_rel` at once), and event indicators where the
+/// output jumps or kinks: `w_rel` crossing 0 (the sign of the friction) and
+/// the law's sliding kink (Eq. 2's band edge).
+impl<L: ElementLaw> LawElement<L> {
+    pub const HYBRID_ELEMENT: Hybrid<Self> = Hybrid {
+        states: L::ELEMENT_STATES,
+        indicators: 2,
+        evaluate: |_| {},
+        event_indicators: |m, z| {
+            z[0] = m.relative_speed;
+            z[1] = m.law.sliding_kink(m.relative_speed.abs());
+        },
+        event: |_, _| false,
     };
 }
 
@@ -354,6 +422,8 @@ macro_rules! inertia_model {
             const HYBRID: Option<$crate::model::Hybrid<Self>> =
                 if <$law as $crate::models::one_inertia::LawHooks>::STICK_SLIP {
                     Some(Self::HYBRID_STICK_SLIP)
+                } else if !<$law as $crate::models::one_inertia::LawHooks>::SMOOTH_STATES.is_empty() {
+                    Some(Self::HYBRID_SMOOTH)
                 } else {
                     None
                 };
@@ -394,6 +464,7 @@ macro_rules! element_model {
                 internal_step($step, $crate::description::field!(internal_step)),
                 $($extra)*
             };
+            const HYBRID: Option<$crate::model::Hybrid<Self>> = Some(Self::HYBRID_ELEMENT);
             fn max_substep(&self) -> f64 {
                 self.internal_step
             }

@@ -8,7 +8,7 @@
 //! (e.g. `clutch_w1()`, `clutch_j1()`), beside its inputs.
 
 use crate::description::{Access, Quantity, Variable};
-use crate::model::Transition;
+use crate::model::{Hybrid, State, Transition};
 use friction::TwoInertiaClutch as Clutch;
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,9 @@ pub struct TwoInertia {
     pub internal_step: f64,
     /// `clutch.inertia1` and `clutch.inertia2` are the parameters `J1`, `J2`.
     pub clutch: Clutch,
+    /// Model Exchange: the sense of the slip while unlocked (+1: w1 > w2),
+    /// a discrete state changed only at events, as `clutch.locked` is.
+    pub slip_sense: f64,
 }
 
 impl TwoInertia {
@@ -27,6 +30,7 @@ impl TwoInertia {
     pub fn start(&mut self) {
         let (j1, j2) = (self.clutch.inertia1, self.clutch.inertia2);
         self.clutch = Clutch::new(j1, j2, self.rate1_start, self.rate2_start);
+        self.slip_sense = 0.0;
     }
 
     /// The torques on inertia 1 and 2 and the clutch capacity linear over
@@ -54,6 +58,115 @@ pub trait HasTwoInertia {
     fn two_mut(&mut self) -> &mut TwoInertia;
 }
 
+/// Model Exchange of a two-inertia clutch plant, in the form of Modelica's
+/// clutch: locked (w1 == w2 exactly, one acceleration, the clutch carrying
+/// the sticking torque T_s = (T1*J2 - T2*J1)/(J1 + J2)) or slipping in a
+/// sense (the clutch carrying capacity*sense). Events: unlock when |T_s|
+/// passes the capacity; lock (both rates set to the common one that
+/// conserves momentum) or reverse when the slip speed crosses 0.
+pub trait ClutchPlant: HasTwoInertia + Sized + 'static {
+    /// External torques on inertia 1 and 2 now (from inputs and states).
+    fn torques(&self) -> (f64, f64);
+    /// The clutch capacity now (>= 0).
+    fn capacity(&self) -> f64;
+    /// What the accelerations depend on besides w1 and w2 (ModelStructure).
+    const TORQUES_DEPEND_ON: &'static [&'static str];
+
+    const CLUTCH_HYBRID: Hybrid<Self> = Hybrid {
+        states: &[
+            State {
+                variable: "phi1",
+                set: |m, x| m.two_mut().clutch.angle1 = x,
+                derivative: |m| m.two().clutch.rate1,
+                depends_on: &["w1"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "w1",
+                set: |m, x| m.two_mut().clutch.rate1 = x,
+                derivative: |m| m.two().clutch.acceleration1,
+                depends_on: Self::TORQUES_DEPEND_ON,
+                nominal: 1.0,
+            },
+            State {
+                variable: "phi2",
+                set: |m, x| m.two_mut().clutch.angle2 = x,
+                derivative: |m| m.two().clutch.rate2,
+                depends_on: &["w2"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "w2",
+                set: |m, x| m.two_mut().clutch.rate2 = x,
+                derivative: |m| m.two().clutch.acceleration2,
+                depends_on: Self::TORQUES_DEPEND_ON,
+                nominal: 1.0,
+            },
+        ],
+        indicators: 2,
+        evaluate: |m| {
+            let ((t1, t2), capacity) = (m.torques(), m.capacity());
+            let two = m.two_mut();
+            let c = &mut two.clutch;
+            let (j1, j2) = (c.inertia1, c.inertia2);
+            c.clutch_torque = if c.locked { c.sticking_torque(t1, t2) } else { capacity * two.slip_sense };
+            (c.acceleration1, c.acceleration2) = if c.locked {
+                let a = (t1 + t2) / (j1 + j2);
+                (a, a)
+            } else {
+                ((t1 - c.clutch_torque) / j1, (t2 + c.clutch_torque) / j2)
+            };
+        },
+        // Locked: the margins of the capacity over T_s both ways; slipping:
+        // the slip speed in its sense.
+        event_indicators: |m, z| {
+            let ((t1, t2), capacity) = (m.torques(), m.capacity());
+            let two = m.two();
+            let c = &two.clutch;
+            if c.locked {
+                let sticking = c.sticking_torque(t1, t2);
+                (z[0], z[1]) = (capacity - sticking, capacity + sticking);
+            } else {
+                (z[0], z[1]) = (two.slip_sense * (c.rate1 - c.rate2), 1.0);
+            }
+        },
+        event: |m, on_transition| {
+            let ((t1, t2), capacity) = (m.torques(), m.capacity());
+            let two = m.two_mut();
+            let (before, sense_before) = (two.clutch.locked, two.slip_sense);
+            let c = &mut two.clutch;
+            let slip = c.rate1 - c.rate2;
+            let sticking = c.sticking_torque(t1, t2);
+            let together = c.locked || slip == 0.0 || two.slip_sense * slip < 0.0;
+            // The capacity holds T_s short of a tie: the solver locates the
+            // root of the margin capacity - |T_s| where it is 0 to rounding,
+            // and there the clutch must break loose, not wait for the next
+            // step (at a true tie slipping and holding move the same).
+            if !together {
+                // Slipping (from the start: in the sense of the slip).
+                two.slip_sense = friction::sign(slip);
+            } else if sticking.abs() < capacity * (1.0 - 4.0 * f64::EPSILON) {
+                // Lock; the slip speed just crossed 0: both take the common
+                // rate that conserves momentum, exactly equal from here.
+                if !c.locked {
+                    let common = (c.inertia1 * c.rate1 + c.inertia2 * c.rate2) / (c.inertia1 + c.inertia2);
+                    (c.rate1, c.rate2) = (common, common);
+                }
+                c.locked = true;
+                two.slip_sense = 0.0;
+            } else {
+                // Break loose, or reverse, in the sense T_s drives the slip.
+                c.locked = false;
+                two.slip_sense = friction::sign(sticking);
+            }
+            if let Some(t) = Transition::of_lock(before, two.clutch.locked) {
+                on_transition(t);
+            }
+            before != two.clutch.locked || sense_before != two.slip_sense
+        },
+    };
+}
+
 /// `(get, set)` of a [`TwoInertia`] field, e.g. `two!(clutch.inertia1)`.
 macro_rules! two {
     ($($path:tt)+) => {
@@ -78,7 +191,8 @@ impl<M: HasTwoInertia> Variable<M> {
             .display("rpm")
     }
     pub const fn clutch_torque() -> Self {
-        let description = "Clutch torque from inertia 1 to inertia 2, averaged over the last internal step";
+        let description = "Clutch torque from inertia 1 to inertia 2: Co-Simulation, averaged over the last internal \
+            step; Model Exchange, now";
         Self::output("tau_clutch", description, Quantity::Torque, |m| m.two().clutch.clutch_torque)
     }
     pub const fn clutch_locked() -> Self {

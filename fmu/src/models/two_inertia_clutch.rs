@@ -2,9 +2,9 @@
 //! viscous damping on inertia 2, and the clutch between them.
 
 use crate::bibliography;
-use super::two_inertia::{HasTwoInertia, TwoInertia};
+use super::two_inertia::{ClutchPlant, HasTwoInertia, TwoInertia};
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
-use crate::model::{InputDerivative, Model, Transition};
+use crate::model::{Hybrid, InputDerivative, Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +51,16 @@ impl HasTwoInertia for TwoInertiaClutch {
     }
 }
 
+impl ClutchPlant for TwoInertiaClutch {
+    fn torques(&self) -> (f64, f64) {
+        (self.drive_torque, -self.damping * self.two.clutch.rate2)
+    }
+    fn capacity(&self) -> f64 {
+        self.capacity
+    }
+    const TORQUES_DEPEND_ON: &'static [&'static str] = &["tau_drive", "tau_capacity", "w2"];
+}
+
 impl Model for TwoInertiaClutch {
     const INFO: ModelInfo = ModelInfo::new("TwoInertiaClutch", Experiment::new(0.0, 3.0, 0.001))
         .sources(&[(&bibliography::FRICTION_BLOG, "the example: J1 = J2 = 1, T1 = 20, T2 = -10*w2, 50 N.m")])
@@ -79,6 +89,9 @@ impl Model for TwoInertiaClutch {
         InputDerivative { input: "tau_drive", get: |m| m.drive_slope, set: |m, x| m.drive_slope = x },
         InputDerivative { input: "tau_capacity", get: |m| m.capacity_slope, set: |m, x| m.capacity_slope = x },
     ];
+
+    // Model Exchange: the clutch of ClutchPlant, the damping now (not held).
+    const HYBRID: Option<Hybrid<Self>> = Some(Self::CLUTCH_HYBRID);
 
     fn max_substep(&self) -> f64 {
         self.two.internal_step
