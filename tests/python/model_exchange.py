@@ -57,7 +57,7 @@ def main():
         r = me(name, input=inputs(name))
         c = fmpy.simulate_fmu(fmu(name), input=inputs(name))
         check(np.all(np.isfinite(r[list(r.dtype.names)[1]])), f"{name}: default experiment in Model Exchange, {len(r)} rows")
-        if name in ("CompliantDrive", "MotorDrive", "LoadDependentFrictionInertia"):
+        if name in ("CompliantDrive", "MotorDrive", "LoadDependentFrictionInertia", "HillFrictionShaftLoad"):
             for v in c.dtype.names[1:]:
                 d = abs(r[v][-1] - c[v][-1])
                 check(d <= 1e-6 * max(1.0, abs(c[v][-1])), f"{name}: {v} at the stop time {r[v][-1]!r} = Co-Simulation's {c[v][-1]!r} (diff {d:.2e})")
@@ -168,6 +168,55 @@ def main():
                   f"CoupledClutches: clutch {k} goes through the modes of the Modelica reference {[c[1] for c in changes]}")
             worst = max([worst] + [abs(a[0] - b[0]) for a, b in zip(ours, changes)])
         check(worst < 2e-4, f"CoupledClutches: every mode change within {worst * 1e3:.3f} ms of the Modelica reference (goal 0.2 ms)")
+    # HillFrictionShaftLoad (default experiment): the drive end held at
+    # 0.25 rad pulls with 2.5 N.m > F_s; the load slides forward against
+    # F_c = 1 N.m about the equilibrium 0.15 rad, a half period
+    # pi*sqrt(J/k) = 0.9935 s, to phi = 0.3 rad, where w = 0 and the shaft
+    # pulls back with 0.5 N.m < F_s: stuck from there, w exactly 0.0 (the
+    # torque to k_shaft times the angle tolerance 1e-8).
+    if "HillFrictionShaftLoad" in with_me:
+        r = me("HillFrictionShaftLoad", output_interval=1e-3)
+        exact = np.pi * np.sqrt(1.0 / 10.0)
+        t_stop = r["time"][np.argmax((r["time"] > 0.0) & (r["mode"] == 0))]
+        check(abs(t_stop - exact) < 1e-8 and abs(r["phi"][-1] - 0.3) < 1e-8,
+              f"HillFrictionShaftLoad: stops at {t_stop!r} s (exact pi*sqrt(J/k) = {exact!r} s) at phi = {r['phi'][-1]!r} rad (exact 0.3)")
+        check(abs(r["tau_shaft"][-1] - 0.5) < 1e-7, f"HillFrictionShaftLoad: held with tau_shaft = {r['tau_shaft'][-1]!r} N.m on the drive (exact 0.5)")
+        stuck_rate_is_exactly_zero(r, "HillFrictionShaftLoad")
+    # CmgGimbalRateLoop (default experiment, Nurre's Fig. 8 rate step of
+    # 5e-4 rad/s): the frictionless copy is K_I/(I s^2 + K_p s + K_I) of the
+    # step in closed form; the loop with Dahl's friction is checked against
+    # Eqs. (10)-(12) integrated here by scipy (Radau, rtol 1e-11), not
+    # through the FMU.
+    if "CmgGimbalRateLoop" in with_me:
+        from scipy.integrate import solve_ivp
+        I, Kp, KI, Tf0, gamma, wc = 5.0, 280.0, 1e4, 0.27, 1.48e5, 5e-4
+        r = me("CmgGimbalRateLoop", output_interval=1e-3)
+        t = r["time"]
+        omega, zeta = np.sqrt(KI / I), Kp / (2.0 * np.sqrt(KI / I) * I)
+        wd = omega * np.sqrt(1.0 - zeta**2)
+        ideal = wc * (1.0 - np.exp(-zeta * omega * t) * (np.cos(wd * t) + zeta * omega / wd * np.sin(wd * t)))
+        d = np.max(abs(r["rate_without_friction"] - ideal))
+        check(d < 1e-6 * wc, f"CmgGimbalRateLoop: frictionless copy = closed-form second-order step (max diff {d:.2e} rad/s)")
+
+        def rhs(_, x):
+            theta1, rate1, theta, rate, tf = x
+            control = Kp * (rate1 - rate) + KI * (theta1 - theta)
+            return [rate1, KI / Kp * (wc - rate1), rate, (control - tf) / I, gamma * (tf * np.sign(rate) - Tf0) ** 2 * rate]
+
+        ref = solve_ivp(rhs, (0.0, t[-1]), [0.0] * 5, method="Radau", dense_output=True, rtol=1e-11, atol=1e-15)
+        d = np.max(abs(r["rate"] - ref.sol(t)[3]))
+        check(ref.success and d < 1e-6 * wc, f"CmgGimbalRateLoop: rate = scipy's Eqs. (10)-(12) within {d:.2e} rad/s (goal 1e-6 of the command) over {len(t)} rows")
+        # Nurre's Fig. 5 free decay (no loop, Dahl's bearing values) in the
+        # gimbal: sliding at Tf0 from 0.002 rad/s, the first reversal at
+        # I*w0/Tf0 as in DahlInertia.
+        f = me("CmgGimbalRateLoop", stop_time=1.0, output_interval=1e-3,
+               start_values={"K_p": 0.0, "K_I": 0.0, "tau_running": 0.0424, "gamma": 0.85e4, "w_start": 0.002, "rate_command": 0.0})
+        t_rev = f["time"][np.argmax(f["rate"] < 0.0)]
+        exact = 5.0 * 0.002 / 0.0424
+        check(abs(t_rev - exact) < 1e-6, f"CmgGimbalRateLoop: Fig. 5 free decay first reverses at {t_rev!r} s (exact {exact!r} s, an event)")
+        i = np.argmin(abs(t - 0.05))
+        check(abs(r["rate"][i] - 3.16e-4) < 0.01e-4 and abs(r["rate_without_friction"][i] - 4.24e-4) < 0.01e-4,
+              f"CmgGimbalRateLoop: at 0.05 s rate {r['rate'][i]:.4e} with friction, {r['rate_without_friction'][i]:.4e} without (the description's 3.16e-4, 4.24e-4)")
 
 
 if __name__ == "__main__":

@@ -78,6 +78,25 @@ fn step_deviation(name: &str, command: f64, rate_gain: f64, angle_gain: f64) -> 
     let exact: Vec<f64> = time.iter().map(|&t| command * second_order_step(5.0, rate_gain, angle_gain, t)).collect();
     let closed_form_error = max_abs_difference(&ideal, &exact) / command;
     assert!(closed_form_error < 0.01, "{name}: frictionless loop off its closed form by {closed_form_error}");
+    // The filter (Eq. 11) is advanced exactly: theta1' = c*(1 - e^(-a t)),
+    // a = K_I/K_p, so theta1 = c*(t - (1 - e^(-a t))/a).
+    let a = angle_gain / rate_gain;
+    let theta1: Vec<f64> = time.iter().map(|&t| command * (t + (-a * t).exp_m1() / a)).collect();
+    let filter_error = max_abs_difference(&t.column("angle_filtered_command"), &theta1) / command;
+    assert!(filter_error < 1e-12, "{name}: filtered command angle off its closed form by {filter_error} s");
+    // The frictionless angle integrates the frictionless rate: trapezoids
+    // over the output grid agree within 1e-4 of the angle the command
+    // turns over the run (the grid's and the FMU's integration errors).
+    let angle = t.column("angle_without_friction");
+    let mut integral = 0.0;
+    let mut worst: f64 = 0.0;
+    for k in 1..time.len() {
+        integral += 0.5 * (ideal[k] + ideal[k - 1]) * (time[k] - time[k - 1]);
+        worst = worst.max((angle[k] - integral).abs());
+    }
+    let turn = command * time[time.len() - 1];
+    eprintln!("{name}: angle_without_friction vs the integral of its rate: {:.1e} of the commanded turn", worst / turn);
+    assert!(worst < 1e-4 * turn, "{name}: angle_without_friction off the integral of its rate by {worst} rad");
     // Overshoot of the frictionless loop: exp(-pi*zeta/sqrt(1-zeta^2)) = 8.0% at zeta = 0.626.
     let overshoot = ideal.iter().cloned().fold(f64::MIN, f64::max) / command - 1.0;
     assert!((overshoot - 0.080).abs() < 0.002, "{name}: overshoot {overshoot}");

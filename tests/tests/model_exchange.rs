@@ -23,6 +23,8 @@ const WITH_MODEL_EXCHANGE: &[&str] = &[
     "ClutchStickSlip",
     "TwoInertiaClutch",
     "CoupledClutches",
+    "HillFrictionShaftLoad",
+    "CmgGimbalRateLoop",
     "CompliantDrive",
     "MotorDrive",
 ];

@@ -3,7 +3,7 @@
 
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
-use crate::model::{Model, Transition};
+use crate::model::{Hybrid, Model, State, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{GimbalRateLoop, Motion};
 use serde::{Deserialize, Serialize};
@@ -14,6 +14,10 @@ pub struct CmgGimbalRateLoop {
     rate_start: f64,
     internal_step: f64,
     gimbal: GimbalRateLoop,
+    /// Sign of the gimbal rate, Model Exchange's discrete state: it changes
+    /// only at an event, where Dahl's law has its kink.
+    #[serde(default)]
+    direction: Motion,
 }
 
 /// Nurre's defaults: I = 5 (the report's number, in the unit system of Tf0
@@ -28,6 +32,7 @@ impl Default for CmgGimbalRateLoop {
             rate_start: 0.0,
             internal_step: 1e-4,
             gimbal: GimbalRateLoop::new(5.0, 280.0, 1e4, 0.27, 1.48e5, 0.0),
+            direction: Motion::Stuck,
         }
     }
 }
@@ -41,7 +46,10 @@ impl Model for CmgGimbalRateLoop {
         alongside (rate_without_friction); defaults: I = 5, K_I = 1e4, K_p = 280, CMG pivot Tf0 = 0.27 N.m, gamma = \
         1.48e5. Default experiment: Nurre's Fig. 8 rate step of 5e-4 rad/s (the rate_command start value), 0.8 s: \
         friction slows the rise (3.16e-4 against the frictionless copy's 4.24e-4 rad/s at 0.05 s) and the rate \
-        reaches 4.976e-4 rad/s at 0.8 s, while the frictionless copy settles at the command");
+        reaches 4.976e-4 rad/s at 0.8 s, while the frictionless copy settles at the command. Model Exchange: the same \
+        equations as an ODE (Dahl's Eq. 4 in time, dTf/dt = gamma*(Tf*sign(theta') - Tf0)^2*theta', with tau_friction \
+        = -Tf a state), an event where theta' changes sign; with K_p = 0 the filter has no lag and theta1' is \
+        theta_c' itself");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(rate_command, "Commanded gimbal rate theta_c' (Nurre Eq. 11). Start value 5e-4 rad/s: unconnected, the \
             default experiment is Nurre's Fig. 8 rate step; a connected input replaces it", AngularVelocity, 5e-4),
@@ -55,6 +63,9 @@ impl Model for CmgGimbalRateLoop {
             AngularVelocity),
         output(rate_without_friction = gimbal.ideal_rate, "Gimbal rate of the same loop without friction (Tf = 0), \
             integrated alongside for comparison", AngularVelocity),
+        output(angle_filtered_command = gimbal.command_angle, "Filtered command angle theta1, the integral of \
+            theta1' (Nurre Eqs. 10-11)", Angle),
+        output(angle_without_friction = gimbal.ideal_angle, "Gimbal angle of the same loop without friction", Angle),
         parameter(J = gimbal.inertia, "Gimbal inertia I (Nurre Eq. 10)", Inertia, 5.0).positive(),
         parameter(K_p = gimbal.rate_gain, "Rate gain K_p (Nurre Eqs. 10-11); 0 with K_I = 0 leaves the gimbal to \
             friction alone (Figs. 5-6)", RotationalDamping, 280.0).min(0.0),
@@ -68,6 +79,88 @@ impl Model for CmgGimbalRateLoop {
             0.002 rad/s)", AngularVelocity, 0.0),
         internal_step(1e-4, field!(internal_step)),
     };
+
+    // Model Exchange: Eqs. (10)-(12) as an ODE in the order of the loop: the
+    // command filter, the gimbal with Dahl's friction torque as a state, the
+    // frictionless copy. Dahl's dTf/dt has a kink where theta' changes
+    // sign: the one event indicator, so that the solver restarts there.
+    const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
+        states: &[
+            State {
+                variable: "angle_filtered_command",
+                set: |m, x| m.gimbal.command_angle = x,
+                derivative: |m| m.filtered_rate(),
+                depends_on: &["rate_filtered_command", "rate_command"],
+                nominal: 1e-3,
+            },
+            State {
+                variable: "rate_filtered_command",
+                set: |m, x| m.gimbal.command_rate = x,
+                derivative: |m| {
+                    let g = &m.gimbal;
+                    if g.rate_gain > 0.0 { g.angle_gain / g.rate_gain * (m.rate_command - g.command_rate) } else { 0.0 }
+                },
+                depends_on: &["rate_filtered_command", "rate_command"],
+                nominal: 1e-3,
+            },
+            State {
+                variable: "angle",
+                set: |m, x| m.gimbal.angle = x,
+                derivative: |m| m.gimbal.rate,
+                depends_on: &["rate"],
+                nominal: 1e-3,
+            },
+            State {
+                variable: "rate",
+                set: |m, x| m.gimbal.rate = x,
+                derivative: |m| (m.gimbal.control_torque - m.gimbal.friction.torque) / m.gimbal.inertia,
+                depends_on: &[
+                    "angle_filtered_command",
+                    "rate_filtered_command",
+                    "rate_command",
+                    "angle",
+                    "rate",
+                    "tau_friction",
+                ],
+                nominal: 1e-3,
+            },
+            State {
+                variable: "tau_friction",
+                set: |m, x| m.gimbal.friction.torque = 0.0 - x,
+                derivative: |m| 0.0 - m.gimbal.friction.torque_rate(m.gimbal.rate),
+                depends_on: &["rate", "tau_friction"],
+                nominal: 0.1,
+            },
+            State {
+                variable: "angle_without_friction",
+                set: |m, x| m.gimbal.ideal_angle = x,
+                derivative: |m| m.gimbal.ideal_rate,
+                depends_on: &["rate_without_friction"],
+                nominal: 1e-3,
+            },
+            State {
+                variable: "rate_without_friction",
+                set: |m, x| m.gimbal.ideal_rate = x,
+                derivative: |m| m.control(m.gimbal.ideal_angle, m.gimbal.ideal_rate) / m.gimbal.inertia,
+                depends_on: &[
+                    "angle_filtered_command",
+                    "rate_filtered_command",
+                    "rate_command",
+                    "angle_without_friction",
+                    "rate_without_friction",
+                ],
+                nominal: 1e-3,
+            },
+        ],
+        indicators: 1,
+        evaluate: |m| m.gimbal.control_torque = m.control(m.gimbal.angle, m.gimbal.rate),
+        event_indicators: |m, z| z[0] = m.gimbal.rate,
+        event: |m, on_transition| {
+            let before = m.direction;
+            m.direction = Motion::of_rate(m.gimbal.rate);
+            Transition::of_motion(before, m.direction).map(|t| on_transition(t)).is_some()
+        },
+    });
 
     fn max_substep(&self) -> f64 {
         self.internal_step
@@ -113,6 +206,7 @@ impl Model for CmgGimbalRateLoop {
             g.friction.gamma,
             self.rate_start,
         );
+        self.direction = Motion::of_rate(self.rate_start);
     }
 
     #[inline]
@@ -122,6 +216,21 @@ impl Model for CmgGimbalRateLoop {
         if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.gimbal.rate)) {
             on_transition(t);
         }
+    }
+}
+
+impl CmgGimbalRateLoop {
+    /// theta1' as Eq. (10) uses it: the filter's state, or with K_p = 0 (no
+    /// lag) the command itself (Model Exchange).
+    fn filtered_rate(&self) -> f64 {
+        if self.gimbal.rate_gain > 0.0 { self.gimbal.command_rate } else { self.rate_command }
+    }
+
+    /// Eq. (10)'s control torque K_p*(theta1' - theta') + K_I*(theta1 - theta)
+    /// for a gimbal at `angle`, `rate` (Model Exchange).
+    fn control(&self, angle: f64, rate: f64) -> f64 {
+        let g = &self.gimbal;
+        g.rate_gain * (self.filtered_rate() - rate) + g.angle_gain * (g.command_angle - angle)
     }
 }
 

@@ -11,7 +11,7 @@
 use crate::bibliography;
 use super::one_inertia::static_at_least_coulomb;
 use crate::description::{variables, Experiment, ModelInfo, Variable};
-use crate::model::{InputDerivative, Model, Transition};
+use crate::model::{Hybrid, InputDerivative, Model, State, Transition};
 use friction::{sign, DriveEnd, ExactStaticCoulomb, Motion, ShaftLoad};
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +21,13 @@ pub struct HillFrictionShaftLoad {
     angle_start: f64,
     rate_start: f64,
     load: ShaftLoad,
+    /// The load's contact: the motion after a step (Co-Simulation); in Model
+    /// Exchange the discrete state, changed only at events.
+    #[serde(default)]
+    contact: Motion,
+    /// d(w)/dt now (Model Exchange).
+    #[serde(default)]
+    acceleration: f64,
 }
 
 impl Default for HillFrictionShaftLoad {
@@ -36,6 +43,8 @@ impl Default for HillFrictionShaftLoad {
                 law: ExactStaticCoulomb { static_torque: 1.5, coulomb_torque: 1.0 },
                 ..Default::default()
             },
+            contact: Motion::Stuck,
+            acceleration: 0.0,
         }
     }
 }
@@ -51,7 +60,10 @@ impl Model for HillFrictionShaftLoad {
         Choose it over HillFrictionInertia (torque in) for fixed-step co-simulation masters: the stick is decided on \
         the present step's shaft torque. Default: drive end held at 0.25 rad (2.5 N.m > F_s = 1.5 N.m); the load \
         breaks away, swings about 0.15 rad and stops at 0.3 rad after pi*sqrt(J/k_shaft) = 0.993 s, where the shaft \
-        pulls back with 0.5 N.m < F_s: stuck from then on (w exactly 0)");
+        pulls back with 0.5 N.m < F_s: stuck from then on (w exactly 0). Model Exchange: the same contact with the \
+        importer's solver (stuck: w and der(w) exactly 0; breakaway where |k_shaft*(phi_drive - phi) + d_shaft*w_drive| \
+        passes F_s, a stop where w crosses 0); phi_drive and w_drive are then the drive end now and tau_shaft the \
+        shaft's torque now");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(phi_drive = drive.angle, "Angle of the drive end of the shaft at the step's start (connect the drive's \
             phi)", Angle, 0.25),
@@ -63,8 +75,9 @@ impl Model for HillFrictionShaftLoad {
         output(phi = load.angle, "Angle of the load", Angle).display("deg"),
         output(w = load.rate, "Rate of the load; exactly 0 while stuck", AngularVelocity).display("deg/s"),
         output(tau_friction = load.friction_torque, "Friction torque on the load, mean over the last step", Torque),
-        integer_output("mode", "Load motion at the end of the step: -1 sliding backward, 0 stuck (w exactly 0), +1 \
-            sliding forward", -1, 1, |m| Motion::of_rate(m.load.rate).as_i32()),
+        integer_output("mode", "Load motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward \
+            (Co-Simulation: at the end of the step; Model Exchange: the contact's discrete state)", -1, 1,
+            |m| m.contact.as_i32()),
         parameter(k_shaft = load.stiffness, "Shaft torsional stiffness", RotationalStiffness, 10.0).positive(),
         parameter(d_shaft = load.damping, "Shaft torsional damping", RotationalDamping, 0.0).min(0.0),
         parameter(J = load.inertia, "Moment of inertia of the load", Inertia, 1.0).positive(),
@@ -85,6 +98,84 @@ impl Model for HillFrictionShaftLoad {
         set: |m, x| m.drive.acceleration = x,
     }];
 
+    // Model Exchange: the stick-slip contact of HillFrictionInertia with the
+    // shaft's torque k*(phi_drive - phi) + d*(w_drive - w) as the applied one.
+    const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
+        states: &[
+            State {
+                variable: "phi",
+                set: |m, x| m.load.angle = x,
+                derivative: |m| if m.contact == Motion::Stuck { 0.0 } else { m.load.rate },
+                depends_on: &["w"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "w",
+                set: |m, x| m.load.rate = x,
+                derivative: |m| m.acceleration,
+                depends_on: &["phi", "w", "phi_drive", "w_drive"],
+                nominal: 1.0,
+            },
+        ],
+        indicators: 2,
+        evaluate: |m| {
+            let tau = m.load.load_torque(m.drive.angle, m.drive.rate);
+            let law = m.load.law;
+            let friction = match m.contact {
+                Motion::Stuck => 0.0 - tau,
+                Motion::Forward => 0.0 - law.coulomb_torque,
+                Motion::Backward => law.coulomb_torque,
+            };
+            m.load.drive_torque = 0.0 - tau;
+            m.load.friction_torque = friction;
+            m.acceleration = if m.contact == Motion::Stuck { 0.0 } else { (tau + friction) / m.load.inertia };
+        },
+        // Stuck: the margins to breakaway forward and backward; sliding: the
+        // rate in the direction of motion (a stop where it crosses 0).
+        event_indicators: |m, z| {
+            let tau = m.load.load_torque(m.drive.angle, m.drive.rate);
+            let level = m.load.law.static_torque;
+            let (a, b) = match m.contact {
+                Motion::Stuck => (level - tau, level + tau),
+                Motion::Forward => (m.load.rate, 1.0),
+                Motion::Backward => (0.0 - m.load.rate, 1.0),
+            };
+            z[0] = a;
+            z[1] = b;
+        },
+        event: |m, on_transition| {
+            let before = m.contact;
+            let stopped = match before {
+                Motion::Stuck => true,
+                Motion::Forward => m.load.rate <= 0.0,
+                Motion::Backward => m.load.rate >= 0.0,
+            };
+            if stopped {
+                m.load.rate = 0.0;
+                // At rest: breakaway above the static level, and at it where
+                // the static level exceeds the Coulomb one (sliding would
+                // accelerate), as HillFrictionInertia decides it.
+                let tau = m.load.load_torque(m.drive.angle, m.drive.rate);
+                let law = m.load.law;
+                let moves = |t: f64| t > law.static_torque || (t == law.static_torque && t > law.coulomb_torque);
+                m.contact = if moves(tau) {
+                    Motion::Forward
+                } else if moves(0.0 - tau) {
+                    Motion::Backward
+                } else {
+                    Motion::Stuck
+                };
+            }
+            match Transition::of_motion(before, m.contact) {
+                Some(t) => {
+                    on_transition(t);
+                    true
+                }
+                None => false,
+            }
+        },
+    });
+
     /// The step is exact for any length: one internal step per
     /// communication step, so `tau_shaft` is the mean over the master's step.
     fn max_substep(&self) -> f64 {
@@ -98,6 +189,8 @@ impl Model for HillFrictionShaftLoad {
     fn initialize(&mut self) {
         self.load.angle = self.angle_start;
         self.load.rate = self.rate_start;
+        self.contact = Motion::of_rate(self.rate_start);
+        self.acceleration = 0.0;
         // Before the first step: the instantaneous shaft torque, and the
         // friction that holds it (at rest) or slides against the motion.
         let tau = self.load.load_torque(self.drive.angle, self.drive.rate);
@@ -114,9 +207,10 @@ impl Model for HillFrictionShaftLoad {
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
-        let before = Motion::of_rate(self.load.rate);
+        let before = self.contact;
         self.load.step(self.drive, dt);
-        if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.load.rate)) {
+        self.contact = Motion::of_rate(self.load.rate);
+        if let Some(t) = Transition::of_motion(before, self.contact) {
             on_transition(t);
         }
     }

@@ -1,5 +1,7 @@
 //! Random call sequences through the exported `fmi2*` functions, for every
-//! model. A crash, an abort, a hang or a panic reported by the FMU (its
+//! model, in both interfaces (Co-Simulation and, where the model has it,
+//! Model Exchange: states and indicators of any length, time going
+//! backwards, NaN states, the ME functions in any mode). A crash, an abort, a hang or a panic reported by the FMU (its
 //! "internal error (panic)" message) is a finding.
 
 #![no_main]
@@ -71,14 +73,29 @@ fuzz_target!(|data: &[u8]| {
         step_finished: None,
         component_environment: null_mut(),
     };
-    unsafe {
-        let mut c = fmi2Instantiate(c"fuzz".as_ptr(), 1, guid.as_ptr(), null(), &callbacks, 0, 1);
+    // fmi2ModelExchange (0) where the model offers it, else fmi2CoSimulation (1).
+    let instantiate = |model_exchange: bool, logging: i32| unsafe {
+        let me = fmi2Instantiate(c"fuzz".as_ptr(), 0, guid.as_ptr(), null(), &callbacks, 0, logging);
+        if model_exchange && !me.is_null() {
+            return me;
+        }
+        if !me.is_null() {
+            fmi2FreeInstance(me);
+        }
+        let c = fmi2Instantiate(c"fuzz".as_ptr(), 1, guid.as_ptr(), null(), &callbacks, 0, logging);
         assert!(!c.is_null());
+        c
+    };
+    unsafe {
+        let mut c = instantiate(pick & 0x80 != 0, 1);
+        // Room for any model's states and indicators and a few more, so that
+        // too long a vector is tried too.
+        let mut buffer = [0.0f64; 16];
         let mut states: Vec<Fmi2FmuState> = Vec::new();
         let mut time = 0.0;
         while let Some(op) = b.u8() {
             let vr = b.u8().map(|x| x as u32 % (n_vars + 2)).unwrap_or(0);
-            match op % 20 {
+            match op % 28 {
                 0 => {
                     let _ = fmi2SetupExperiment(c, 0, 0.0, b.real().unwrap_or(0.0), 0, 0.0);
                 }
@@ -185,13 +202,59 @@ fuzz_target!(|data: &[u8]| {
                     let n = vr as usize % 4;
                     let _ = fmi2SetDebugLogging(c, (op & 0x20) as i32, n, names.as_ptr());
                 }
+                // Model Exchange (refused by name in a Co-Simulation instance).
+                19 => {
+                    let _ = fmi2SetTime(c, b.real().unwrap_or(time));
+                }
+                20 => {
+                    let n = vr as usize % buffer.len();
+                    for x in &mut buffer[..n] {
+                        *x = b.real().unwrap_or(0.0);
+                    }
+                    let _ = fmi2SetContinuousStates(c, buffer.as_ptr(), n);
+                }
+                21 => {
+                    let n = vr as usize % buffer.len();
+                    let _ = match op & 0xc0 {
+                        0x00 => fmi2GetContinuousStates(c, buffer.as_mut_ptr(), n),
+                        0x40 => fmi2GetDerivatives(c, buffer.as_mut_ptr(), n),
+                        0x80 => fmi2GetNominalsOfContinuousStates(c, buffer.as_mut_ptr(), n),
+                        _ => fmi2GetDerivatives(c, null_mut(), n),
+                    };
+                }
+                22 => {
+                    let n = vr as usize % buffer.len();
+                    let _ = fmi2GetEventIndicators(c, buffer.as_mut_ptr(), n);
+                }
+                23 => {
+                    let _ = fmi2EnterEventMode(c);
+                }
+                24 => {
+                    let mut info = EventInfo {
+                        new_discrete_states_needed: 0,
+                        terminate_simulation: 0,
+                        nominals_of_continuous_states_changed: 0,
+                        values_of_continuous_states_changed: 0,
+                        next_event_time_defined: 0,
+                        next_event_time: 0.0,
+                    };
+                    let _ = fmi2NewDiscreteStates(c, if op & 0x80 != 0 { null_mut() } else { &mut info });
+                }
+                25 => {
+                    let _ = fmi2EnterContinuousTimeMode(c);
+                }
+                26 => {
+                    let (mut enter, mut terminate) = (0, 0);
+                    let out = if op & 0x80 != 0 { null_mut() } else { &mut enter as *mut Fmi2Boolean };
+                    let _ = fmi2CompletedIntegratorStep(c, 1, out, &mut terminate);
+                }
                 _ => {
-                    // Free and start over (states go with the instance).
+                    // Free and start over (states go with the instance), in
+                    // either interface.
                     fmi2FreeInstance(c);
                     states.clear();
                     time = 0.0;
-                    c = fmi2Instantiate(c"fuzz".as_ptr(), 1, guid.as_ptr(), null(), &callbacks, 0, (op & 1) as i32);
-                    assert!(!c.is_null());
+                    c = instantiate(op & 0x40 != 0, (op & 1) as i32);
                 }
             }
         }
