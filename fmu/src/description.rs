@@ -132,6 +132,8 @@ pub enum Quantity {
     Frequency,
     /// Length (m), e.g. a servovalve's flapper and spool travel.
     Length,
+    /// Linear velocity (m/s), e.g. a servovalve flapper's.
+    Velocity,
     /// Servovalve pressure gain (Pa/m of spool travel).
     PressureGain,
     /// Servovalve flow gain (m3/s per m of spool travel).
@@ -164,6 +166,7 @@ impl Quantity {
             Quantity::PressurePsi => "PressurePsi",
             Quantity::Frequency => "Frequency",
             Quantity::Length => "Length",
+            Quantity::Velocity => "Velocity",
             Quantity::PressureGain => "PressureGain",
             Quantity::FlowGain => "FlowGain",
             Quantity::LeakageCoefficient => "LeakageCoefficient",
@@ -177,6 +180,7 @@ impl Quantity {
             Quantity::Angle => Some(Quantity::AngularVelocity),
             Quantity::AngularVelocity => Some(Quantity::AngularAcceleration),
             Quantity::AngleDegrees => Some(Quantity::AngularVelocityDegrees),
+            Quantity::Length => Some(Quantity::Velocity),
             _ => None,
         }
     }
@@ -212,6 +216,7 @@ impl Quantity {
             Quantity::PressurePsi => "psi",
             Quantity::Frequency => "Hz",
             Quantity::Length => "m",
+            Quantity::Velocity => "m/s",
             Quantity::PressureGain => "Pa/m",
             Quantity::FlowGain => "m2/s",
             Quantity::LeakageCoefficient => "m3/(s.Pa)",
@@ -240,6 +245,7 @@ impl Quantity {
             Quantity::PressurePsi => BaseUnit { kg: 1, m: -1, s: -2, factor: PSI, ..b },
             Quantity::Frequency => BaseUnit { s: -1, ..b },
             Quantity::Length => BaseUnit { m: 1, ..b },
+            Quantity::Velocity => BaseUnit { m: 1, s: -1, ..b },
             Quantity::PressureGain => BaseUnit { kg: 1, m: -2, s: -2, ..b },
             Quantity::FlowGain => BaseUnit { m: 2, s: -1, ..b },
             Quantity::LeakageCoefficient => BaseUnit { kg: -1, m: 4, s: 1, ..b },
@@ -272,6 +278,7 @@ impl Quantity {
                 DisplayUnit { name: "mm", factor: 1e3, offset: 0.0 },
                 DisplayUnit { name: "um", factor: 1e6, offset: 0.0 },
             ],
+            Quantity::Velocity => &[DisplayUnit { name: "mm/s", factor: 1e3, offset: 0.0 }],
             _ => &[],
         }
     }

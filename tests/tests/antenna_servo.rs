@@ -24,10 +24,33 @@ fn before_torque_reaches(t: &Table, level: f64) -> usize {
     torque.iter().position(|p| p.abs() >= level).unwrap_or(torque.len())
 }
 
+/// The gear spring at rest: in the last second of Fig. 4 the axis is stuck
+/// and the motor still, so the gear torque is the spring's alone,
+/// K*(motor_angle - position) with K = (2*pi*7 Hz)^2 * J_total/4 (the 7 Hz
+/// mode of two equal halves of J_total = 400 psi / 1.77 mrad/s2), and the
+/// pressure lags the valve by its 10 ms time constant: valve - torque =
+/// 0.01 s * d(torque)/dt (the position integrator still winds the torque up
+/// while the axis sticks off its command).
+fn gear_spring_holds_the_stuck_axis(t: &Table) {
+    let j_total = COULOMB / 1.77e-3;
+    let k = (2.0 * std::f64::consts::PI * 7.0).powi(2) * j_total / 4.0;
+    let last = t.column("time").len() - 1;
+    let at = |name: &str| t.column(name)[last];
+    let spring = k * (at("motor_angle") - at("position")).to_radians();
+    assert_eq!(at("rate"), 0.0);
+    assert!((at("tau_gear") / spring - 1.0).abs() < 1e-3, "gear {} psi, spring {spring} psi", at("tau_gear"));
+    let (time, torque) = (t.column("time"), t.column("torque"));
+    let slope = (torque[last] - torque[last - 1]) / (time[last] - time[last - 1]);
+    let lag = at("valve") - at("torque");
+    // Within 15 %: the run's 10 ms step equals that time constant.
+    assert!((lag - 0.01 * slope).abs() < 0.15 * lag.abs(), "valve - torque = {lag} psi, 10 ms * {slope} psi/s");
+}
+
 #[test]
 fn fig4_hill_rate_is_exactly_zero_between_the_static_friction_levels() {
     let t = run_scenario("hill_fig4_predictive");
     insta::assert_snapshot!("hill_fig4", t.snapshot_text(10));
+    gear_spring_holds_the_stuck_axis(&t);
     let (time, rate, gear, position) = (t.column("time"), t.column("rate"), t.column("tau_gear"), t.column("position"));
     // Hill's law at every step: an axis at rest stays exactly at rest while the
     // torque the gear applies is within the static friction levels.

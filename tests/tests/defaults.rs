@@ -62,6 +62,7 @@ fn every_unit_fits_the_quantity_its_description_names() {
         ("RotationalSpringConstant", &["N.m/rad"]),
         ("RotationalDampingConstant", &["N.m.s/rad"]),
         ("Length", &["m"]),
+        ("Velocity", &["m/s"]),
     ];
     // words (lower case, whole words) -> the quantity they name
     let words: &[(&str, &str)] = &[
@@ -69,8 +70,9 @@ fn every_unit_fits_the_quantity_its_description_names() {
         ("force", "Force"),
         ("pressure", "Pressure"),
         ("rate", "AngularVelocity"),
-        ("speed", "AngularVelocity"),
-        ("velocity", "AngularVelocity"),
+        // a speed is rotational or linear (a servovalve flapper's)
+        ("speed", "AngularVelocity|Velocity"),
+        ("velocity", "AngularVelocity|Velocity"),
         ("angle", "Angle"),
         ("inertia", "Inertia"),
         ("frequency", "Frequency"),
@@ -126,7 +128,7 @@ fn every_unit_fits_the_quantity_its_description_names() {
             };
             if let Some(named) = named.filter(|&q| q != "any") {
                 checked += 1;
-                if named != quantity {
+                if !named.split('|').any(|q| q == quantity) {
                     wrong.push(format!(
                         "{}.{name}: declared {quantity} ({unit}), but \"{description}\" names a {named}",
                         m.info.identifier

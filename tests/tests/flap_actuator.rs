@@ -152,6 +152,20 @@ fn figs_6_to_10_pressure_drop() {
         );
         assert!(within(arrival, paper, 0.10), "{name}: arrival {arrival} s, paper {paper} s");
         arrivals.push(arrival);
+        // At rest at the end the first stage is at rest too: its velocity
+        // gone (against its step-transient peak) and the flapper where the
+        // torque motor and the feedback spring balance, XF = XFr*Cor - kFS*XS.
+        let last = table.column("time").len() - 1;
+        let (velocity, flapper) = (table.column("flapper_velocity"), table.column("flapper_position"));
+        let peak = velocity.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let current = table.column("servovalve_current")[last];
+        let rest = FLAPPER_GAIN * current - SPOOL_FEEDBACK * table.column("spool_position")[last];
+        assert!(velocity[last].abs() < 1e-9 * peak, "{name}: flapper velocity {} m/s at rest", velocity[last]);
+        assert!(
+            (flapper[last] - rest).abs() <= 1e-3 * (FLAPPER_GAIN * current).abs(),
+            "{name}: flapper {}",
+            flapper[last]
+        );
     }
     // The irreversible system arrives before the reversible one, which loses
     // ground back-driven (1.3 s < 1.41 s); more irreversibility stalls longer

@@ -2,7 +2,7 @@
 //! friction model and robust computational algorithm for reversible or
 //! irreversible motion transmissions", Int. J. Mechanics and Control 13(2), 2012.
 
-use crate::sign;
+use crate::{sign, Motion};
 use serde::{Deserialize, Serialize};
 
 /// Which of the five step conditions of Section 4 a step went through.
@@ -512,5 +512,95 @@ mod tests {
             }
         }
         assert!((impact - 0.9).abs() < 0.05, "{impact}");
+    }
+}
+
+/// Table 1's contact as a hybrid system (Model Exchange): the contact's
+/// mode is a discrete [`Motion`] that changes only at events, as in
+/// Modelica's friction elements. `act` is statement 01's `Act` at the
+/// current state, viscous term included (`TM - TLD - CM*w`); `act_at_rest`
+/// the same with `w = 0`.
+impl LoadDependentFriction {
+    /// Sliding friction `TFR` in `direction` (+-1): `FDO` with an opposing
+    /// load, `FDA` with an aiding one (statements 02-03), signed.
+    pub fn sliding_friction(&self, load: f64, direction: f64) -> f64 {
+        let (fdo, fda) = self.dynamic_levels(load);
+        let aided = direction * load < 0.0;
+        direction * if aided { fda } else { fdo }
+    }
+
+    /// The motion of the element at rest under `act_at_rest`: it breaks
+    /// away above a static limit (at it, where sliding would accelerate),
+    /// and not into a stop it is pressed against (statements 08-10, 16-17).
+    pub fn motion_from_rest(&self, act_at_rest: f64, load: f64) -> Motion {
+        let (negative, positive) = self.static_limits(load);
+        let moves = |direction: f64, level: f64| {
+            let pushed = direction * act_at_rest;
+            let pressed = direction * self.angle >= self.stop;
+            !pressed
+                && (pushed > level || (pushed == level && pushed > self.sliding_friction(load, direction) * direction))
+        };
+        if moves(1.0, positive) {
+            Motion::Forward
+        } else if moves(-1.0, negative) {
+            Motion::Backward
+        } else {
+            Motion::Stuck
+        }
+    }
+
+    /// In `contact`: sets `friction` (stuck: what holds `act`, within the
+    /// static limits) and returns `dw/dt` (exactly 0 while stuck).
+    pub fn contact_acceleration(&mut self, contact: Motion, act: f64, load: f64) -> f64 {
+        let (negative, positive) = self.static_limits(load);
+        self.friction = match contact {
+            Motion::Stuck => act.max(-negative).min(positive), // no clamp: NaN limits must not panic
+            moving => self.sliding_friction(load, moving.sign()),
+        };
+        if contact == Motion::Stuck {
+            0.0
+        } else {
+            (act - self.friction) / self.inertia
+        }
+    }
+
+    /// Three event indicators: stuck, the margins of `act_at_rest` to the
+    /// static limits; sliding, the rate in the direction of motion (a
+    /// stop), the load (its sign picks `FDO` or `FDA`) and the distance to
+    /// the hard stop ahead.
+    pub fn contact_indicators(&self, contact: Motion, act_at_rest: f64, load: f64, z: &mut [f64]) {
+        match contact {
+            Motion::Stuck => {
+                let (negative, positive) = self.static_limits(load);
+                z[0] = positive - act_at_rest;
+                z[1] = negative + act_at_rest;
+                z[2] = 1.0;
+            }
+            moving => {
+                let direction = moving.sign();
+                z[0] = direction * self.rate;
+                z[1] = load;
+                z[2] = self.stop - direction * self.angle;
+            }
+        }
+    }
+
+    /// At an event in `contact`: a plastic impact on the stop ahead (the
+    /// angle set to exactly +-XJM, statements 16-17) or a stop of the motion
+    /// sets the rate to exactly 0. True when the element is at rest, so that
+    /// the caller decides the new mode with [`Self::motion_from_rest`].
+    pub fn settle(&mut self, contact: Motion) -> bool {
+        if contact != Motion::Stuck {
+            let direction = contact.sign();
+            let stopped = direction * self.rate <= 0.0;
+            let at_wall = direction * self.angle >= self.stop;
+            if at_wall {
+                self.angle = direction * self.stop;
+            }
+            if stopped || at_wall {
+                self.rate = 0.0;
+            }
+        }
+        self.rate == 0.0
     }
 }

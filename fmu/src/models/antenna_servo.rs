@@ -4,7 +4,7 @@
 
 use crate::bibliography;
 use crate::description::{enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
-use crate::model::{Model, Transition};
+use crate::model::{Hybrid, Model, State, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion};
 use serde::{Deserialize, Serialize};
@@ -20,6 +20,19 @@ pub struct AntennaAzimuthServo {
     /// The design parameters, held here only: every step hands them to the servo.
     design: AntennaServoDesign,
     servo: AntennaServo,
+    /// Model Exchange's discrete state, changed only at events: the axis
+    /// contact, the pressure limit reached (-1, 0, +1) and the anti-windup
+    /// hold of the rate integrator.
+    #[serde(default)]
+    contact: Motion,
+    #[serde(default)]
+    saturation: i8,
+    #[serde(default)]
+    hold: bool,
+    /// The states' derivatives, in the order of `HYBRID.states`, as
+    /// `evaluate` left them.
+    #[serde(default)]
+    derivatives: [f64; 8],
 }
 
 impl Default for AntennaAzimuthServo {
@@ -30,13 +43,18 @@ impl Default for AntennaAzimuthServo {
             internal_step: 0.01,
             design: AntennaServoDesign::default(),
             servo: AntennaServo::new(0.0),
+            contact: Motion::Stuck,
+            saturation: 0,
+            hold: false,
+            derivatives: [0.0; 8],
         }
     }
 }
 
 enumeration! {
     pub FRICTION_MODEL: AxisFriction = "FrictionModel", "Axis friction algorithm of the antenna servo" {
-        Conventional = 0, "conventional", "Sign-function Coulomb model (Hill Fig. 1): chatters at fixed steps";
+        Conventional = 0, "conventional", "Sign-function Coulomb model (Hill Fig. 1): chatters at fixed steps \
+            (Model Exchange: Coulomb's law, the axis held while the gear torque is within F_c)";
         Hill = 1, "hill", "Hill's predictive static/Coulomb algorithm (Eqs. 1-6): exact stiction";
     }
 }
@@ -52,7 +70,11 @@ impl Model for AntennaAzimuthServo {
         command's start value; 10 ms, 5 s): the axis stays exactly still (rate 0.0, mode 0) until its torque passes \
         425 psi (moving at 1.87 s), overshoots, and rests from 3.81 s at 1.538 mdeg, held 0.54 mdeg off the command \
         by static friction (the loop's torque, 372 psi at 5 s, stays below 425 psi): Hill's point, a servo at rest \
-        off its command with exactly zero rate where the conventional model (Fig. 3) chatters and creeps");
+        off its command with exactly zero rate where the conventional model (Fig. 3) chatters and creeps. Model \
+        Exchange: the continuous loop with the exact static/Coulomb contact (Hill's fixed-step algorithm has no \
+        continuous form; the conventional model becomes Coulomb's law, held while |tau_gear| <= F_c) and the pressure \
+        limit and anti-windup as events: moving at 1.843 s, at rest from 3.813 s at 1.5345 mdeg (conventional: \
+        1.744 s, 3.812 s, 1.5331 mdeg)");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(position_command = command / DEGREE, "Azimuth position command. Start value 1 mdeg: unconnected, the \
             default experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", AngleDegrees, 1e-3),
@@ -67,8 +89,16 @@ impl Model for AntennaAzimuthServo {
             friction over the last internal step", PressurePsi),
         output(servo.motor_rate / MILLIDEGREE, "Motor rate referred to the axis (the rate-loop tachometer)",
             AngularVelocityMillidegrees),
-        integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward",
-            -1, 1, |m| Motion::of_rate(m.servo.antenna_rate).as_i32()),
+        output(servo.motor_angle / DEGREE, "Motor angle referred to the axis (the gear spring's motor end)",
+            AngleDegrees),
+        output(servo.valve, "Servovalve output, the pressure it demands (first-order lag of the limited pressure \
+            command)", PressurePsi),
+        output(rate_loop_integral = servo.rate_integral, "Integral part of the rate loop's pressure command \
+            (held while the command is at its limit and the error pushes further)", PressurePsi),
+        output(position_loop_integral = servo.position_integral / MILLIDEGREE, "Integral part of the position \
+            loop's rate command", AngularVelocityMillidegrees),
+        integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward (Model Exchange: the contact's \
+            discrete state)", -1, 1, |m| m.contact.as_i32()),
         choice_parameter(friction_model = design.friction, "Axis friction algorithm: the conventional sign-function \
             Coulomb model (Hill Fig. 1) or Hill's predictive static/Coulomb algorithm (Eqs. 1-6)", &FRICTION_MODEL, 1),
         parameter(tau_static = design.static_torque, "Static (breakaway) friction F_s (Hill: 425 psi), >= tau_coulomb",
@@ -95,6 +125,154 @@ impl Model for AntennaAzimuthServo {
         parameter(position_start / DEGREE, "Azimuth position at the start time (at rest)", AngleDegrees, 0.0),
         internal_step(0.01, field!(internal_step)),
     };
+
+    // Model Exchange: the same loop as an ODE (the lags without Hill's
+    // mean-valve step, the bodies without Euler); the axis is the
+    // stick-slip contact of HillFrictionInertia under the gear torque, the
+    // pressure limit and the anti-windup hold discrete states. The states
+    // are the outputs in their declared units (deg, mdeg/s, psi).
+    const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
+        states: &[
+            State {
+                variable: "position",
+                set: |m, x| m.servo.antenna_angle = x * DEGREE,
+                derivative: |m| m.derivatives[0],
+                depends_on: &["rate"],
+                nominal: 1e-3,
+            },
+            State {
+                variable: "rate",
+                set: |m, x| m.servo.antenna_rate = x * MILLIDEGREE,
+                derivative: |m| m.derivatives[1],
+                depends_on: &["position", "rate", "motor_angle", "motor_rate"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "motor_angle",
+                set: |m, x| m.servo.motor_angle = x * DEGREE,
+                derivative: |m| m.derivatives[2],
+                depends_on: &["motor_rate"],
+                nominal: 1e-3,
+            },
+            State {
+                variable: "motor_rate",
+                set: |m, x| m.servo.motor_rate = x * MILLIDEGREE,
+                derivative: |m| m.derivatives[3],
+                depends_on: &["position", "rate", "motor_angle", "motor_rate", "torque"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "torque",
+                set: |m, x| m.servo.pressure = x,
+                derivative: |m| m.derivatives[4],
+                depends_on: &["torque", "valve"],
+                nominal: 100.0,
+            },
+            State {
+                variable: "valve",
+                set: |m, x| m.servo.valve = x,
+                derivative: |m| m.derivatives[5],
+                depends_on: &[
+                    "position_command",
+                    "position",
+                    "position_loop_integral",
+                    "motor_rate",
+                    "rate_loop_integral",
+                    "valve",
+                ],
+                nominal: 100.0,
+            },
+            State {
+                variable: "rate_loop_integral",
+                set: |m, x| m.servo.rate_integral = x,
+                derivative: |m| m.derivatives[6],
+                depends_on: &["position_command", "position", "position_loop_integral", "motor_rate"],
+                nominal: 100.0,
+            },
+            State {
+                variable: "position_loop_integral",
+                set: |m, x| m.servo.position_integral = x * MILLIDEGREE,
+                derivative: |m| m.derivatives[7],
+                depends_on: &["position_command", "position"],
+                nominal: 1.0,
+            },
+        ],
+        indicators: 5,
+        evaluate: |m| {
+            let (position_error, rate_error, demand) = m.loop_signals();
+            let d = m.design;
+            let s = &mut m.servo;
+            s.pressure_command = if m.saturation == 0 { demand } else { f64::from(m.saturation) * d.max_pressure };
+            let gear = m.gear_torque();
+            let friction = match m.contact {
+                Motion::Stuck => 0.0 - gear,
+                Motion::Forward => 0.0 - d.coulomb_torque,
+                Motion::Backward => d.coulomb_torque,
+            };
+            let s = &mut m.servo;
+            s.gear_torque = gear;
+            s.friction_torque = friction;
+            let stuck = m.contact == Motion::Stuck;
+            m.derivatives = [
+                if stuck { 0.0 } else { s.antenna_rate / DEGREE },
+                if stuck { 0.0 } else { (gear + friction) / d.antenna_inertia() / MILLIDEGREE },
+                s.motor_rate / DEGREE,
+                (s.pressure - gear) / d.motor_inertia() / MILLIDEGREE,
+                (s.valve - s.pressure) / d.pressure_time_constant,
+                (s.pressure_command - s.valve) / d.valve_time_constant,
+                if m.hold { 0.0 } else { d.rate_gain() / d.rate_integral_time * rate_error },
+                d.position_gain() / d.position_integral_time * position_error / MILLIDEGREE,
+            ];
+        },
+        // The contact (stuck: the margins to breakaway; sliding: the rate in
+        // the direction of motion), the demand's margins to the pressure
+        // limit, and the rate error, whose sign decides the anti-windup hold.
+        event_indicators: |m, z| {
+            let gear = m.gear_torque();
+            let level = m.breakaway_torque();
+            let w = m.servo.antenna_rate;
+            (z[0], z[1]) = match m.contact {
+                Motion::Stuck => (level - gear, level + gear),
+                Motion::Forward => (w, 1.0),
+                Motion::Backward => (0.0 - w, 1.0),
+            };
+            let (_, rate_error, demand) = m.loop_signals();
+            z[2] = m.design.max_pressure - demand;
+            z[3] = m.design.max_pressure + demand;
+            z[4] = rate_error;
+        },
+        event: |m, on_transition| {
+            let before = m.contact;
+            let stopped = match before {
+                Motion::Stuck => true,
+                Motion::Forward => m.servo.antenna_rate <= 0.0,
+                Motion::Backward => m.servo.antenna_rate >= 0.0,
+            };
+            if stopped {
+                m.servo.antenna_rate = 0.0;
+                // Breakaway above the static level, and at it where sliding
+                // would accelerate, as in HillFrictionInertia.
+                let (gear, level) = (m.gear_torque(), m.breakaway_torque());
+                let coulomb = m.design.coulomb_torque;
+                let moves = |t: f64| t > level || (t == level && t > coulomb);
+                m.contact = if moves(gear) {
+                    Motion::Forward
+                } else if moves(0.0 - gear) {
+                    Motion::Backward
+                } else {
+                    Motion::Stuck
+                };
+            }
+            let (_, rate_error, demand) = m.loop_signals();
+            let limit = m.design.max_pressure;
+            let saturation = if demand > limit { 1 } else if demand < 0.0 - limit { -1 } else { 0 };
+            let hold = saturation != 0 && demand * rate_error > 0.0;
+            let loop_changed = (saturation, hold) != (m.saturation, m.hold);
+            (m.saturation, m.hold) = (saturation, hold);
+            let contact_changed = Transition::of_motion(before, m.contact).map(|t| on_transition(t)).is_some();
+            contact_changed || loop_changed
+        },
+    });
 
     fn max_substep(&self) -> f64 {
         self.internal_step
@@ -127,14 +305,44 @@ impl Model for AntennaAzimuthServo {
 
     fn initialize(&mut self) {
         self.servo = AntennaServo::new(self.position_start);
+        (self.contact, self.saturation, self.hold) = (Motion::Stuck, 0, false);
     }
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
-        let before = Motion::of_rate(self.servo.antenna_rate);
+        let before = self.contact;
         self.servo.step(&self.design, self.command, dt);
-        if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.servo.antenna_rate)) {
+        self.contact = Motion::of_rate(self.servo.antenna_rate);
+        if let Some(t) = Transition::of_motion(before, self.contact) {
             on_transition(t);
+        }
+    }
+}
+
+impl AntennaAzimuthServo {
+    /// The loops' signals from the states (Model Exchange): the position
+    /// error (rad), the rate error (rad/s) and the unlimited pressure demand
+    /// (psi), as `AntennaServo::step_with` forms them.
+    fn loop_signals(&self) -> (f64, f64, f64) {
+        let (d, s) = (&self.design, &self.servo);
+        let position_error = self.command - s.antenna_angle;
+        let rate_error = d.position_gain() * position_error + s.position_integral - s.motor_rate;
+        (position_error, rate_error, d.rate_gain() * rate_error + s.rate_integral)
+    }
+
+    /// Gear torque on the antenna (psi).
+    fn gear_torque(&self) -> f64 {
+        let (d, s) = (&self.design, &self.servo);
+        d.gear_stiffness() * (s.motor_angle - s.antenna_angle) + d.gear_damping() * (s.motor_rate - s.antenna_rate)
+    }
+
+    /// The level the gear torque must pass to move the stuck axis: Hill's
+    /// static friction, or for the conventional model Coulomb's law itself
+    /// (its Model Exchange form, as in CoulombInertia).
+    fn breakaway_torque(&self) -> f64 {
+        match self.design.friction {
+            AxisFriction::Hill => self.design.static_torque,
+            AxisFriction::Conventional => self.design.coulomb_torque,
         }
     }
 }

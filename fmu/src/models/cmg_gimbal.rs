@@ -49,7 +49,7 @@ impl Model for CmgGimbalRateLoop {
         reaches 4.976e-4 rad/s at 0.8 s, while the frictionless copy settles at the command. Model Exchange: the same \
         equations as an ODE (Dahl's Eq. 4 in time, dTf/dt = gamma*(Tf*sign(theta') - Tf0)^2*theta', with tau_friction \
         = -Tf a state), an event where theta' changes sign; with K_p = 0 the filter has no lag and theta1' is \
-        theta_c' itself");
+        theta_c' itself (rate_filtered_command follows it at events and after each integrator step)");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(rate_command, "Commanded gimbal rate theta_c' (Nurre Eq. 11). Start value 5e-4 rad/s: unconnected, the \
             default experiment is Nurre's Fig. 8 rate step; a connected input replaces it", AngularVelocity, 5e-4),
@@ -156,9 +156,17 @@ impl Model for CmgGimbalRateLoop {
         evaluate: |m| m.gimbal.control_torque = m.control(m.gimbal.angle, m.gimbal.rate),
         event_indicators: |m, z| z[0] = m.gimbal.rate,
         event: |m, on_transition| {
+            // K_p = 0: no filter lag, theta1' is theta_c' itself; the state
+            // follows the command at every event (and, as a step event, after
+            // every integrator step in which the command changed).
+            let g = &mut m.gimbal;
+            let follow = g.rate_gain == 0.0 && g.command_rate.to_bits() != m.rate_command.to_bits();
+            if follow {
+                g.command_rate = m.rate_command;
+            }
             let before = m.direction;
             m.direction = Motion::of_rate(m.gimbal.rate);
-            Transition::of_motion(before, m.direction).map(|t| on_transition(t)).is_some()
+            Transition::of_motion(before, m.direction).map(|t| on_transition(t)).is_some() || follow
         },
     });
 

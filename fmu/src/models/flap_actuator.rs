@@ -5,9 +5,9 @@
 
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable, DEGREE};
-use crate::model::{Model, Transition};
+use crate::model::{Hybrid, Model, State, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
-use friction::{FlapActuatorServo as Servo, Motion};
+use friction::{sign, FlapActuatorServo as Servo, Motion};
 use serde::{Deserialize, Serialize};
 
 /// Aerodynamic load of Figs. 6-13 (N.m).
@@ -245,6 +245,20 @@ pub struct FlapActuatorServo {
     stop_angle: f64,
     internal_step: f64,
     servo: Servo,
+    /// Model Exchange's discrete state, changed only at events: the
+    /// surface's contact, the flapper and the spool at a stop (-1, 0, +1),
+    /// and the pressure gain at the supply limit (-1, 0, +1).
+    #[serde(default)]
+    contact: Motion,
+    #[serde(default)]
+    flapper_at_stop: i8,
+    #[serde(default)]
+    spool_at_stop: i8,
+    #[serde(default)]
+    pressure_limited: i8,
+    /// The states' derivatives, in the order of `HYBRID.states`.
+    #[serde(default)]
+    derivatives: [f64; 5],
 }
 
 impl Default for FlapActuatorServo {
@@ -260,6 +274,11 @@ impl Default for FlapActuatorServo {
             stop_angle: servo.mechanics.stop / DEGREE,
             internal_step: 1e-4,
             servo,
+            contact: Motion::Stuck,
+            flapper_at_stop: 0,
+            spool_at_stop: 0,
+            pressure_limited: 0,
+            derivatives: [0.0; 5],
         }
     }
 }
@@ -280,7 +299,9 @@ impl Model for FlapActuatorServo {
         reversible data set (eta_aiding = 0.7), irreversible with eta_aiding = -0.2 or -0.4 and eta_opposing = 0.75. \
         Default experiment (start values: Fig. 6's 1.5 deg command step, without its load and supply drop; 999 \
         steps of 2 ms): the surface is within 1 % of 1.5 deg by 0.224 s, reverses a few times around it, and \
-        sticks from 0.538 s at 1.5002 deg (rate exactly 0, mode 0)");
+        sticks from 0.538 s at 1.5002 deg (rate exactly 0, mode 0). Model Exchange: the same equations with the \
+        importer's solver (the first stage without Euler, the surface's contact, the flapper and spool stops and the \
+        supply limit as events)");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(position_command = command, "Position command Com. Start value 1.5 deg: unconnected, the default \
             experiment is the 1.5 deg command step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
@@ -298,6 +319,8 @@ impl Model for FlapActuatorServo {
             currents", Ratio),
         output(flapper_position = servo.flapper, "First-stage flapper position XF, within +-flapper_stop",
             Length).display("um"),
+        output(flapper_velocity = servo.flapper_rate, "First-stage flapper velocity DXF (0 at a stop)",
+            Velocity).display("mm/s"),
         output(spool_position = servo.spool, "Second-stage spool position XS, within +-spool_stop",
             Length).display("mm"),
         output(motor_pressure = servo.pressure, "Differential pressure P12 on the motor in the last internal step",
@@ -306,8 +329,8 @@ impl Model for FlapActuatorServo {
             Torque, |m| m.servo.motor_torque()).display("kN.m"),
         output("tau_friction", "Dry friction torque on the surface in the last internal step (-TFR)",
             Torque, |m| 0.0 - m.servo.mechanics.friction).display("kN.m"),
-        integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward",
-            -1, 1, |m| Motion::of_rate(m.servo.rate()).as_i32()),
+        integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward (Model Exchange: the contact's discrete \
+            state)", -1, 1, |m| m.contact.as_i32()),
         parameter(error_at_rated_current, "Proportional control law: position error at which the servovalve gets its \
             rated current (Cor = Err/this)", AngleDegrees, 4.0).positive(),
         parameter(flapper_natural_frequency = flapper_frequency, "First stage (torque motor and flapper): natural \
@@ -350,6 +373,140 @@ impl Model for FlapActuatorServo {
         // counts of Figs. 16-17 not at all.
         internal_step(1e-4, field!(internal_step)),
     };
+
+    // Model Exchange: the servo's equations as an ODE with discrete states
+    // for what jumps or kinks: the surface's contact (Table 1, as in
+    // LoadDependentFrictionInertia, with Act = Dis*P12 - TLD - CM*w), the
+    // flapper and the spool at their plastic stops (held there while pushed
+    // into them), and the pressure gain at the supply limit.
+    const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
+        states: &[
+            State {
+                variable: "position",
+                set: |m, x| m.servo.mechanics.angle = x * DEGREE,
+                derivative: |m| m.derivatives[0],
+                depends_on: &["rate"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "rate",
+                set: |m, x| m.servo.mechanics.rate = x * DEGREE,
+                derivative: |m| m.derivatives[1],
+                depends_on: &["rate", "spool_position", "tau_load", "supply_pressure"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "flapper_position",
+                set: |m, x| m.servo.flapper = x,
+                derivative: |m| m.derivatives[2],
+                depends_on: &["flapper_velocity"],
+                nominal: 1e-5,
+            },
+            State {
+                variable: "flapper_velocity",
+                set: |m, x| m.servo.flapper_rate = x,
+                derivative: |m| m.derivatives[3],
+                depends_on: &["position_command", "position", "flapper_position", "flapper_velocity", "spool_position"],
+                nominal: 1e-2,
+            },
+            State {
+                variable: "spool_position",
+                set: |m, x| m.servo.spool = x,
+                derivative: |m| m.derivatives[4],
+                depends_on: &["flapper_position"],
+                nominal: 1e-4,
+            },
+        ],
+        indicators: 9,
+        evaluate: |m| {
+            let flapper_acceleration = m.flapper_acceleration();
+            let rate = m.servo.mechanics.rate;
+            let act = m.act(rate);
+            let pressure = m.motor_pressure(rate);
+            let s = &mut m.servo;
+            s.current = (m.command * DEGREE - s.mechanics.angle) / s.error_at_rated_current;
+            s.pressure = pressure;
+            let acceleration = m.servo.mechanics.contact_acceleration(m.contact, act, m.load);
+            let s = &m.servo;
+            let flapper_free = m.flapper_at_stop == 0;
+            m.derivatives = [
+                if m.contact == Motion::Stuck { 0.0 } else { rate / DEGREE },
+                acceleration / DEGREE,
+                if flapper_free { s.flapper_rate } else { 0.0 },
+                if flapper_free { flapper_acceleration } else { 0.0 },
+                if m.spool_at_stop == 0 { s.flapper / (s.spool_time_constant * s.spool_feedback) } else { 0.0 },
+            ];
+        },
+        event_indicators: |m, z| {
+            let s = &m.servo;
+            s.mechanics.contact_indicators(m.contact, m.act(0.0), m.load, &mut z[..3]);
+            (z[3], z[4]) = match m.flapper_at_stop {
+                0 => (s.flapper_stop - s.flapper, s.flapper_stop + s.flapper),
+                k => (f64::from(k) * m.flapper_acceleration(), 1.0),
+            };
+            (z[5], z[6]) = match m.spool_at_stop {
+                0 => (s.spool_stop - s.spool, s.spool_stop + s.spool),
+                k => (f64::from(k) * s.flapper, 1.0),
+            };
+            let driving = s.pressure_gain * s.spool;
+            (z[7], z[8]) = (m.supply_pressure - driving, m.supply_pressure + driving);
+        },
+        event: |m, on_transition| {
+            let before = (m.flapper_at_stop, m.spool_at_stop, m.pressure_limited);
+            let s = &mut m.servo;
+            // Plastic stops: the flapper (its rate to 0) and the spool stop at
+            // +-XFM, +-XSM and stay while pushed into them; one that is
+            // pulled away leaves (and is not caught again on the next pass).
+            match m.flapper_at_stop {
+                0 if s.flapper.abs() >= s.flapper_stop => {
+                    let k = sign(s.flapper);
+                    s.flapper = k * s.flapper_stop;
+                    if k * s.flapper_rate >= 0.0 {
+                        s.flapper_rate = 0.0;
+                    }
+                    if s.flapper_rate == 0.0 && k * m.flapper_acceleration() >= 0.0 {
+                        m.flapper_at_stop = k as i8;
+                    }
+                }
+                0 => {}
+                k => {
+                    if f64::from(k) * m.flapper_acceleration() < 0.0 {
+                        m.flapper_at_stop = 0;
+                    }
+                }
+            }
+            let s = &mut m.servo;
+            match m.spool_at_stop {
+                0 if s.spool.abs() >= s.spool_stop => {
+                    let k = sign(s.spool);
+                    s.spool = k * s.spool_stop;
+                    if k * s.flapper >= 0.0 {
+                        m.spool_at_stop = k as i8;
+                    }
+                }
+                0 => {}
+                k => {
+                    if f64::from(k) * s.flapper < 0.0 {
+                        m.spool_at_stop = 0;
+                    }
+                }
+            }
+            let driving = s.pressure_gain * s.spool;
+            m.pressure_limited = if driving > m.supply_pressure {
+                1
+            } else if driving < 0.0 - m.supply_pressure {
+                -1
+            } else {
+                0
+            };
+            let contact = m.contact;
+            if m.servo.mechanics.settle(contact) {
+                m.contact = m.servo.mechanics.motion_from_rest(m.act(0.0), m.load);
+            }
+            let moved = Transition::of_motion(contact, m.contact).map(|t| on_transition(t)).is_some();
+            moved || before != (m.flapper_at_stop, m.spool_at_stop, m.pressure_limited)
+        },
+    });
 
     fn max_substep(&self) -> f64 {
         self.internal_step
@@ -397,14 +554,47 @@ impl Model for FlapActuatorServo {
         self.servo.flapper_natural_frequency = 2.0 * std::f64::consts::PI * self.flapper_frequency;
         self.servo.mechanics.stop = self.stop_angle * DEGREE;
         self.servo.start_at(self.position_start * DEGREE);
+        (self.contact, self.flapper_at_stop, self.spool_at_stop, self.pressure_limited) = (Motion::Stuck, 0, 0, 0);
     }
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
-        let before = Motion::of_rate(self.servo.rate());
+        let before = self.contact;
         self.servo.step(self.command * DEGREE, self.load, self.supply_pressure, dt);
-        if let Some(t) = Transition::of_motion(before, Motion::of_rate(self.servo.rate())) {
+        self.contact = Motion::of_rate(self.servo.rate());
+        if let Some(t) = Transition::of_motion(before, self.contact) {
             on_transition(t);
         }
+    }
+}
+
+/// The servo's signals from its states (Model Exchange), as
+/// `friction::FlapActuatorServo::step` forms them.
+impl FlapActuatorServo {
+    /// `D2XF`: the first stage's acceleration at the current states.
+    fn flapper_acceleration(&self) -> f64 {
+        let s = &self.servo;
+        let current = (self.command * DEGREE - s.mechanics.angle) / s.error_at_rated_current;
+        let w = s.flapper_natural_frequency;
+        let rest = s.flapper_gain * current - s.spool_feedback * s.spool;
+        w * w * (rest - s.flapper) - 2.0 * s.flapper_damping_ratio * w * s.flapper_rate
+    }
+
+    /// `P12` at surface rate `rate`, the pressure gain limited by the
+    /// discrete state (not by the value: it changes only at events).
+    fn motor_pressure(&self, rate: f64) -> f64 {
+        let s = &self.servo;
+        let driving = match self.pressure_limited {
+            0 => s.pressure_gain * s.spool,
+            k => f64::from(k) * self.supply_pressure,
+        };
+        let loss = s.pressure_gain / s.flow_gain;
+        (driving - loss * s.displacement * rate) / (1.0 + loss * s.leakage)
+    }
+
+    /// Statement 01's `Act = Dis*P12 - TLD - CM*w` at surface rate `rate`.
+    fn act(&self, rate: f64) -> f64 {
+        let s = &self.servo;
+        s.displacement * self.motor_pressure(rate) - self.load - s.mechanics.viscous * rate
     }
 }

@@ -79,55 +79,17 @@ impl Model for LoadDependentFrictionInertia {
         ],
         indicators: 3,
         evaluate: |m| {
-            let e = &m.element;
+            let e = &mut m.element;
             let act = m.motor_torque - m.load_torque - e.viscous * e.rate; // 01
-            // Stuck: the friction holds Act up to the static limits (a hard
-            // stop takes the rest, statements 07-09).
-            let (negative, positive) = e.static_limits(m.load_torque);
-            m.element.friction = match m.contact {
-                Motion::Stuck => act.max(-negative).min(positive), // no clamp: NaN limits must not panic
-                moving => m.sliding_friction(moving.sign()),
-            };
-            let e = &m.element;
-            m.acceleration = if m.contact == Motion::Stuck { 0.0 } else { (act - e.friction) / e.inertia };
+            m.acceleration = e.contact_acceleration(m.contact, act, m.load_torque);
         },
         event_indicators: |m, z| {
-            let e = &m.element;
-            match m.contact {
-                // The margins to breakaway forward and backward.
-                Motion::Stuck => {
-                    let act = m.motor_torque - m.load_torque;
-                    let (negative, positive) = e.static_limits(m.load_torque);
-                    z[0] = positive - act;
-                    z[1] = negative + act;
-                    z[2] = 1.0;
-                }
-                // The rate in the sense of motion, the load's sign, the
-                // distance to the stop ahead.
-                moving => {
-                    let direction = moving.sign();
-                    z[0] = direction * e.rate;
-                    z[1] = m.load_torque;
-                    z[2] = e.stop - direction * e.angle;
-                }
-            }
+            m.element.contact_indicators(m.contact, m.motor_torque - m.load_torque, m.load_torque, z)
         },
         event: |m, on_transition| {
             let before = m.contact;
-            let e = &mut m.element;
-            if before != Motion::Stuck {
-                let direction = before.sign();
-                let stopped = direction * e.rate <= 0.0;
-                let at_wall = direction * e.angle >= e.stop;
-                if at_wall {
-                    e.angle = direction * e.stop; // plastic impact (16-17)
-                }
-                if stopped || at_wall {
-                    e.rate = 0.0;
-                }
-            }
-            if m.element.rate == 0.0 {
-                m.contact = m.motion_from_rest();
+            if m.element.settle(before) {
+                m.contact = m.element.motion_from_rest(m.motor_torque - m.load_torque, m.load_torque);
             }
             Transition::of_motion(before, m.contact).map(|t| on_transition(t)).is_some()
         },
@@ -164,37 +126,6 @@ impl Model for LoadDependentFrictionInertia {
         self.contact = Motion::of_rate(self.element.rate);
         if let Some(t) = Transition::of_motion(before, self.contact) {
             on_transition(t);
-        }
-    }
-}
-
-impl LoadDependentFrictionInertia {
-    /// `TFR` sliding in `direction` (statements 04-06, the README reading of 06).
-    fn sliding_friction(&self, direction: f64) -> f64 {
-        let (fdo, fda) = self.element.dynamic_levels(self.load_torque);
-        let aided = direction * self.load_torque < 0.0;
-        direction * if aided { fda } else { fdo }
-    }
-
-    /// At rest: stuck while `Act` is within the static limits or presses the
-    /// element into a hard stop; else breakaway in the sense of `Act` (at
-    /// the limit itself when sliding would accelerate, so that a torque
-    /// reaching it exactly at a sample breaks away there).
-    fn motion_from_rest(&self) -> Motion {
-        let e = &self.element;
-        let act = self.motor_torque - self.load_torque;
-        let (negative, positive) = e.static_limits(self.load_torque);
-        let moves = |direction: f64, level: f64| {
-            let pushed = direction * act;
-            let pressed = direction * e.angle >= e.stop;
-            !pressed && (pushed > level || (pushed == level && pushed > self.sliding_friction(direction) * direction))
-        };
-        if moves(1.0, positive) {
-            Motion::Forward
-        } else if moves(-1.0, negative) {
-            Motion::Backward
-        } else {
-            Motion::Stuck
         }
     }
 }
