@@ -34,5 +34,13 @@ typedef struct {
     void (*stepFinished)(void *, fmi2Status);
     void *componentEnvironment;
 } fmi2CallbackFunctions;
+typedef struct {
+    fmi2Boolean newDiscreteStatesNeeded;
+    fmi2Boolean terminateSimulation;
+    fmi2Boolean nominalsOfContinuousStatesChanged;
+    fmi2Boolean valuesOfContinuousStatesChanged;
+    fmi2Boolean nextEventTimeDefined;
+    fmi2Real nextEventTime;
+} fmi2EventInfo;
 
 #endif

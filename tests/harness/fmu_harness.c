@@ -1,5 +1,5 @@
 /*
- * A minimal FMI 2.0 Co-Simulation importer in portable C, compiled for each
+ * A minimal FMI 2.0 importer (Co-Simulation and Model Exchange) in portable C, compiled for each
  * platform the FMUs ship (native linux64, win64 under wine, aarch64 Linux
  * under qemu) by `cargo xtask test`. It loads one FMU binary, runs the full
  * call sequence from a plan file written by the xtask and prints every
@@ -14,6 +14,7 @@
  *   parameters <n> (<vr> <type R|I|B> <value>)*
  *   inputs <n> <vr>*          Real inputs
  *   outputs <n> (<vr> <type R|I|B>)*
+ *   modelexchange <0|1> <nx> <nz>   offered; continuous states, event indicators
  *   then N rows of n input values
  *
  * Sequence: fmi2GetVersion/TypesPlatform, fmi2Instantiate(GUID), parameters,
@@ -23,6 +24,15 @@
  * fmi2Reset and a fresh initialization replaying the first steps, then
  * Terminate and FreeInstance. The replays must equal the first run bit for
  * bit on the same platform; the harness checks that itself.
+ *
+ * Then Model Exchange: a second instance (fmi2ModelExchange), initialized
+ * alike, event iteration (fmi2NewDiscreteStates until settled),
+ * continuous-time mode, and N explicit Euler steps of ME_STEP with the
+ * inputs of row k at step k: fmi2GetDerivatives, fmi2SetTime,
+ * fmi2SetContinuousStates, fmi2GetEventIndicators,
+ * fmi2CompletedIntegratorStep, and event mode with its iteration where an
+ * indicator changed sign or the FMU asked; the states and derivatives of
+ * each step follow the Co-Simulation outputs on its output row.
  * Exit code 0 on success; any failure prints "FAIL ..." and exits 1.
  */
 #include <stdarg.h>
@@ -94,7 +104,21 @@ static struct {
     fmi2Status (*SerializeFMUstate)(fmi2Component, fmi2FMUstate, fmi2Byte *, size_t);
     fmi2Status (*DeSerializeFMUstate)(fmi2Component, const fmi2Byte *, size_t, fmi2FMUstate *);
     fmi2Status (*DoStep)(fmi2Component, fmi2Real, fmi2Real, fmi2Boolean);
+    fmi2Status (*SetTime)(fmi2Component, fmi2Real);
+    fmi2Status (*SetContinuousStates)(fmi2Component, const fmi2Real *, size_t);
+    fmi2Status (*GetContinuousStates)(fmi2Component, fmi2Real *, size_t);
+    fmi2Status (*GetDerivatives)(fmi2Component, fmi2Real *, size_t);
+    fmi2Status (*GetEventIndicators)(fmi2Component, fmi2Real *, size_t);
+    fmi2Status (*GetNominalsOfContinuousStates)(fmi2Component, fmi2Real *, size_t);
+    fmi2Status (*EnterEventMode)(fmi2Component);
+    fmi2Status (*NewDiscreteStates)(fmi2Component, fmi2EventInfo *);
+    fmi2Status (*EnterContinuousTimeMode)(fmi2Component);
+    fmi2Status (*CompletedIntegratorStep)(fmi2Component, fmi2Boolean, fmi2Boolean *, fmi2Boolean *);
 } fmi;
+
+/* Model Exchange's Euler step (s): small enough for every model's fastest
+ * mode (the flap actuator's 200 Hz first stage: 0.013 rad per step). */
+#define ME_STEP 1e-5
 
 static const char *ALL_FUNCTIONS[] = {
     "fmi2GetTypesPlatform", "fmi2GetVersion", "fmi2SetDebugLogging", "fmi2Instantiate", "fmi2FreeInstance",
@@ -103,7 +127,10 @@ static const char *ALL_FUNCTIONS[] = {
     "fmi2SetBoolean", "fmi2SetString", "fmi2GetFMUstate", "fmi2SetFMUstate", "fmi2FreeFMUstate",
     "fmi2SerializedFMUstateSize", "fmi2SerializeFMUstate", "fmi2DeSerializeFMUstate", "fmi2GetDirectionalDerivative",
     "fmi2SetRealInputDerivatives", "fmi2GetRealOutputDerivatives", "fmi2DoStep", "fmi2CancelStep", "fmi2GetStatus",
-    "fmi2GetRealStatus", "fmi2GetIntegerStatus", "fmi2GetBooleanStatus", "fmi2GetStringStatus"};
+    "fmi2GetRealStatus", "fmi2GetIntegerStatus", "fmi2GetBooleanStatus", "fmi2GetStringStatus", "fmi2SetTime",
+    "fmi2SetContinuousStates", "fmi2GetContinuousStates", "fmi2GetDerivatives", "fmi2GetEventIndicators",
+    "fmi2GetNominalsOfContinuousStates", "fmi2EnterEventMode", "fmi2NewDiscreteStates", "fmi2EnterContinuousTimeMode",
+    "fmi2CompletedIntegratorStep"};
 
 static void *need(library_t lib, const char *name) {
     void *f = symbol(lib, name);
@@ -131,7 +158,7 @@ static unsigned long long to_bits(double x) {
 static char guid[256];
 static double h;
 static int steps;
-static int n_par, n_in, n_out;
+static int n_par, n_in, n_out, has_me, n_x, n_z;
 static fmi2ValueReference par_vr[MAX_VARS], in_vr[MAX_VARS], out_vr[MAX_VARS];
 static char par_type[MAX_VARS], out_type[MAX_VARS];
 static double par_value[MAX_VARS];
@@ -185,6 +212,10 @@ static void read_plan(const char *path) {
         if (fscanf(f, "%u %7s", &out_vr[i], type) != 2) fail("plan: output");
         out_type[i] = type[0];
     }
+    read_word(f, "modelexchange");
+    has_me = read_count(f);
+    n_x = read_count(f);
+    n_z = read_count(f);
     inputs = calloc((size_t)steps * (size_t)(n_in ? n_in : 1), sizeof(double));
     for (k = 0; k < steps; k++)
         for (i = 0; i < n_in; i++) inputs[k * n_in + i] = read_bits(f);
@@ -231,6 +262,65 @@ static void step(fmi2Component c, int k, unsigned long long *row) {
     }
 }
 
+/* Event mode: iterate until the discrete state settles, back to
+ * continuous-time mode. */
+static void handle_event(fmi2Component c, int enter) {
+    fmi2EventInfo info;
+    int passes = 0;
+    if (enter) CHECK(fmi.EnterEventMode(c));
+    do {
+        CHECK(fmi.NewDiscreteStates(c, &info));
+        if (info.terminateSimulation) fail("the FMU asked to terminate");
+        if (++passes > 1000) fail("the event iteration did not settle");
+    } while (info.newDiscreteStatesNeeded);
+    CHECK(fmi.EnterContinuousTimeMode(c));
+}
+
+/* The Model Exchange run: states and derivatives of every step into me[]. */
+static void model_exchange(unsigned long long *me, int width) {
+    fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
+    fmi2Real x[MAX_VARS], dx[MAX_VARS], z[MAX_VARS], z_before[MAX_VARS], nominal[MAX_VARS];
+    fmi2Boolean enter, terminate;
+    int i, k, crossed;
+    fmi2Component c = fmi.Instantiate("harness-me", 0 /* fmi2ModelExchange */, guid, "", &callbacks, 0, 0);
+    if (!c) fail("fmi2Instantiate(fmi2ModelExchange) returned NULL");
+    set_parameters(c);
+    CHECK(fmi.SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0));
+    CHECK(fmi.EnterInitializationMode(c));
+    CHECK(fmi.ExitInitializationMode(c));
+    handle_event(c, 0);
+    CHECK(fmi.GetNominalsOfContinuousStates(c, nominal, (size_t)n_x));
+    for (i = 0; i < n_x; i++)
+        if (!(nominal[i] > 0.0)) fail("a nominal is not positive");
+    CHECK(fmi.GetContinuousStates(c, x, (size_t)n_x));
+    CHECK(fmi.GetEventIndicators(c, z_before, (size_t)n_z));
+    for (k = 0; k < steps; k++) {
+        if (n_in) CHECK(fmi.SetReal(c, in_vr, (size_t)n_in, &inputs[k * n_in]));
+        CHECK(fmi.GetDerivatives(c, dx, (size_t)n_x));
+        for (i = 0; i < n_x; i++) x[i] += ME_STEP * dx[i];
+        CHECK(fmi.SetTime(c, (k + 1) * ME_STEP));
+        CHECK(fmi.SetContinuousStates(c, x, (size_t)n_x));
+        CHECK(fmi.GetEventIndicators(c, z, (size_t)n_z));
+        CHECK(fmi.CompletedIntegratorStep(c, 1, &enter, &terminate));
+        if (terminate) fail("the FMU asked to terminate");
+        crossed = 0;
+        for (i = 0; i < n_z; i++) crossed |= (z[i] > 0.0) != (z_before[i] > 0.0);
+        if (enter || crossed) {
+            handle_event(c, 1);
+            CHECK(fmi.GetContinuousStates(c, x, (size_t)n_x));
+            CHECK(fmi.GetEventIndicators(c, z, (size_t)n_z));
+        }
+        memcpy(z_before, z, sizeof z);
+        CHECK(fmi.GetDerivatives(c, dx, (size_t)n_x));
+        for (i = 0; i < n_x; i++) {
+            me[k * width + i] = to_bits(x[i]);
+            me[k * width + n_x + i] = to_bits(dx[i]);
+        }
+    }
+    CHECK(fmi.Terminate(c));
+    fmi.FreeInstance(c);
+}
+
 int main(int argc, char **argv) {
     library_t lib;
     fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
@@ -238,7 +328,7 @@ int main(int argc, char **argv) {
     fmi2FMUstate state = NULL, restored = NULL;
     size_t size = 0;
     fmi2Byte *bytes = NULL;
-    unsigned long long *trace, *replay;
+    unsigned long long *trace, *replay, *me;
     int i, k, half;
     size_t n;
 
@@ -272,6 +362,16 @@ int main(int argc, char **argv) {
     *(void **)&fmi.SerializeFMUstate = need(lib, "fmi2SerializeFMUstate");
     *(void **)&fmi.DeSerializeFMUstate = need(lib, "fmi2DeSerializeFMUstate");
     *(void **)&fmi.DoStep = need(lib, "fmi2DoStep");
+    *(void **)&fmi.SetTime = need(lib, "fmi2SetTime");
+    *(void **)&fmi.SetContinuousStates = need(lib, "fmi2SetContinuousStates");
+    *(void **)&fmi.GetContinuousStates = need(lib, "fmi2GetContinuousStates");
+    *(void **)&fmi.GetDerivatives = need(lib, "fmi2GetDerivatives");
+    *(void **)&fmi.GetEventIndicators = need(lib, "fmi2GetEventIndicators");
+    *(void **)&fmi.GetNominalsOfContinuousStates = need(lib, "fmi2GetNominalsOfContinuousStates");
+    *(void **)&fmi.EnterEventMode = need(lib, "fmi2EnterEventMode");
+    *(void **)&fmi.NewDiscreteStates = need(lib, "fmi2NewDiscreteStates");
+    *(void **)&fmi.EnterContinuousTimeMode = need(lib, "fmi2EnterContinuousTimeMode");
+    *(void **)&fmi.CompletedIntegratorStep = need(lib, "fmi2CompletedIntegratorStep");
 
     if (strcmp(fmi.GetVersion(), "2.0") != 0) fail("fmi2GetVersion is not 2.0");
     if (strcmp(fmi.GetTypesPlatform(), "default") != 0) fail("fmi2GetTypesPlatform is not default");
@@ -308,16 +408,20 @@ int main(int argc, char **argv) {
         fail("the run after fmi2Reset differs from the first run");
     CHECK(fmi.Terminate(c));
     fmi.FreeInstance(c);
+    me = calloc((size_t)steps * (size_t)(2 * n_x + 1), sizeof *me);
+    if (has_me) model_exchange(me, 2 * n_x);
     close_library(lib);
 
     for (k = 0; k < steps; k++) {
         for (i = 0; i < n_out; i++) printf(i ? " %016llx" : "%016llx", trace[k * n_out + i]);
+        for (i = 0; i < 2 * n_x; i++) printf(" %016llx", me[k * 2 * n_x + i]);
         printf("\n");
     }
     n = (size_t)steps;
-    printf("OK %u steps, state replay and reset equal\n", (unsigned)n);
+    printf("OK %u steps, state replay and reset equal; %u Model Exchange steps\n", (unsigned)n, has_me ? (unsigned)n : 0u);
     free(trace);
     free(replay);
+    free(me);
     free(inputs);
     return 0;
 }

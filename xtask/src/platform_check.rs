@@ -1,7 +1,9 @@
 //! Proof that every shipped binary works, in `cargo xtask test`:
 //!
 //! - the C harness `tests/harness/fmu_harness.c`, compiled per platform, runs
-//!   the full FMI call sequence on every model: natively for linux64, under
+//!   the full FMI call sequence on every model, Co-Simulation and then Model
+//!   Exchange (an explicit Euler loop with event indicators and event
+//!   iteration, its states and derivatives on the output rows): natively for linux64, under
 //!   wine for win64, under qemu-aarch64-static for aarch64 Linux; every
 //!   output at every step must equal the linux64 run (bit for bit, or within
 //!   1e-12 relative where libm differs; the report says which);
@@ -176,7 +178,10 @@ fn plan(id: &str) -> Result<String> {
     for v in &outputs {
         text += &format!(" {} {}", v.value_reference, code(v.type_name));
     }
-    text += "\n";
+    // Model Exchange: offered (1 or 0), states, event indicators.
+    let hybrid = (entry.new_instance)().hybrid_sizes();
+    let (states, indicators) = hybrid.unwrap_or((0, 0));
+    text += &format!("\nmodelexchange {} {states} {indicators}\n", hybrid.is_some() as u8);
     for k in 0..STEPS {
         let t = k as f64 * h;
         let row: Vec<String> = inputs.iter().map(|(_, s)| bits(s.hold_value(t, h))).collect();
