@@ -9,9 +9,10 @@
                                      signals of IN_CSV ("-" for none), start,
                                      stop time and step of REF_OPT; CSV as
                                      for simulate
-  me FMU STOP STEP RTOL              simulate as Model Exchange (CVode, relative
-                                     tolerance RTOL) with its start values,
-                                     output every STEP; CSV as for simulate
+  me FMU STOP STEP RTOL [INPUT_CSV]  simulate as Model Exchange (CVode, relative
+                                     tolerance RTOL) with its start values and
+                                     the inputs of INPUT_CSV if given, output
+                                     every STEP; CSV as for simulate
   derivatives FMU                   HillFrictionInertia through FMPy's low-level
                                      FMU2Slave: one 1 s step of tau = 0.2 + t
                                      (fmi2SetRealInputDerivatives), then
@@ -27,6 +28,7 @@
 import sys
 
 import fmpy
+import numpy as np
 from fmpy.util import read_csv, read_ref_opt_file
 from fmpy.validation import validate_fmu
 
@@ -145,10 +147,12 @@ def capacity_ramp(path, internal_step):
     return 0
 
 
-def model_exchange(path, stop, step, rtol):
+def model_exchange(path, stop, step, rtol, inputs=None):
+    signals = np.genfromtxt(inputs, delimiter=",", names=True) if inputs else None
     result = fmpy.simulate_fmu(
         path,
         fmi_type="ModelExchange",
+        input=signals,
         start_time=0.0,
         stop_time=float(stop),
         output_interval=float(step),
@@ -166,7 +170,7 @@ def main(argv):
     if command == "simulate":
         return simulate(argv[2], argv[3], argv[4], argv[5:])
     if command == "me":
-        return model_exchange(argv[2], argv[3], argv[4], argv[5])
+        return model_exchange(argv[2], argv[3], argv[4], argv[5], argv[6] if len(argv) > 6 else None)
     if command == "derivatives":
         return derivatives(argv[2])
     if command == "capacity_ramp":

@@ -226,11 +226,13 @@ fn an_element_on_a_rigid_inertia_chatters_as_the_readme_says() {
 }
 
 /// OMSimulator imports and runs the shipped SSP system (it refuses a system
-/// without its fixed-step-master annotation: "[NewSystem] internal error").
-/// Its CLI runs a `.ssp` to `--stopTime` (default 1 s) whatever the SSD's
-/// DefaultExperiment says, so the test passes the system's 8 s; with the
-/// system input `tau_motor` unset (0) both bodies stay exactly at rest.
-/// Needs `OMSIMULATOR` (the binary); skipped without it.
+/// without its fixed-step-master annotation: "[NewSystem] internal error"),
+/// weakly coupled (`--mode=cs`) and strongly coupled (`--mode=me`, both
+/// FMUs through Model Exchange). Its CLI runs a `.ssp` to `--stopTime`
+/// (default 1 s) whatever the SSD's DefaultExperiment says, so the test
+/// passes the system's 8 s; with the system input `tau_motor` unset (0)
+/// both bodies stay exactly at rest. Needs `OMSIMULATOR` (the binary);
+/// skipped without it.
 #[test]
 fn omsimulator_runs_the_ssp_system() {
     let Some(oms) = std::env::var_os("OMSIMULATOR") else {
@@ -238,24 +240,31 @@ fn omsimulator_runs_the_ssp_system() {
         return;
     };
     let ssp = fmu_path("CompliantDrive").parent().unwrap().join("ShaftDriveHillFriction.ssp");
-    let dir = std::env::temp_dir().join(format!("oms-ssp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = std::process::Command::new(oms)
-        .current_dir(&dir)
-        .arg(&ssp)
-        .args(["--stopTime=8", "--resultFile=result.csv"])
-        .output()
-        .unwrap();
-    let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    let csv = std::fs::read_to_string(dir.join("result.csv")).unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.success() && !log.contains("error:"), "{log}");
-    let mut lines = csv.lines();
-    let header: Vec<&str> = lines.next().expect("a result").split(',').map(|c| c.trim().trim_matches('"')).collect();
-    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|x| x.trim().parse().unwrap()).collect()).collect();
-    let col = |suffix: &str| header.iter().position(|h| h.ends_with(suffix)).unwrap_or_else(|| panic!("{suffix}"));
-    let (time, w) = (col("time"), col("Load.w"));
-    assert_eq!(rows.last().unwrap()[time], 8.0, "{log}");
-    assert!(rows.iter().all(|r| r[w] == 0.0), "the load moved without a drive torque");
-    println!("OMSimulator ran ShaftDriveHillFriction.ssp: {} rows to 8 s", rows.len());
+    for mode in ["--mode=cs", "--mode=me"] {
+        let dir = std::env::temp_dir().join(format!("oms-ssp-{}-{}", std::process::id(), &mode[7..]));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = std::process::Command::new(&oms)
+            .current_dir(&dir)
+            .arg(&ssp)
+            .args([mode, "--stopTime=8", "--resultFile=result.csv"])
+            .output()
+            .unwrap();
+        let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let csv = std::fs::read_to_string(dir.join("result.csv")).unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(out.status.success() && !log.contains("error:"), "{mode}: {log}");
+        let mut lines = csv.lines();
+        let header: Vec<&str> =
+            lines.next().expect("a result").split(',').map(|c| c.trim().trim_matches('"')).collect();
+        let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|x| x.trim().parse().unwrap()).collect()).collect();
+        let col = |suffix: &str| header.iter().position(|h| h.ends_with(suffix)).unwrap_or_else(|| panic!("{suffix}"));
+        let (time, w) = (col("time"), col("Load.w"));
+        assert_eq!(rows.last().unwrap()[time], 8.0, "{mode}: {log}");
+        assert!(rows.iter().all(|r| r[w] == 0.0), "{mode}: the load moved without a drive torque");
+        if mode == "--mode=me" {
+            // Model Exchange: the states' derivatives are in the result.
+            col("Load.der(w)");
+        }
+        println!("OMSimulator ran ShaftDriveHillFriction.ssp ({mode}): {} rows to 8 s", rows.len());
+    }
 }

@@ -223,14 +223,28 @@ fn every_fmu_runs_its_default_experiment_in_omsimulator_as_in_fmpy_cosimulation(
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Model Exchange: OMSimulator's strongly coupled system (`--mode=me`,
-/// CVODE) and FMPy's CVode run every Model Exchange FMU whose default
-/// experiment holds its inputs at their start values (its `_in.csv` is
-/// constant: the command line has no input file), both at relative
-/// tolerance 1e-8 with outputs every default step, and agree. The FMUs
-/// driven by a varying input are checked against closed forms in FMPy
-/// (model_exchange.rs); giving OMSimulator's ME system their inputs needs a
-/// table component in the system, which this test does not build.
+/// Model Exchange: OMSimulator's strongly coupled system (CVODE) and FMPy's
+/// CVode run every FMU's default experiment through Model Exchange, both
+/// at relative tolerance 1e-8 with outputs every default step, and agree.
+/// An FMU whose `_in.csv` varies gets it in OMSimulator as a table
+/// component (the CSV as a submodel, linear between its rows, each column
+/// connected to the input of its name) and in FMPy as `input=`. The two
+/// importers feed a varying input differently (FMPy sets it where CVode
+/// calls its root function: a staircase; OMSimulator where CVODE returns),
+/// so the event instants of those runs differ by up to an output step:
+/// they are compared at rtol 1e-6 (FMPy's CVode stalls on DahlElement's
+/// staircase at 1e-8), on their continuous states (a friction torque jumps
+/// or is steep where a state crosses a threshold a little earlier in one
+/// importer), away from events (rows within two output steps of one left
+/// out), to 2e-2 of a column's scale (a model without states: its
+/// outputs); the constant ones everywhere, every output, to 1e-5.
+///
+/// CoupledClutches is run but not held to it: in OMSimulator (this
+/// version, CSV table inputs) clutch 1 first locks at 0.557 s where FMPy
+/// and the Modelica Standard Library's reference lock it at 0.792 s, the
+/// same at a 0.1 ms maximum step and rtol 1e-8, so it is not the input
+/// staircase; the cause is not found yet (an open finding, see the issue
+/// notes). Its mode changes are printed.
 #[test]
 fn model_exchange_fmus_run_in_omsimulator_as_in_fmpy() {
     let Some(oms) = omsimulator("OMSimulator Model Exchange of the FMUs") else { return };
@@ -238,21 +252,43 @@ fn model_exchange_fmus_run_in_omsimulator_as_in_fmpy() {
     let mut failures = Vec::new();
     for model in fmu::registry::MODELS {
         let id = model.info.identifier;
-        if !(model.model_description)().contains("<ModelExchange") {
-            continue;
-        }
-        let constant = input_file(id).is_none_or(|p| {
+        let inputs = input_file(id);
+        let constant = inputs.as_ref().is_none_or(|p| {
             let csv = std::fs::read_to_string(p).unwrap();
             let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').skip(1).collect()).collect();
             rows.windows(2).all(|w| w[0] == w[1])
         });
-        if !constant {
-            continue;
-        }
         let e = model.info.default_experiment;
         let (step, stop) = (e.step_size, e.stop_time);
-        let run = OmsRun { file: &fmu_path(id), mode: Mode::ModelExchange, stop, step, tolerance: 1e-8 };
-        let oms_table = match simulate(&oms, &run) {
+        let tolerance = if constant { 1e-8 } else { 1e-6 };
+        let oms_table = if constant {
+            let run = OmsRun { file: &fmu_path(id), mode: Mode::ModelExchange, stop, step, tolerance };
+            simulate(&oms, &run)
+        } else {
+            let csv = inputs.clone().unwrap();
+            let header = std::fs::read_to_string(&csv).unwrap().lines().next().unwrap().to_string();
+            let names: Vec<String> =
+                header.split(',').skip(1).map(|c| c.trim().trim_matches('"').to_string()).collect();
+            let connections: Vec<(String, String)> =
+                names.iter().map(|n| (format!("input.{n}"), format!("fmu.{n}"))).collect();
+            let system = fmu_tests::oms::LuaSystem {
+                mode: Mode::ModelExchange,
+                components: vec![("fmu", fmu_path(id)), ("input", csv)],
+                connections: connections.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect(),
+                values: vec![],
+                stop,
+                step,
+                tolerance,
+                held_inputs: None,
+            };
+            fmu_tests::oms::simulate_system(&oms, &system).map(|mut t| {
+                let keep: Vec<usize> = (0..t.columns.len()).filter(|&i| !t.columns[i].starts_with("input.")).collect();
+                t.rows = t.rows.iter().map(|r| keep.iter().map(|&i| r[i]).collect()).collect();
+                t.columns = keep.iter().map(|&i| t.columns[i].trim_start_matches("fmu.").to_string()).collect();
+                t
+            })
+        };
+        let oms_table = match oms_table {
             Ok(t) => t,
             Err(why) => {
                 failures.push(format!("{id}: OMSimulator --mode=me failed: {why}"));
@@ -260,25 +296,72 @@ fn model_exchange_fmus_run_in_omsimulator_as_in_fmpy() {
             }
         };
         let fmu = fmu_path(id);
-        let (ok, stdout, stderr) =
-            fmpy(&["me", fmu.to_str().unwrap(), &format!("{stop:?}"), &format!("{step:?}"), "1e-8"]);
+        let mut args = vec!["me".to_string(), fmu.display().to_string(), format!("{stop:?}"), format!("{step:?}")];
+        args.push(format!("{tolerance:e}"));
+        if !constant {
+            args.push(inputs.unwrap().display().to_string());
+        }
+        let (ok, stdout, stderr) = fmpy(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert!(ok, "FMPy Model Exchange of {id} failed:\n{stderr}");
         let mut lines = stdout.lines();
         let columns = lines.next().expect("CSV header").split(',').map(str::to_string).collect();
         let rows = lines.map(|l| l.split(',').map(|x| x.parse::<f64>().expect("number")).collect()).collect();
         let fmpy_table = Table { columns, rows };
-        let (column, t, d) =
-            worst_difference(&without_event_instants(&fmpy_table), &without_event_instants(&oms_table));
-        println!("{id}: Model Exchange, OMSimulator vs FMPy: worst {column} at t = {t} s, {d:.2e} of its scale");
+        let (column, t, d) = if constant {
+            worst_difference(&without_event_instants(&fmpy_table), &without_event_instants(&oms_table))
+        } else {
+            // FMPy's event instants (OMSimulator's table writes some
+            // points twice without an event).
+            let events = event_instants(&fmpy_table);
+            // The continuous states (OMSimulator writes their der() columns).
+            let states: Vec<String> = oms_table
+                .columns
+                .iter()
+                .filter_map(|c| c.strip_prefix("der(").and_then(|c| c.strip_suffix(')')).map(str::to_string))
+                .collect();
+            let away = |t: &Table| {
+                let mut t = without_event_instants(t);
+                let time = t.column("time");
+                t.rows = (0..time.len())
+                    .filter(|&i| events.iter().all(|e| (time[i] - e).abs() > 2.0 * step))
+                    .map(|i| t.rows[i].clone())
+                    .collect();
+                let keep: Vec<usize> =
+                    (0..t.columns.len()).filter(|&i| i == 0 || states.contains(&t.columns[i])).collect();
+                t.rows = t.rows.iter().map(|r| keep.iter().map(|&i| r[i]).collect()).collect();
+                t.columns = keep.iter().map(|&i| t.columns[i].clone()).collect();
+                t
+            };
+            worst_difference(&away(&fmpy_table), &away(&oms_table))
+        };
+        let inputs = if constant { "constant inputs" } else { "inputs from its _in.csv" };
+        println!(
+            "{id}: Model Exchange ({inputs}), OMSimulator vs FMPy: worst {column} at t = {t} s, {d:.2e} of its scale"
+        );
         compared.push(id);
         // Two CVODE runs at 1e-8 agree to ~1e-6 of a column's scale.
-        if d > 1e-5 {
-            failures.push(format!("{id}: {column} at t = {t} s differs by {d:.3e} of its scale"));
+        let limit = if constant { 1e-5 } else { 2e-2 };
+        if id == "CoupledClutches" {
+            let m = oms_table.column("mode_1");
+            let time = oms_table.column("time");
+            let changes: Vec<(f64, f64)> =
+                (1..m.len()).filter(|&i| m[i] != m[i - 1]).map(|i| (time[i], m[i])).collect();
+            println!("  not held to the limit (open finding): OMSimulator's clutch 1 mode changes {changes:?}");
+            continue;
+        }
+        if d > limit {
+            failures.push(format!("{id}: {column} at t = {t} s differs by {d:.3e} of its scale (limit {limit:e})"));
         }
     }
     println!("compared in Model Exchange: {compared:?}");
-    assert!(compared.len() >= 6, "too few Model Exchange FMUs compared: {compared:?}");
+    assert_eq!(compared.len(), fmu::registry::MODELS.len(), "not every FMU compared: {compared:?}\n{failures:?}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The instants an importer wrote more than once (its events).
+fn event_instants(table: &Table) -> Vec<f64> {
+    let t = table.column("time");
+    t.windows(2).filter(|w| (w[1] - w[0]).abs() <= 1e-9 * w[0].abs().max(1.0)).map(|w| w[0]).collect()
 }
 
 /// The table without the rows at an event's instant: an importer writes
