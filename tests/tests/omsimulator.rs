@@ -239,12 +239,15 @@ fn every_fmu_runs_its_default_experiment_in_omsimulator_as_in_fmpy_cosimulation(
 /// out), to 2e-2 of a column's scale (a model without states: its
 /// outputs); the constant ones everywhere, every output, to 1e-5.
 ///
-/// CoupledClutches is run but not held to it: in OMSimulator (this
-/// version, CSV table inputs) clutch 1 first locks at 0.557 s where FMPy
-/// and the Modelica Standard Library's reference lock it at 0.792 s, the
-/// same at a 0.1 ms maximum step and rtol 1e-8, so it is not the input
-/// staircase; the cause is not found yet (an open finding, see the issue
-/// notes). Its mode changes are printed.
+/// CoupledClutches' mode changes are also checked against the Modelica
+/// Standard Library's reference (as in model_exchange.py) within three
+/// output steps (3 ms; OMSimulator holds a table input over each CVODE
+/// step, so a capacity that falls with its input is seen to pass the torque
+/// at a step's end, and a late unlock moves the next lock: worst 2.3 ms):
+/// OMSimulator's strongly coupled system ignores the enterEventMode of
+/// fmi2CompletedIntegratorStep, so a clutch engaged by an input step is
+/// seen only through its event indicator, which must not start at exactly
+/// 0 (it did: clutch 1 first locked at 0.557 s instead of 0.792 s).
 #[test]
 fn model_exchange_fmus_run_in_omsimulator_as_in_fmpy() {
     let Some(oms) = omsimulator("OMSimulator Model Exchange of the FMUs") else { return };
@@ -342,12 +345,27 @@ fn model_exchange_fmus_run_in_omsimulator_as_in_fmpy() {
         // Two CVODE runs at 1e-8 agree to ~1e-6 of a column's scale.
         let limit = if constant { 1e-5 } else { 2e-2 };
         if id == "CoupledClutches" {
-            let m = oms_table.column("mode_1");
+            // The Modelica reference's mode changes (model_exchange.py has
+            // the source); OMSimulator's table steps are seen up to one
+            // output step late.
+            let reference: [&[f64]; 3] = [
+                &[0.7916582843202501, 0.8311085062703351, 0.9068491375443823, 1.0002958601138683, 1.25],
+                &[0.4, 0.7096214638328813],
+                &[0.9, 1.1439696304337055],
+            ];
             let time = oms_table.column("time");
-            let changes: Vec<(f64, f64)> =
-                (1..m.len()).filter(|&i| m[i] != m[i - 1]).map(|i| (time[i], m[i])).collect();
-            println!("  not held to the limit (open finding): OMSimulator's clutch 1 mode changes {changes:?}");
-            continue;
+            for (k, expected) in reference.iter().enumerate() {
+                let m = oms_table.column(&format!("mode_{}", k + 1));
+                let changes: Vec<f64> = (1..m.len()).filter(|&i| m[i] != m[i - 1]).map(|i| time[i]).collect();
+                println!("  clutch {}: mode changes at {changes:?} (reference {expected:?})", k + 1);
+                let worst = changes.iter().zip(expected.iter()).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+                if changes.len() != expected.len() || worst > 3.0 * step {
+                    failures.push(format!(
+                        "CoupledClutches clutch {}: mode changes {changes:?}, reference {expected:?}",
+                        k + 1
+                    ));
+                }
+            }
         }
         if d > limit {
             failures.push(format!("{id}: {column} at t = {t} s differs by {d:.3e} of its scale (limit {limit:e})"));

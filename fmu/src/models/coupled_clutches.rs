@@ -165,7 +165,14 @@ impl Model for CoupledClutches {
                     ClutchMode::Backward => (-v, 1.0),
                     ClutchMode::Free => (1.0, 1.0),
                 };
-                z[3 * k + 2] = m.normal_force[k];
+                // Engagement: a free clutch's indicator is never exactly 0
+                // (f - 1 while f <= 0), so that an input stepping from 0 to
+                // f > 0 is a sign change even for an importer whose solver
+                // ignores a root function that starts at 0 (CVODE does) and
+                // the enterEventMode of fmi2CompletedIntegratorStep
+                // (OMSimulator 2.x's strongly coupled system does).
+                let f = m.normal_force[k];
+                z[3 * k + 2] = if c.mode[k] == ClutchMode::Free && f <= 0.0 { f - 1.0 } else { f };
             }
         },
         event: |m, on_transition| {
