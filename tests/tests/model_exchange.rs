@@ -316,3 +316,117 @@ fn model_exchange_refuses_bad_calls_and_values_and_changes_nothing() {
         unsafe { fmu.lib.fmi2FreeInstance(c) };
     }
 }
+
+/// The Model Exchange abuse cases over every model (table-driven, as
+/// robustness.rs does for Co-Simulation): state vectors of the wrong length,
+/// NaN and infinite states, NULL arrays, derivatives and indicators of the
+/// wrong length, NaN time, time going back past a completed integrator step,
+/// the event iteration outside event mode and a Co-Simulation function on a
+/// Model Exchange instance: each gets fmi2Error with a message naming the
+/// value or the rule, and the instance reads back bit for bit as before.
+#[test]
+fn every_model_refuses_bad_model_exchange_calls_and_changes_nothing() {
+    use fmi::fmi2::binding;
+    use fmu_tests::raw::{RawFmu, ERROR, OK};
+    for entry in fmu::registry::MODELS {
+        let id = entry.info.identifier;
+        let (nx, nz) = (entry.new_instance)().hybrid_sizes().expect("every model has Model Exchange");
+        let fmu = RawFmu::load(id);
+        // SAFETY: `c` is a live instance of this binary; every array argument
+        // points at as many elements as its count says, or more (the
+        // buffers hold nx + 1 and nz + 1 values).
+        unsafe {
+            let lib = &fmu.lib;
+            let c = fmu.instantiate_as("me", binding::fmi2Type_fmi2ModelExchange);
+            assert!(!c.is_null(), "{id}: {:?}", fmu.take_messages());
+            assert_eq!(lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK, "{id}");
+            assert_eq!(lib.fmi2EnterInitializationMode(c), OK, "{id}");
+            assert_eq!(lib.fmi2ExitInitializationMode(c), OK, "{id}");
+            let mut info = std::mem::zeroed::<binding::fmi2EventInfo>();
+            loop {
+                assert_eq!(lib.fmi2NewDiscreteStates(c, &mut info), OK, "{id}");
+                if info.newDiscreteStatesNeeded == 0 {
+                    break;
+                }
+            }
+            assert_eq!(lib.fmi2EnterContinuousTimeMode(c), OK, "{id}");
+            let read = || {
+                let (mut x, mut dx, mut z) = (vec![0.0; nx], vec![0.0; nx], vec![0.0; nz]);
+                assert_eq!(lib.fmi2GetContinuousStates(c, x.as_mut_ptr(), nx), OK, "{id}");
+                assert_eq!(lib.fmi2GetDerivatives(c, dx.as_mut_ptr(), nx), OK, "{id}");
+                assert_eq!(lib.fmi2GetEventIndicators(c, z.as_mut_ptr(), nz), OK, "{id}");
+                [x, dx, z].map(|v| v.iter().map(|a| a.to_bits()).collect::<Vec<u64>>())
+            };
+            let before = read();
+            let mut x = vec![0.0; nx + 1];
+            assert_eq!(lib.fmi2GetContinuousStates(c, x.as_mut_ptr(), nx), OK, "{id}");
+            let with = |k: usize, value: f64| {
+                let mut bad = x[..nx].to_vec();
+                bad[k] = value;
+                bad
+            };
+            let mut buffer = vec![0.0; nx.max(nz) + 1];
+            let mut cases: Vec<(String, Box<dyn Fn() -> u32>, String)> = vec![
+                (
+                    "one state too many".into(),
+                    Box::new(|| lib.fmi2SetContinuousStates(c, x.as_ptr(), nx + 1)),
+                    format!("this FMU has {nx} continuous states"),
+                ),
+                (
+                    "derivatives of the wrong length".into(),
+                    Box::new(|| lib.fmi2GetDerivatives(c, buffer.as_ptr() as *mut f64, nx + 1)),
+                    "rejected".into(),
+                ),
+                (
+                    "indicators of the wrong length".into(),
+                    Box::new(|| lib.fmi2GetEventIndicators(c, buffer.as_ptr() as *mut f64, nz + 1)),
+                    format!("this FMU has {nz} event indicators"),
+                ),
+                ("NaN time".into(), Box::new(|| lib.fmi2SetTime(c, f64::NAN)), "time = NaN rejected".into()),
+                (
+                    "event iteration outside event mode".into(),
+                    Box::new(|| lib.fmi2NewDiscreteStates(c, &mut std::mem::zeroed())),
+                    "not allowed in state continuousTimeMode".into(),
+                ),
+                (
+                    "a Co-Simulation function".into(),
+                    Box::new(|| lib.fmi2DoStep(c, 0.0, 0.1, 1)),
+                    "a Co-Simulation function".into(),
+                ),
+            ];
+            if nx > 0 {
+                let (nan, inf) = (with(0, f64::NAN), with(nx - 1, f64::INFINITY));
+                cases.push((
+                    "NaN state".into(),
+                    Box::new(move || lib.fmi2SetContinuousStates(c, nan.as_ptr(), nx)),
+                    "= NaN rejected: must be finite".into(),
+                ));
+                cases.push((
+                    "infinite state".into(),
+                    Box::new(move || lib.fmi2SetContinuousStates(c, inf.as_ptr(), nx)),
+                    "= inf rejected: must be finite".into(),
+                ));
+                cases.push((
+                    "NULL states".into(),
+                    Box::new(|| lib.fmi2SetContinuousStates(c, std::ptr::null(), nx)),
+                    "is NULL".into(),
+                ));
+            }
+            for (what, call, rule) in &cases {
+                assert_eq!(call(), ERROR, "{id}: {what}");
+                let message = fmu.last_error();
+                assert!(message.contains(rule.as_str()), "{id}: {what}: {message}");
+                assert!(read() == before, "{id}: {what} changed the instance");
+            }
+            drop(cases);
+            // Time may not go back past the last completed integrator step.
+            let (mut event, mut terminate) = (0, 0);
+            assert_eq!(lib.fmi2SetTime(c, 1e-3), OK, "{id}");
+            assert_eq!(lib.fmi2CompletedIntegratorStep(c, 1, &mut event, &mut terminate), OK, "{id}");
+            assert_eq!(lib.fmi2SetTime(c, 0.0), ERROR, "{id}");
+            assert!(fmu.last_error().contains("time = 0 s rejected"), "{id}");
+            buffer[0] = 0.0;
+            lib.fmi2FreeInstance(c);
+        }
+    }
+}

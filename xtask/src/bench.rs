@@ -19,8 +19,12 @@ fn mean_ns(group: &str, name: &str) -> Option<f64> {
     mean[at..].split([',', '}']).next()?.trim().parse().ok()
 }
 
-/// `cargo xtask bench [call-cost]`: everything, or only the call-cost bench
-/// (its section of docs/performance.md is replaced in place).
+/// The heading of the Model Exchange evaluation-cost section.
+const MODEL_EXCHANGE_HEADING: &str = "## Model Exchange evaluation cost";
+
+/// `cargo xtask bench [call-cost | model-exchange]`: everything, or only the
+/// call-cost bench or the Model Exchange bench (its section of
+/// docs/performance.md is replaced in place).
 pub fn bench(args: &[String]) -> Result<()> {
     if args.first().is_some_and(|a| a == "call-cost") {
         let section = call_cost_section()?;
@@ -28,6 +32,28 @@ pub fn bench(args: &[String]) -> Result<()> {
     }
     let env = provision::provision()?;
     let fmus = package::build_fmus(true)?;
+    let model_exchange = |env: &provision::TestEnv| -> Result<String> {
+        let mut bench = cargo();
+        bench
+            .current_dir(root())
+            .args(["bench", "--locked", "-p", "fmu-tests", "--bench", "model_exchange_cost"])
+            .env("FMU_DIR", &fmus)
+            .env("LIBCLANG_PATH", &env.libclang_dir);
+        if let Some(args) = &env.bindgen_args {
+            bench.env("BINDGEN_EXTRA_CLANG_ARGS", args);
+        }
+        let out = bench.output().map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!("Model Exchange bench failed: {}", String::from_utf8_lossy(&out.stderr)));
+        }
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let start = text.find(MODEL_EXCHANGE_HEADING).ok_or("the Model Exchange bench printed no section")?;
+        Ok(text[start..].trim_end().to_string() + "\n")
+    };
+    if args.first().is_some_and(|a| a == "model-exchange") {
+        let section = model_exchange(&env)?;
+        return splice_section(MODEL_EXCHANGE_HEADING, &section);
+    }
     run(cargo().current_dir(root()).args(["bench", "--locked", "-p", "friction", "--bench", "step_cost"]))?;
     // An fmu-tests bench that loads the built FMUs through the fmi crate.
     let fmu_bench = |name: &str| {
@@ -63,7 +89,25 @@ pub fn bench(args: &[String]) -> Result<()> {
     doc.push('\n');
     doc.push_str(&String::from_utf8_lossy(&cosim.stdout));
     std::fs::write(root().join("docs/performance.md"), doc).map_err(|e| e.to_string())?;
-    splice_call_cost(&call_cost)
+    splice_call_cost(&call_cost)?;
+    splice_section(MODEL_EXCHANGE_HEADING, &model_exchange(&env)?)
+}
+
+/// Replace the section under `heading` in docs/performance.md (or append it).
+fn splice_section(heading: &str, section: &str) -> Result<()> {
+    let path = root().join("docs/performance.md");
+    let doc = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let new = match doc.find(heading) {
+        None => format!("{}\n\n{section}", doc.trim_end()),
+        Some(start) => {
+            let after = start + heading.len();
+            let end = doc[after..].find("\n## ").map(|i| after + i + 1).unwrap_or(doc.len());
+            format!("{}{section}{}{}", &doc[..start], if end < doc.len() { "\n" } else { "" }, &doc[end..])
+        }
+    };
+    std::fs::write(&path, new).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("wrote the section \"{heading}\" of docs/performance.md");
+    Ok(())
 }
 
 /// The release binary (as packaged for linux64) against the C FMU.

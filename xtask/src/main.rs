@@ -11,8 +11,9 @@
 //!   `fmi` crate) in `target/venv`, build the FMUs, run every test, the
 //!   valgrind memcheck and a bounded fuzz run.
 //! - `cargo xtask fuzz [seconds]` — the libFuzzer target alone (default 60 s).
-//! - `cargo xtask bench [call-cost]` — benches; writes docs/performance.md and
-//!   its plot (`call-cost`: only the FMI call cost against a C FMU).
+//! - `cargo xtask bench [call-cost | model-exchange]` — benches; writes
+//!   docs/performance.md and its plot (`call-cost`: only the FMI call cost
+//!   against a C FMU; `model-exchange`: only the Model Exchange evaluation cost).
 //! - `cargo xtask plots` — run every scenario in-process and render its
 //!   figure into `docs/figures/<figure>.png`.
 
@@ -41,7 +42,7 @@ fn main() -> ExitCode {
         Some("plots") => plots::plots(),
         Some("fuzz") => fuzz(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60)).map(|_| ()),
         _ => {
-            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | fuzz [seconds] | bench [call-cost] | plots>"
+            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | fuzz [seconds] | bench [call-cost | model-exchange] | plots>"
                 .into())
         }
     };
