@@ -836,6 +836,9 @@ pub struct ModelInfo {
     /// it takes from it (see [`crate::bibliography`]); empty for the
     /// project's own coupling plants.
     pub sources: &'static [(&'static crate::bibliography::Source, &'static str)],
+    /// The model's equations in the notation of [`crate::equations`], in
+    /// its own variable names; its FMU's page shows them as MathML.
+    pub equations: &'static [crate::equations::Equation],
 }
 
 impl ModelInfo {
@@ -843,7 +846,7 @@ impl ModelInfo {
     /// description comes last so that its text starts on the first line and
     /// runs on (rustfmt lets a last string argument overflow).
     pub const fn new(identifier: &'static str, default_experiment: Experiment) -> Self {
-        Self { identifier, description: "", default_experiment, default_inputs: &[], sources: &[] }
+        Self { identifier, description: "", default_experiment, default_inputs: &[], sources: &[], equations: &[] }
     }
 
     /// The default experiment's input signals (see [`ModelInfo::default_inputs`]).
@@ -855,6 +858,11 @@ impl ModelInfo {
     /// (see [`ModelInfo::sources`]).
     pub const fn sources(self, sources: &'static [(&'static crate::bibliography::Source, &'static str)]) -> Self {
         Self { sources, ..self }
+    }
+
+    /// The model's equations (see [`ModelInfo::equations`]).
+    pub const fn equations(self, equations: &'static [crate::equations::Equation]) -> Self {
+        Self { equations, ..self }
     }
 
     pub const fn description(self, description: &'static str) -> Self {

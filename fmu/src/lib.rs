@@ -19,6 +19,7 @@
 
 pub mod bibliography;
 pub mod description;
+pub mod equations;
 pub mod fmi2;
 pub mod model;
 pub mod models;

@@ -77,10 +77,11 @@ pub fn models_markdown() -> String {
     for m in MODELS {
         let e = m.info.default_experiment;
         out.push_str(&format!(
-            "\n## {}\n\n{}\n\n{}Default experiment: {} s to {} s, communication step {} s.\n\n{}",
+            "\n## {}\n\n{}\n\n{}{}Default experiment: {} s to {} s, communication step {} s.\n\n{}",
             m.info.identifier,
             m.info.description,
             sources_markdown(&m.info),
+            equations_markdown(&m.info),
             e.start_time,
             e.stop_time,
             e.step_size,
@@ -88,6 +89,24 @@ pub fn models_markdown() -> String {
         ));
     }
     out
+}
+
+/// "Equations: ..." for `docs/models.md`, in GitHub's Markdown math.
+fn equations_markdown(info: &ModelInfo) -> String {
+    use crate::equations::{latex, parse};
+    let show = |s: &str| parse(s).map(|e| format!("${}$", latex(&e))).unwrap_or_else(|why| format!("`{why}`"));
+    let items: Vec<String> = info
+        .equations
+        .iter()
+        .map(|e| {
+            let when = if e.when.is_empty() { String::new() } else { format!(" when {}", show(e.when)) };
+            format!("- {}{when} ({})\n", show(e.math), e.source)
+        })
+        .collect();
+    if items.is_empty() {
+        return String::new();
+    }
+    format!("Equations (in the variables' names; x^- is the value just before an event):\n\n{}\n", items.concat())
 }
 
 /// "Sources: ..." for `docs/models.md` (nothing for the coupling plants).
@@ -120,6 +139,53 @@ mod tests {
                 assert!(crate::bibliography::ALL.contains(source), "{}: a source not in ALL", m.info.identifier);
             }
         }
+    }
+
+    /// Every model declares its equations; each parses, and every name in
+    /// it is one of the model's variables, `t`, `pi`, or defined by an earlier
+    /// equation (its lone left-hand side): the equations cannot drift from
+    /// what the FMU exposes.
+    #[test]
+    fn every_model_declares_equations_in_its_own_names() {
+        use crate::equations::{defines, names, parse};
+        let mut wrong = Vec::new();
+        for m in MODELS {
+            let id = m.info.identifier;
+            if m.info.equations.len() < 2 {
+                wrong.push(format!("{id}: declares {} equations", m.info.equations.len()));
+            }
+            let mut known: Vec<String> = (m.variables)().iter().map(|v| v.name.to_string()).collect();
+            known.extend(["t".to_string(), "pi".to_string()]);
+            for e in m.info.equations {
+                if e.source.is_empty() {
+                    wrong.push(format!("{id}: `{}` says nothing of where it comes from", e.math));
+                }
+                let mut used = Vec::new();
+                let math = match parse(e.math) {
+                    Ok(math) => math,
+                    Err(why) => {
+                        wrong.push(format!("{id}: {why}"));
+                        continue;
+                    }
+                };
+                names(&math, &mut used);
+                match parse(e.when) {
+                    _ if e.when.is_empty() => {}
+                    Ok(when) => names(&when, &mut used),
+                    Err(why) => wrong.push(format!("{id}: {why}")),
+                }
+                if let Some(defined) = defines(&math) {
+                    if !known.iter().any(|k| k == defined) {
+                        known.push(defined.to_string());
+                        used.retain(|n| n != defined);
+                    }
+                }
+                for n in used.into_iter().filter(|n| !known.contains(n)) {
+                    wrong.push(format!("{id}: `{n}` in `{}` is no variable of the model", e.math));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "equations:\n{}", wrong.join("\n"));
     }
 
     #[test]

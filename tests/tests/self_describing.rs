@@ -67,9 +67,18 @@ fn every_fmu_holds_its_documentation_icon_and_licenses() {
             }
             assert!(html.contains(&format!("Used here: {used}.")), "{id}: the page does not say what it uses");
         }
+        // The model's equations as MathML: one <math> per equation and per
+        // condition (a declaration that does not parse would show as code).
+        assert!(html.contains("<h2>Equations</h2>"), "{id}: no Equations section");
+        let maths = entry.info.equations.len() + entry.info.equations.iter().filter(|e| !e.when.is_empty()).count();
+        assert_eq!(html.matches("<math>").count(), maths, "{id}: equations shown");
         // Every reference resolves inside the archive (relative to documentation/).
         let refs = references(&html);
         for r in &refs {
+            if let Some(anchor) = r.strip_prefix('#') {
+                assert!(html.contains(&format!(" id=\"{anchor}\"")), "{id}: no element {r} on the page");
+                continue;
+            }
             assert!(!r.contains("..") && !r.starts_with('/'), "{id}: reference {r} leaves documentation/");
             assert!(names.contains(&format!("documentation/{r}")), "{id}: {r} is not in the FMU");
         }
@@ -94,6 +103,60 @@ fn every_fmu_holds_its_documentation_icon_and_licenses() {
         assert!(mit.starts_with("MIT License"), "{id}");
         let apache = String::from_utf8(read(&mut zip, "documentation/licenses/LICENSE-APACHE.txt")).unwrap();
         assert!(apache.contains("Apache License") && apache.contains("Version 2.0"), "{id}");
+    }
+}
+
+/// The page's replay commands, run as written (with the test venv's
+/// Python) in an empty folder holding only the FMU: the default experiment
+/// reproduces the shipped `_ref.csv`, a scenario runs to its stop time.
+#[test]
+fn the_pages_replay_commands_work_from_the_fmu_alone() {
+    for id in identifiers() {
+        let html = String::from_utf8(read(&mut archive(id), "documentation/index.html")).unwrap();
+        let section = &html[html.find("<h2 id=\"replay\">").unwrap_or_else(|| panic!("{id}: no Replay section"))..];
+        let pre = &section[section.find("<pre>").unwrap() + 5..section.find("</pre>").unwrap()];
+        let dir = std::env::temp_dir().join(format!("replay-{id}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(fmu_path(id), dir.join(format!("{id}.fmu"))).unwrap();
+        let lines: Vec<&str> = pre.lines().collect();
+        assert!(lines.len() >= 2, "{id}: replay commands {lines:?}");
+        for line in lines {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(words[0], "python", "{id}: {line}");
+            let out = Command::new(fmu_tests::python()).args(&words[1..]).current_dir(&dir).output().unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{id}: `{line}` failed: {}{stdout}", String::from_utf8_lossy(&out.stderr));
+            if words[1] == "-m" {
+                continue;
+            }
+            let experiment = words.get(3).copied().unwrap_or("default");
+            let stop = if experiment == "default" {
+                fmu::registry::get(id).info.default_experiment.stop_time
+            } else {
+                fmu::scenarios::all().into_iter().find(|s| s.name == experiment).unwrap().stop_time
+            };
+            let last = stdout.lines().find(|l| l.starts_with("last row: ")).unwrap_or_else(|| panic!("{id}: {stdout}"));
+            let time: f64 = last["last row: time = ".len()..].split(',').next().unwrap().parse().unwrap();
+            assert!((time - stop).abs() <= 1e-9 * stop, "{id} {experiment}: ends at {time}, not {stop}");
+            if experiment == "default" {
+                assert!(stdout.contains(&format!("largest difference from the shipped {id}_ref.csv: ")), "{id}");
+                let worst: f64 = stdout
+                    .lines()
+                    .find_map(|l| {
+                        l.strip_prefix("largest difference relative to its column's largest magnitude (at least 1): ")
+                    })
+                    .unwrap_or_else(|| panic!("{id}: no comparison with the reference: {stdout}"))
+                    .parse()
+                    .unwrap();
+                // The reference is the same run through the FMU's functions
+                // in-process (FMPy's call sequence and input interpolation),
+                // printed with 17 digits: equal up to rounding in the
+                // interpolation of the inputs (relative 1.1e-16 seen).
+                assert!(worst <= 1e-12, "{id}: the replay differs from the shipped reference by {worst}");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -546,7 +609,13 @@ fn documentation_renders_in_a_browser() {
         println!("skipped: no chromium on this machine (Debian: apt-get install chromium)");
         return;
     };
-    let id = "AntennaAzimuthServo";
+    // Two pages: an inertia's (its equations in MathML) and a plant's.
+    for id in ["HillFrictionInertia", "AntennaAzimuthServo"] {
+        screenshot(browser, id);
+    }
+}
+
+fn screenshot(browser: &str, id: &str) {
     let dir = workspace_root().join("target/doc-screenshots").join(id);
     let _ = std::fs::remove_dir_all(&dir);
     let mut zip = archive(id);

@@ -76,19 +76,19 @@ pub fn plots() -> Result<()> {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Align {
+pub(crate) enum Align {
     Start,
     Center,
     End,
 }
 
 /// Text set with ab_glyph: advances, kerning and side bearings.
-struct Text {
+pub(crate) struct Text {
     font: FontVec,
 }
 
 impl Text {
-    fn load() -> Result<Self> {
+    pub(crate) fn load() -> Result<Self> {
         let path = FONTS.iter().find(|p| std::path::Path::new(p).exists()).ok_or_else(|| {
             format!("no font for the figures: {} is missing (Debian: apt-get install fonts-dejavu-core)", FONTS[0])
         })?;
@@ -117,7 +117,7 @@ impl Text {
 
     /// Draw `s` at `(x, y)` (absolute pixels), aligned horizontally and
     /// vertically as given.
-    fn draw(
+    pub(crate) fn draw(
         &self,
         area: &DrawingArea<BitMapBackend, Shift>,
         s: &str,
@@ -203,7 +203,7 @@ fn labels(s: &Scenario) -> Vec<&'static str> {
     out
 }
 
-type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;
+pub(crate) type DrawResult = std::result::Result<(), Box<dyn std::error::Error>>;
 
 /// One curve of a panel: variable name, drawn as steps, scaled values.
 struct Series<'a> {

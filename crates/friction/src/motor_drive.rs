@@ -3,14 +3,14 @@
 //! the shaft as inputs; angle and rate out.
 //!
 //! ```text
-//!  J_m * dw/dt = tau_m + K_v*(w_c - w) - tau_load,   dphi/dt = w
+//!  J_m * dw/dt = tau_m + K_v*(w_c - w) + tau_load,   dphi/dt = w
 //! ```
 
 use serde::{Deserialize, Serialize};
 
 /// Motor inertia with a proportional speed loop, solved exactly for inputs
 /// held over a step: `w(t) = w_eq + (w_0 - w_eq) e^(-alpha t)` with
-/// `alpha = K_v/J_m`, `w_eq = w_c + (tau_m - tau_load)/K_v` (a uniform
+/// `alpha = K_v/J_m`, `w_eq = w_c + (tau_m + tau_load)/K_v` (a uniform
 /// acceleration for `K_v = 0`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MotorDrive {

@@ -3,7 +3,7 @@
 //! "shaft port" (motion in, torque out) of a friction body.
 //!
 //! ```text
-//!  J * dw/dt   = tau_s - tau_f            (load, friction tau_f of Hill's Eqs. 1-2)
+//!  J * dw/dt   = tau_s - tau_f            (load; tau_f: the friction resisting the motion, Hill Eqs. 1, 4)
 //!  tau_s       = k*(phi_d - phi) + d*(w_d - w)   (shaft torque on the load)
 //!  phi_d(t0+u) = phi_d0 + w_d*u + a*u^2/2         (drive end over the step)
 //! ```

@@ -931,6 +931,7 @@ mod tests {
             default_experiment: crate::description::Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.1 },
             default_inputs: &[],
             sources: &[],
+            equations: &[],
         };
         const VARIABLES: &'static [Variable<Self>] = &[Variable::<Self>::real_input(
             "trigger",

@@ -4,6 +4,7 @@
 
 use crate::bibliography;
 use crate::description::{enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
+use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion};
@@ -62,6 +63,66 @@ enumeration! {
 impl Model for AntennaAzimuthServo {
     const INFO: ModelInfo = ModelInfo::new("AntennaAzimuthServo", Experiment::new(0.0, 5.0, 0.01))
         .sources(&[(&bibliography::HILL, "Section IV, the azimuth servo, Figs. 3-4; friction, Eqs. (1)-(6)")])
+        .equations(&[
+            eq("J_total = tau_coulomb/friction_to_inertia", "", "total inertia, in psi.s2/rad, from Hill's \
+                friction-to-inertia ratio F_c/J (1.77 mrad/s2, Section IV)"),
+            eq("J_motor = motor_inertia_fraction*J_total", "", "inertia on the motor side of the gear spring"),
+            eq("J_antenna = (1 - motor_inertia_fraction)*J_total", "", "inertia on the antenna side, where the \
+                axis friction acts"),
+            eq("omega_gear = 2*pi*gear_mode_frequency", "", "the motor-gear-antenna mode (Hill: 7 Hz, the gear \
+                actuator stiffness)"),
+            eq("k_gear = omega_gear^2*J_motor*J_antenna/J_total", "", "gear stiffness that places the free mode \
+                of the two inertias at omega_gear"),
+            eq("d_gear = 2*gear_damping_ratio*omega_gear*J_motor*J_antenna/J_total", "", "gear damping for the \
+                mode's damping ratio"),
+            eq("K_position = 2*pi*position_loop_bandwidth", "", "position-loop gain from its crossover (our loop \
+                design: Hill gives none)"),
+            eq("K_rate = 2*pi*rate_loop_bandwidth*J_total", "", "rate-loop gain from its crossover on the total \
+                inertia"),
+            eq("rate_command = K_position*(position_command - position) + position_loop_integral", "", "PI \
+                position loop"),
+            eq("der(position_loop_integral) = K_position/position_integral_time*(position_command - position)", "",
+                "integral part of the position loop; Co-Simulation: Euler at internal_step, like the rate loop's"),
+            eq("rate_error = rate_command - motor_rate", "", "the rate loop closes on the motor tachometer"),
+            eq("pressure_demand = K_rate*rate_error + rate_loop_integral", "", "PI rate loop: the pressure command \
+                before its limit"),
+            eq("der(rate_loop_integral) = 0", "abs(pressure_demand) > max_pressure, pressure_demand*rate_error > 0",
+                "anti-windup: the integrator holds while the demand is beyond the limit and the error pushes \
+                further"),
+            eq("der(rate_loop_integral) = K_rate/rate_integral_time*rate_error", "\"otherwise\"", "integral part \
+                of the rate loop"),
+            eq("pressure_command = min(max(pressure_demand, -max_pressure), max_pressure)", "", "pressure command \
+                limit (Hill: the friction is roughly 20% of the maximum control effort)"),
+            eq("valve_time_constant*der(valve) = pressure_command - valve", "", "servovalve spool lag; \
+                Co-Simulation: exact for the command held over the internal step"),
+            eq("pressure_time_constant*der(torque) = valve - torque", "", "pressure build-up lag, the \
+                differential pressure being Hill's measure of the motor torque; Co-Simulation: exact for the mean of \
+                the valve output at the internal step's start and end, held over it"),
+            eq("tau_gear = k_gear*(motor_angle - position) + d_gear*(motor_rate - rate)", "", "gear spring and \
+                damper: the torque on the antenna, the friction law's applied torque"),
+            eq("der(motor_angle) = motor_rate", "", "motor kinematics"),
+            eq("J_motor*der(motor_rate) = torque - tau_gear", "", "motor inertia; Co-Simulation: symplectic Euler \
+                (Hill integrates his eighth-order model by Euler at 10 ms), torques from the start of the internal \
+                step"),
+            eq("der(position) = rate", "", "axis kinematics"),
+            eq("J_antenna*der(rate) = tau_gear + tau_friction", "", "antenna inertia under the gear torque and the \
+                axis friction (Hill, Eq. 2); Co-Simulation: over each internal step the friction law predicts a stop \
+                (Eq. 5) or a reversal (Eq. 6) within it and gives the mean friction"),
+            eq("tau_breakaway = tau_static", "friction_model = 1", "Hill's algorithm: the static level F_s decides \
+                breakaway"),
+            eq("tau_breakaway = tau_coulomb", "friction_model = 0, \"Model Exchange\"", "the conventional model \
+                with a continuous solver becomes Coulomb's law: the axis held while |tau_gear| <= F_c"),
+            eq("tau_friction = -tau_coulomb*sign(rate)", "rate != 0", "sliding: Coulomb friction against the motion \
+                (Hill, Eq. 4)"),
+            eq("tau_friction = -tau_gear", "rate = 0, abs(tau_gear) <= tau_breakaway", "stuck: the friction carries \
+                the gear torque and the axis stays exactly still (Hill, Section II)"),
+            eq("tau_friction = -tau_coulomb*sign(tau_gear)", "rate = 0, abs(tau_gear) > tau_breakaway", "breakaway \
+                in the direction of the gear torque (Hill, Eq. 1)"),
+            eq("tau_friction = -tau_coulomb*sign(rate)", "friction_model = 0, \"Co-Simulation\"", "the \
+                conventional sign-function model (Hill, Fig. 1) at each fixed step, no friction at rate exactly 0: \
+                the axis chatters and creeps (Fig. 3)"),
+            eq("mode = sign(rate)", "", "-1 backward, 0 stuck, +1 forward"),
+        ])
         .description("70-m \
         antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position and rate \
         loops, valve and pressure lags, 7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static, F_c/J = 1.77 \

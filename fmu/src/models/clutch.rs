@@ -4,6 +4,7 @@
 use crate::bibliography;
 use super::two_inertia::{ClutchPlant, HasTwoInertia, TwoInertia};
 use crate::description::{variables, Experiment, ModelInfo, Variable};
+use crate::equations::eq;
 use crate::model::{Hybrid, InputDerivative, Model, OutputDerivative, Transition};
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +43,25 @@ impl ClutchPlant for ClutchStickSlip {
 impl Model for ClutchStickSlip {
     const INFO: ModelInfo = ModelInfo::new("ClutchStickSlip", Experiment::new(0.0, 1.0, 0.01))
         .sources(&[(&bibliography::FRICTION_BLOG, "stick/slip switching, sticking torque (T1*J2 - T2*J1)/(J1 + J2)")])
+        .equations(&[
+            eq("der(phi1) = w1", "", "kinematics"),
+            eq("der(phi2) = w2", "", "kinematics"),
+            eq("J1*der(w1) = tau1 - tau_clutch", "", "Newton's law for inertia 1: the clutch torque passes from \
+                inertia 1 to inertia 2 (blog)"),
+            eq("J2*der(w2) = tau2 + tau_clutch", "", "Newton's law for inertia 2 (blog)"),
+            eq("tau_sticking = (tau1*J2 - tau2*J1)/(J1 + J2)", "", "the clutch torque that keeps both inertias \
+                together (blog's sticking torque)"),
+            eq("tau_clutch = tau_sticking", "w1 = w2, abs(tau_sticking) <= tau_capacity", "locked: both turn as \
+                one, der(w1) = der(w2) = (tau1 + tau2)/(J1 + J2), w1 = w2 exactly (blog, without its velocity \
+                band: the lock is found inside the step)"),
+            eq("tau_clutch = tau_capacity*sign(w1 - w2)", "w1 != w2", "slipping: the capacity, against the slip \
+                (blog)"),
+            eq("tau_clutch = tau_capacity*sign(tau_sticking)", "w1 = w2, abs(tau_sticking) > tau_capacity",
+                "breaking loose (or reversing): slips in the sense the sticking torque drives it (Modelica \
+                Rotational.Components.Clutch's mode switching)"),
+            eq("locked = (abs(tau_sticking) <= tau_capacity)", "w1 = w2", "the locked flag; false while the rates \
+                differ. A lock conserves the momentum J1*w1 + J2*w2"),
+        ])
         .description("Two \
         inertias coupled by a friction clutch of time-varying capacity: sticking torque (T1*J2 - T2*J1)/(J1 + J2) \
         checked against the capacity, lock-up predicted within the step (no velocity band), exact w1 == w2 while \

@@ -3,6 +3,7 @@
 
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
+use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{GimbalRateLoop, Motion};
@@ -40,6 +41,32 @@ impl Default for CmgGimbalRateLoop {
 impl Model for CmgGimbalRateLoop {
     const INFO: ModelInfo = ModelInfo::new("CmgGimbalRateLoop", Experiment::new(0.0, 0.8, 1e-3))
         .sources(&[(&bibliography::NURRE, "the gimbal rate controller, Eqs. (10)-(12), Figs. 7-14")])
+        .equations(&[
+            eq("K_p*der(rate_filtered_command) = K_I*(rate_command - rate_filtered_command)", "K_p > 0", "command \
+                filter, Nurre Eq. 11 as we read it (its dots were lost in the extraction: see the papers' README); \
+                Co-Simulation: exact for a command held over the internal step"),
+            eq("rate_filtered_command = rate_command", "K_p = 0", "without K_p the filter has no lag"),
+            eq("der(angle_filtered_command) = rate_filtered_command", "", "theta1, the integral of the filtered \
+                rate (Nurre Eqs. 10-11)"),
+            eq("tau_control = K_p*(rate_filtered_command - rate) + K_I*(angle_filtered_command - angle)", "", "the \
+                rate loop's control torque (Nurre Eq. 10); Co-Simulation: from the states at the start of each \
+                internal step"),
+            eq("der(angle) = rate", "", "gimbal kinematics"),
+            eq("J*der(rate) = tau_control + tau_friction", "", "gimbal inertia I under control and pivot friction, \
+                tau_friction = -Tf (Nurre Eq. 10); Co-Simulation: symplectic Euler at internal_step"),
+            eq("der(tau_friction) = -gamma*(tau_running + tau_friction*sign(rate))^2*rate", "", "Dahl's square law \
+                dTf/dtheta = gamma*(Tf*sign(theta') - Tf0)^2 (Nurre Eq. 2) in time (Eq. 4) for the pivot friction \
+                of Eq. 12; Co-Simulation integrates it exactly in the angle, so |tau_friction| <= tau_running at any \
+                step"),
+            eq("rate = w_start, rate_filtered_command = w_start, rate_without_friction = w_start", "t = 0", "start: \
+                angles 0, the command filter at the gimbal's rate, so no transient is commanded"),
+            eq("tau_friction = -tau_running*sign(w_start)", "t = 0", "a gimbal set moving starts in steady \
+                sliding (Nurre, Fig. 5: Tf = Tf0 until the rate changes sign)"),
+            eq("der(angle_without_friction) = rate_without_friction", "", "kinematics of the frictionless copy"),
+            eq("J*der(rate_without_friction) = K_p*(rate_filtered_command - rate_without_friction) + \
+                K_I*(angle_filtered_command - angle_without_friction)", "", "the same loop without friction (Nurre \
+                Eqs. 10-11 with Tf = 0), integrated alongside for comparison"),
+        ])
         .description("CMG \
         gimbal rate loop (Nurre Eqs. 10-12): I*theta'' = K_p*(theta1' - theta') + K_I*(theta1 - theta) - Tf, command \
         filter K_p*theta1'' = K_I*(theta_c' - theta1'), Dahl pivot friction; a frictionless copy of the loop runs \

@@ -4,6 +4,7 @@
 //! shaft torque on the load goes out (see `friction::compliant_drive`).
 
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
+use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
 use friction::{CompliantDrive as Drive, DriveInputs};
 use serde::{Deserialize, Serialize};
@@ -39,7 +40,17 @@ impl Default for CompliantDrive {
 }
 
 impl Model for CompliantDrive {
-    const INFO: ModelInfo = ModelInfo::new("CompliantDrive", Experiment::new(0.0, 2.0, 0.004)).description("\
+    const INFO: ModelInfo = ModelInfo::new("CompliantDrive", Experiment::new(0.0, 2.0, 0.004))
+        .equations(&[
+            eq("der(phi_motor) = w_motor", "", "kinematics of the motor"),
+            eq("tau_loop = speed_gain*(w_command - w_motor)", "", "proportional speed loop (speed_gain = 0: a pure \
+                torque drive)"),
+            eq("tau_shaft = k_shaft*(phi_motor - phi_load) + d_shaft*(w_motor - w_load)", "", "the compliant shaft, \
+                a spring and damper: the torque it applies to the load (connect to the friction FMU's tau)"),
+            eq("J_motor*der(w_motor) = tau_motor + tau_loop - tau_shaft", "", "Newton's law for the frictionless \
+                motor; linear, solved exactly for inputs held over the step"),
+        ])
+        .description("\
         Frictionless motor and compliant shaft, to drive a 1-DOF friction FMU: J_motor*dw_motor/dt = tau_motor + \
         speed_gain*(w_command - w_motor) - tau_shaft, tau_shaft = k_shaft*(phi_motor - phi_load) + d_shaft*(w_motor - \
         w_load); connect tau_shaft to the friction FMU's tau and its phi, w to phi_load, w_load; solved exactly for \

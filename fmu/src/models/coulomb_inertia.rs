@@ -4,6 +4,7 @@ use crate::bibliography;
 use super::one_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
 use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{field, ModelInfo};
+use crate::equations::eq;
 use friction::{sign, ConventionalCoulomb};
 
 /// The conventional model has no static level; `tau_static` is kept (and
@@ -48,6 +49,23 @@ crate::inertia_model!(
     CoulombParameters,
     ModelInfo::new("CoulombInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
         .sources(&[(&bibliography::HILL, "the conventional model, Fig. 1")])
+        .equations(&[
+            eq("der(phi) = w", "", "kinematics; Co-Simulation: the trapezoid rule over each internal step"),
+            eq("J*der(w) = tau + tau_friction", "", "the equation of motion (Hill, Eq. 2)"),
+            eq("tau_friction = -tau_coulomb*sign(w)", "\"Co-Simulation\"", "the conventional model (Hill, Fig. 1) \
+                with sign(0) = 0, so no friction at all at rest, integrated by explicit Euler at internal_step (the \
+                friction from the rate at the step's start): the chatter baseline, where the body should rest its rate \
+                chatters about a non-zero mean (Hill, Section I)"),
+            eq("tau_friction = -tau_coulomb*sign(w)", "w != 0, \"Model Exchange\"", "sliding: the same law (Hill, \
+                Eq. 4), the stops located by the importer's solver"),
+            eq("tau_friction = -tau", "w = 0, abs(tau) <= tau_coulomb, \"Model Exchange\"", "stuck: Coulomb's law \
+                itself, the set-valued sign at rest holding the body (w exactly 0) up to F_c, which the explicit \
+                Euler of Fig. 1 only approximates; tau_static stays ignored"),
+            eq("tau_friction = -tau_coulomb*sign(tau)", "w = 0, abs(tau) > tau_coulomb, \"Model Exchange\"",
+                "breakaway at F_c, not at tau_static, in the direction of tau (Hill, Eq. 1 with F_s = F_c)"),
+            eq("mode = sign(w)", "", "-1 backward, 0 stuck, +1 forward; in Co-Simulation 0 only where w is exactly \
+                0, which the chattering rate seldom is"),
+        ])
         .description("Inertia with \
         conventional Coulomb friction tau_f = -F_c*sign(w), sign(0) = 0, explicit Euler (Hill, Fig. 1): the baseline \
         that chatters about a non-zero mean rate when the applied torque is below the friction. Default experiment \

@@ -4,6 +4,7 @@
 
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
+use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{ClutchChain, ClutchMode};
@@ -82,6 +83,34 @@ impl Model for CoupledClutches {
         .sources(&[
             (&bibliography::FRICTION_BLOG, "several masses locking and sliding in any combination"),
             (&bibliography::MODELICA, "Examples.CoupledClutches: the default experiment"),
+        ])
+        .equations(&[
+            eq("der(phi1) = w1", "", "kinematics; likewise phi2, phi3, phi4 from w2, w3, w4"),
+            eq("J1*der(w1) = tau_drive - tau_clutch_1", "", "Newton's law for J1, driven; clutch k passes \
+                tau_clutch_k from body k to body k + 1 (Modelica Examples.CoupledClutches)"),
+            eq("J2*der(w2) = tau_clutch_1 - tau_clutch_2", "", "Newton's law for J2"),
+            eq("J3*der(w3) = tau_clutch_2 - tau_clutch_3", "", "Newton's law for J3"),
+            eq("J4*der(w4) = tau_clutch_3", "", "Newton's law for J4"),
+            eq("tau_capacity_1 = mu*fn_max*max(f_normalized_1, 0)", "", "sliding capacity of clutch 1 (Modelica \
+                Rotational.Components.Clutch with the geometry constant cgeo = 1 m); likewise clutches 2 and 3 \
+                from f_normalized_2 and f_normalized_3"),
+            eq("tau_clutch_1 = 0", "f_normalized_1 <= 0", "free (mode_1 = 2): no normal force (Modelica Clutch); \
+                likewise for clutches 2 and 3"),
+            eq("tau_clutch_1 = tau_capacity_1*sign(w1 - w2)", "f_normalized_1 > 0, w1 != w2", "sliding (mode_1 = \
+                sign(w1 - w2)): the capacity against the slip (Modelica Clutch); likewise for clutch 2 (w2, w3) \
+                and 3 (w3, w4)"),
+            eq("der(w1) = der(w2)", "f_normalized_1 > 0, w1 = w2, abs(tau_clutch_1) <= peak*tau_capacity_1",
+                "locked (mode_1 = 0): J1 and J2 turn as one, w1 = w2 exactly, and tau_clutch_1 is the torque the \
+                locked group needs, within the static capacity (Modelica Clutch). At equal speeds every \
+                combination of locked clutches is tried and the consistent one with the most locks is taken (the \
+                blog's several masses locking and sliding in any combination); likewise for clutches 2 and 3"),
+            eq("tau_clutch_1 = tau_capacity_1*sign(der(w1) - der(w2))", "f_normalized_1 > 0, w1 = w2, mode_1 != 0",
+                "breakaway: where holding would need more than peak*tau_capacity_1, the clutch slides in the sense \
+                the bodies then separate (Modelica Clutch); likewise for clutches 2 and 3"),
+            eq("mode_1 = 2", "f_normalized_1 <= 0", "free at once when the normal force vanishes; likewise mode_2, \
+                mode_3"),
+            eq("mode_1 = sign(w1 - w2)", "f_normalized_1 > 0", "-1 sliding backward, 0 locked, +1 sliding forward; \
+                likewise mode_2 from w2 - w3 and mode_3 from w3 - w4"),
         ])
         .description("Four \
         inertias J1..J4 in a chain coupled by three friction clutches (the Modelica CoupledClutches configuration): \

@@ -3,6 +3,7 @@
 use crate::bibliography;
 use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, ElementLaw, HasLaw, LawElement, LawHooks, LawInertia};
 use crate::description::{field, Experiment, ModelInfo};
+use crate::equations::eq;
 use crate::model::State;
 use friction::Dahl;
 
@@ -81,6 +82,19 @@ crate::law_models!(
     Dahl,
     inertia: ModelInfo::new("DahlInertia", Experiment::new(0.0, 20.0, 0.025))
         .sources(&[(&bibliography::NURRE, "Dahl's square law, Eqs. (2), (4); the free decay, Figs. 5-6")])
+        .equations(&[
+            eq("der(phi) = w", "", "kinematics"),
+            eq("J*der(w) = tau + tau_friction", "", "Newton's law for the inertia (Nurre, Eq. 3, with the applied \
+                torque tau); the friction torque on the body is tau_friction = -Tf"),
+            eq("der(tau_friction) = -gamma*(tau_friction*sign(w) + tau_running)^2*w", "", "Dahl's square law in \
+                time (Nurre, Eqs. 1, 2 and 4) written for tau_friction = -Tf; integrated exactly in the angle, so \
+                abs(tau_friction) <= tau_running whatever the step. A smooth law: the body never sticks, w passes \
+                through 0 and rings on the presliding spring gamma*tau_running^2 (Nurre, Eqs. 5-6)"),
+            eq("tau_friction = -tau_running*sign(w_start)", "\"at the start\"", "a body set moving starts in \
+                steady sliding (Nurre, Fig. 5); a body at rest starts with no friction"),
+            eq("mode = sign(w)", "", "-1 backward, +1 forward; 0 only where w is exactly 0, which the smooth law \
+                passes through"),
+        ])
         .description("Inertia with Dahl friction \
         dTf/dtheta = gamma*(Tf*sign(w) - Tf0)^2 (Nurre Eqs. 2-4), integrated exactly in the angle so that |Tf| <= Tf0; \
         defaults: Nurre Fig. 5 (I = 5, Tf0 = 0.0424 N.m, gamma = 0.85e4). Default experiment: Nurre's Fig. 5 free \
@@ -90,6 +104,13 @@ crate::law_models!(
     element: ModelInfo::new("DahlElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::NURRE, "Dahl's square law, Eqs. (2), (4)")])
+        .equations(&[
+            eq("der(tau_friction) = -gamma*(tau_friction*sign(w_rel) + tau_running)^2*w_rel", "", "Dahl's square \
+                law (Nurre, Eqs. 2 and 4) driven by the relative speed, tau_friction = -Tf the torque on the body \
+                moving at w_rel; integrated exactly in the angle for w_rel held over each internal step, so \
+                abs(tau_friction) <= tau_running. A smooth law with state: no sticking, a hysteresis loop"),
+            eq("tau_friction = 0", "\"at the start\"", "no presliding deflection at the start"),
+        ])
         .description("Dahl friction element: relative speed in, friction torque out, presliding state inside (Nurre \
         Eqs. 2-4). Default experiment: w_rel = 0.05*sin(2*pi*t) rad/s from DahlElement_in.csv, one period: the \
         hysteresis loop, the torque saturating toward -+Tf0 = 0.0424 N.m; without an input w_rel stays 0 and so does \

@@ -5,6 +5,7 @@
 
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable, DEGREE};
+use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use friction::{sign, FlapActuatorServo as Servo, Motion};
@@ -291,6 +292,66 @@ impl Model for FlapActuatorServo {
     // the resampled band misses that peak).
     const INFO: ModelInfo = ModelInfo::new("FlapActuatorServo", Experiment::new(0.0, 1.998, 2e-3))
         .sources(&[(&bibliography::BORELLO, "the flap actuator, Figs. 6-17; friction by Table 1")])
+        .equations(&[
+            eq("position_error = position_command - position", "", "position error Err (Borello & Dalla Vedova, \
+                Fig. 2)"),
+            eq("servovalve_current = position_error/error_at_rated_current", "", "proportional control law, the \
+                current Cor in rated currents (Section 5.2); Co-Simulation: from the position at the start of each \
+                internal step"),
+            eq("omega_flapper = 2*pi*flapper_natural_frequency", "", "first-stage natural frequency"),
+            eq("a_flapper = omega_flapper^2*(flapper_gain*servovalve_current - spool_feedback*spool_position - \
+                flapper_position) - 2*flapper_damping_ratio*omega_flapper*flapper_velocity", "", "first stage \
+                (torque motor and flapper, Section 5.2): second order, driven by the torque motor less the spool \
+                feedback spring, both divided by the armature stiffness"),
+            eq("der(flapper_position) = flapper_velocity", "", "flapper kinematics"),
+            eq("der(flapper_velocity) = a_flapper", "\"otherwise\"", "the free flapper; Co-Simulation: \
+                semi-implicit Euler at internal_step"),
+            eq("-flapper_stop <= flapper_position <= flapper_stop", "", "first-stage hard stops (the nozzles)"),
+            eq("flapper_velocity = 0", "abs(flapper_position) = flapper_stop, a_flapper*sign(flapper_position) >= 0",
+                "plastic stop: the flapper rests at a nozzle while pushed into it and may only leave, like the \
+                surface at its stops (Table 1, statements 16-17)"),
+            eq("spool_time_constant*spool_feedback*der(spool_position) = flapper_position", "\"otherwise\"",
+                "second stage: the spool moves at a speed proportional to the flapper; with the feedback spring a \
+                first-order stage of time constant spool_time_constant (Section 5.2); Co-Simulation: Euler"),
+            eq("-spool_stop <= spool_position <= spool_stop", "", "second-stage hard stops"),
+            eq("der(spool_position) = 0", "abs(spool_position) = spool_stop, flapper_position*sign(spool_position) \
+                >= 0", "the spool stays at a stop while the flapper pushes it there"),
+            eq("p_driving = min(max(pressure_gain*spool_position, -supply_pressure), supply_pressure)", "",
+                "pressure gain GP saturated at the supply-return pressure PSR (Section 5.2)"),
+            eq("motor_pressure = p_driving - pressure_gain/flow_gain*(displacement*rate + leakage*motor_pressure)",
+                "", "the linearised four-way valve solved for the motor's differential pressure P12: the valve's \
+                pressure losses on the motor's flow plus the leakage across it (Section 5.2)"),
+            eq("motor_torque = displacement*motor_pressure", "", "hydraulic motor torque TM; Co-Simulation: held \
+                over the internal step"),
+            eq("tau_active = motor_torque - tau_load - viscous*rate", "", "active torque Act (Eq. 6; Table 1, \
+                statement 01); a positive load pushes towards negative angles"),
+            eq("tau_opposing = tau_friction0 + (1/eta_opposing - 1)*abs(tau_load)", "", "dynamic friction FDO with \
+                an opposing load (Eq. 3; statement 02)"),
+            eq("tau_aiding = tau_friction0 + (1 - eta_aiding)*abs(tau_load)", "", "dynamic friction FDA with an \
+                aiding load (Eq. 4; statement 03); eta_aiding <= 0 makes the transmission irreversible"),
+            eq("der(position) = rate", "", "surface kinematics; Co-Simulation: trapezoid of the old and the new \
+                rate (statement 15)"),
+            eq("J*der(rate) = tau_active + tau_friction", "", "motor-transmission-surface assembly, tau_friction = \
+                -TFR (Eq. 5; statement 11); Co-Simulation: Euler at internal_step (statement 13)"),
+            eq("tau_friction = -tau_opposing*sign(rate)", "rate != 0, rate*tau_load >= 0", "slipping against the \
+                load: FDO opposes the motion (statements 04-05)"),
+            eq("tau_friction = -tau_aiding*sign(rate)", "rate != 0, rate*tau_load < 0", "slipping with the load \
+                aiding: FDA (statement 06, read as DXJ*TLD < 0: see the papers' README)"),
+            eq("tau_friction = -min(max(tau_active, -static_ratio*tau_aiding), static_ratio*tau_opposing)",
+                "rate = 0, tau_load >= 0", "sticking: the friction holds Act within the static limits FSD*FDA \
+                (towards negative angles) and FSD*FDO (towards positive); an excess accelerates the surface, a \
+                breakaway in its sense (statements 07-09, 11, FSD - FDA read FSD*FDA)"),
+            eq("tau_friction = -min(max(tau_active, -static_ratio*tau_opposing), static_ratio*tau_aiding)",
+                "rate = 0, tau_load < 0", "sticking with the load the other way: the limits swap (statements \
+                08-09)"),
+            eq("rate = 0", "pre(rate) != 0, rate*pre(rate) <= 0", "a stop: the rate reversing within a step is set \
+                to exactly 0, and the sticking equations decide whether the surface stays or breaks away \
+                (statements 12, 14)"),
+            eq("-stop_angle <= position <= stop_angle", "", "surface hard stops (statement 15)"),
+            eq("rate*sign(position) <= 0", "abs(position) = stop_angle", "plastic impact: at a stop the rate is \
+                zeroed and may only leave it (statements 16-17)"),
+            eq("mode = sign(rate)", "", "-1 backward, 0 stuck, +1 forward"),
+        ])
         .description("\
         Electrohydraulic flap actuator servomechanism (Borello & Dalla Vedova Sections 5-6): proportional position \
         control, two-stage servovalve (second-order first stage and first-order second stage, both with hard stops), \

@@ -5,6 +5,7 @@ use crate::bibliography;
 use super::one_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
 use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{choice_field, enumeration, field, ModelInfo};
+use crate::equations::eq;
 use friction::{sign, Advance, ExactStaticCoulomb, HillFriction, Interval, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
@@ -80,6 +81,17 @@ crate::inertia_model!(
     HillParameters,
     ModelInfo::new("HillFrictionInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
         .sources(&[(&bibliography::HILL, "the predictive algorithm, Eqs. (1)-(6), the Y22 block")])
+        .equations(&[
+            eq("der(phi) = w", "", "kinematics"),
+            eq("J*der(w) = tau + tau_friction", "", "the equation of motion (Hill, Eq. 2)"),
+            eq("tau_friction = -tau_coulomb*sign(w)", "w != 0", "sliding: Coulomb friction against the rate \
+                (Hill, Eq. 4)"),
+            eq("tau_friction = -tau", "w = 0, abs(tau) <= tau_static", "stuck: the friction equals the applied \
+                torque, so w stays exactly 0 (Hill, text after Eq. 6)"),
+            eq("tau_friction = -tau_coulomb*sign(tau)", "w = 0, abs(tau) > tau_static", "breakaway: the body \
+                leaves rest in the direction of tau (Hill, Eq. 1)"),
+            eq("mode = sign(w)", "", "-1 backward, 0 stuck, +1 forward"),
+        ])
         .description("Inertia \
         with static + Coulomb friction (Hill, Eqs. 1-2): exact zero rate while stuck, breakaway above F_s; integration \
         0 = exact event-located (stops, reversals and breakaways found inside the step, rate and angle exact for a \

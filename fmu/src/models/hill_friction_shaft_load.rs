@@ -11,6 +11,7 @@
 use crate::bibliography;
 use super::one_inertia::static_at_least_coulomb;
 use crate::description::{variables, Experiment, ModelInfo, Variable};
+use crate::equations::eq;
 use crate::model::{Hybrid, InputDerivative, Model, State, Transition};
 use friction::{sign, DriveEnd, ExactStaticCoulomb, Motion, ShaftLoad};
 use serde::{Deserialize, Serialize};
@@ -52,6 +53,24 @@ impl Default for HillFrictionShaftLoad {
 impl Model for HillFrictionShaftLoad {
     const INFO: ModelInfo = ModelInfo::new("HillFrictionShaftLoad", Experiment::new(0.0, 2.0, 0.01))
         .sources(&[(&bibliography::HILL, "static and Coulomb levels, stick and breakaway, Eqs. (1)-(6)")])
+        .equations(&[
+            eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \
+                and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - \
+                t0), plus a*(t - t0)^2/2 with the input derivative a of w_drive"),
+            eq("der(phi) = w", "", "kinematics"),
+            eq("J*der(w) = tau_on_load + tau_friction", "", "Newton's law for the load (Hill, Eq. 2); Co-Simulation: \
+                solved in closed form per mode, with stops, breakaways and reversals found inside the step"),
+            eq("tau_friction = -tau_coulomb*sign(w)", "w != 0", "sliding: Coulomb friction against the motion \
+                (Hill, Eq. 4)"),
+            eq("tau_friction = -tau_on_load", "w = 0, abs(tau_on_load) <= tau_static", "stuck: the friction \
+                carries the shaft torque, so w stays exactly 0 (Hill, Section II)"),
+            eq("tau_friction = -tau_coulomb*sign(tau_on_load)", "w = 0, abs(tau_on_load) > tau_static", "breakaway: \
+                the load leaves rest in the direction of the shaft torque (Hill, Eq. 1)"),
+            eq("tau_shaft = -tau_on_load", "", "reaction of the shaft on the drive; Co-Simulation reports it and \
+                tau_friction as means over the last step, from the load's momentum balance, so their impulses are \
+                exact"),
+            eq("mode = sign(w)", "", "-1 sliding backward, 0 stuck, +1 sliding forward"),
+        ])
         .description("\
         Shaft port of Hill's static + Coulomb friction (motion in, torque out): a load J with friction at the end of \
         a shaft k_shaft, d_shaft whose drive end moves as phi_drive + w_drive*(t - t0) over each step; stick, \

@@ -3,6 +3,7 @@
 
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
+use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
 use friction::{LoadDependentFriction, Motion};
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,41 @@ pub struct LoadDependentFrictionInertia {
 impl Model for LoadDependentFrictionInertia {
     const INFO: ModelInfo = ModelInfo::new("LoadDependentFrictionInertia", Experiment::new(0.0, 2.0, 0.01))
         .sources(&[(&bibliography::BORELLO, "load-dependent friction and end stops, Table 1")])
+        .equations(&[
+            eq("der(phi) = w", "", "kinematics"),
+            eq("-stop_angle <= phi <= stop_angle", "", "hard stops at +-XJM (Borello & Dalla Vedova, Table 1, \
+                statement 15)"),
+            eq("tau_active = tau_motor - tau_load - viscous*w", "", "the active torque Act (Borello & Dalla \
+                Vedova, Eq. 6; Table 1, statement 01)"),
+            eq("J*der(w) = tau_active + tau_friction", "", "Newton's law, tau_friction = -TFR (Borello & Dalla \
+                Vedova, Eq. 5; Table 1, statement 11), integrated exactly event by event instead of Table 1's \
+                Euler step"),
+            eq("tau_opposing = tau_friction0 + (1/eta_opposing - 1)*abs(tau_load)", "", "dynamic friction FDO with \
+                the load opposing the motion (Borello & Dalla Vedova, Eq. 3; Table 1, statement 02)"),
+            eq("tau_aiding = tau_friction0 + (1 - eta_aiding)*abs(tau_load)", "", "dynamic friction FDA with the \
+                load aiding the motion (Borello & Dalla Vedova, Eq. 4; Table 1, statement 03)"),
+            eq("tau_friction = -tau_opposing*sign(w)", "w != 0, w*tau_load >= 0", "sliding against the load \
+                (Table 1, statements 04-05)"),
+            eq("tau_friction = -tau_aiding*sign(w)", "w*tau_load < 0", "sliding with the load aiding it (Table 1, \
+                statement 06, read as DXJ*TLD < 0)"),
+            eq("tau_static = static_ratio*tau_opposing", "tau_active*tau_load >= 0", "static limit where the \
+                active torque works against the load, FSD*FDO (Table 1, statements 08-09)"),
+            eq("tau_static = static_ratio*tau_aiding", "tau_active*tau_load < 0", "static limit where the load \
+                aids the active torque, FSD*FDA (Table 1, statements 08-09)"),
+            eq("tau_friction = -tau_active", "w = 0, abs(tau_active) <= tau_static", "stuck: the friction holds \
+                the active torque, w stays exactly 0 (Table 1, statements 07-09)"),
+            eq("tau_friction = -tau_opposing*sign(tau_active)", "w = 0, abs(tau_active) > tau_static, \
+                tau_active*tau_load >= 0", "breakaway against the load, in the sense of the active torque \
+                (Section 4, condition b)"),
+            eq("tau_friction = -tau_aiding*sign(tau_active)", "w = 0, abs(tau_active) > tau_static, \
+                tau_active*tau_load < 0", "breakaway with the load aiding it (Section 4, condition b)"),
+            eq("w = 0", "abs(phi) = stop_angle, phi*tau_active > 0", "at a hard stop, pressed into it: plastic \
+                impact, the rate is zeroed on arrival and stays 0 (Table 1, statements 16-17)"),
+            eq("tau_friction = -sign(tau_active)*min(abs(tau_active), tau_static)", "abs(phi) = stop_angle, \
+                phi*tau_active > 0", "pressed into a stop: the friction up to its static limit, the stop takes \
+                the rest"),
+            eq("mode = sign(w)", "", "-1 backward, 0 stuck or at a stop (w exactly 0), +1 forward"),
+        ])
         .description("Rigid element with load-dependent dry friction (Borello & Dalla Vedova, Eqs. 3-4 and Table 1): \
             friction TFR0 + (1/EtO - 1)|TLD| with opposing load, TFR0 + (1 - EtA)|TLD| with aiding load (EtA <= 0: \
             irreversible), static/dynamic ratio FSD, viscous CM, plastic hard stops at +-XJM. Default experiment \

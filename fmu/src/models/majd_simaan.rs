@@ -5,6 +5,7 @@ use crate::bibliography;
 use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
 use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{choice_field, enumeration, field, Experiment, ModelInfo};
+use crate::equations::eq;
 use crate::model::State;
 use friction::{MajdSimaan, SigmaMethod};
 
@@ -42,6 +43,30 @@ crate::law_models!(
     MajdSimaan,
     inertia: ModelInfo::new("MajdSimaanInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
         .sources(&[(&bibliography::MAJD_SIMAAN, "Eq. (6); sigma by Eqs. (7)-(8), (13), (19); Eq. (11)")])
+        .equations(&[
+            eq("der(phi) = w", "", "kinematics; Co-Simulation: the trapezoid rule over each internal step"),
+            eq("J*der(w) = tau + tau_friction", "", "Newton's law for the inertia; Co-Simulation: one linearly \
+                implicit Euler step per internal step (the tangent slope of F, its secant where the tangent would \
+                carry w past 0), so the steep slope at w = 0 stays stable for small inertias, tau_friction the step's \
+                effective friction; Model Exchange: the plain ODE, stiff near w = 0"),
+            eq("sigma = (2*sharpness^sharpness)^(1/(sharpness - 1))/(sharpness - 1)*(tau_static - tau_coulomb)",
+                "sigma_method = 2", "the closed-form approximation of sigma (Majd & Simaan, Eq. 19)"),
+            eq("F = viscous*w + (tau_coulomb + sigma*exp(-abs(w/w_critical)) - (sigma + tau_coulomb)\
+                *exp(-abs(sharpness*w/w_critical)))*sign(w)", "", "the friction magnitude F(w) (Majd & Simaan, \
+                Eq. 6): continuous, 0 at w = 0, rising steeply to its peak tau_static and falling to Coulomb + \
+                viscous; with tau_static = tau_coulomb, sigma = 0 and it is the reduced model (Eq. 24)"),
+            eq("max(F) = tau_static", "sigma_method = 0", "sigma such that the peak of F over 0 < w < w_critical, \
+                viscous term included, is exactly tau_static (Majd & Simaan, Eqs. 7-8), solved numerically: the \
+                paper's 0.6858 (Eq. 15, which the paper attributes to Eq. 13)"),
+            eq("tau_static = tau_coulomb + sigma*(sharpness - 1)*sharpness^(-sharpness/(sharpness - 1))\
+                *(1 + tau_coulomb/sigma)^(-1/(sharpness - 1))", "sigma_method = 1", "the same peak condition \
+                with the viscous term dropped (Majd & Simaan, Eq. 13), solved numerically for sigma"),
+            eq("tau_friction = -F", "", "the friction against the motion at every rate. A smooth law that never \
+                sticks exactly: below tau_static the body creeps on the steep rising branch, and a coasting body's \
+                rate decays exponentially toward 0 instead of stopping"),
+            eq("mode = sign(w)", "", "-1 backward, 0 only where w is exactly 0, +1 forward; Model Exchange \
+                changes it at the event where w crosses 0"),
+        ])
         .description("Inertia with Majd & \
         Simaan's continuous friction with stiction, Eq. (6), stepped linearly implicitly so the steep slope at zero \
         speed stays stable for small inertias; defaults: the paper's example Eq. (14). Default experiment (tau from \
@@ -53,6 +78,22 @@ crate::law_models!(
     element: ModelInfo::new("MajdSimaanElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::MAJD_SIMAAN, "Eq. (6); sigma by Eqs. (7)-(8), (13), (19)")])
+        .equations(&[
+            eq("sigma = (2*sharpness^sharpness)^(1/(sharpness - 1))/(sharpness - 1)*(tau_static - tau_coulomb)",
+                "sigma_method = 2", "the closed-form approximation of sigma (Majd & Simaan, Eq. 19)"),
+            eq("F = viscous*w_rel + (tau_coulomb + sigma*exp(-abs(w_rel/w_critical)) - (sigma + tau_coulomb)\
+                *exp(-abs(sharpness*w_rel/w_critical)))*sign(w_rel)", "", "the friction magnitude F(w_rel) (Majd & \
+                Simaan, Eq. 6): continuous, 0 at w_rel = 0, rising steeply to its peak tau_static and falling to \
+                Coulomb + viscous; with tau_static = tau_coulomb, sigma = 0 and it is the reduced model (Eq. 24)"),
+            eq("max(F) = tau_static", "sigma_method = 0", "sigma such that the peak of F over 0 < w_rel < w_critical, \
+                viscous term included, is exactly tau_static (Majd & Simaan, Eqs. 7-8), solved numerically: the \
+                paper's 0.6858 (Eq. 15, which the paper attributes to Eq. 13)"),
+            eq("tau_static = tau_coulomb + sigma*(sharpness - 1)*sharpness^(-sharpness/(sharpness - 1))\
+                *(1 + tau_coulomb/sigma)^(-1/(sharpness - 1))", "sigma_method = 1", "the same peak condition \
+                with the viscous term dropped (Majd & Simaan, Eq. 13), solved numerically for sigma"),
+            eq("tau_friction = -F", "", "the torque on the body moving at w_rel, at once (a memoryless map, direct \
+                feedthrough). A smooth law that never sticks exactly"),
+        ])
         .description("Majd & Simaan friction element, Eq. (6): relative speed in, friction torque out. Default \
         experiment: w_rel = 0.05*sin(2*pi*t) rad/s from MajdSimaanElement_in.csv, one period, tracing Eq. (6) up to \
         its static peak; without an input w_rel stays 0 and so does the torque. On a rigid inertia of the user's the \

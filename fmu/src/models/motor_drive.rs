@@ -4,6 +4,7 @@
 //! Modelica motor or gearbox a user exports with a flange-torque input.
 
 use crate::description::{variables, Experiment, ModelInfo, Variable};
+use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
 use friction::MotorDrive as Motor;
 use serde::{Deserialize, Serialize};
@@ -35,7 +36,16 @@ impl Default for MotorDrive {
 }
 
 impl Model for MotorDrive {
-    const INFO: ModelInfo = ModelInfo::new("MotorDrive", Experiment::new(0.0, 1.0, 0.01)).description("\
+    const INFO: ModelInfo = ModelInfo::new("MotorDrive", Experiment::new(0.0, 1.0, 0.01))
+        .equations(&[
+            eq("tau_drive = tau_motor + speed_gain*(w_command - w)", "", "motor torque: the feed-forward command \
+                plus the proportional speed loop (gain K_v); speed_gain = 0 makes it a torque drive"),
+            eq("der(phi) = w", "", "kinematics"),
+            eq("J_motor*der(w) = tau_drive + tau_load", "", "rotor inertia under the motor torque and the load's \
+                torque on it, positive along the rotation (connect HillFrictionShaftLoad's tau_shaft); Co-Simulation: \
+                solved in closed form for inputs held over the step, exact at any step"),
+        ])
+        .description("\
         Motor with a proportional speed loop, torque in, motion out, to drive a shaft-port friction FMU \
         (HillFrictionShaftLoad): J_motor*dw/dt = tau_motor + speed_gain*(w_command - w) + tau_load; connect phi, w \
         to the friction FMU's phi_drive, w_drive and its tau_shaft to tau_load; solved exactly for inputs held over \

@@ -5,6 +5,7 @@ use crate::bibliography;
 use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, map_torque, static_at_least_coulomb, HasLaw, LawElement, LawHooks, LawInertia};
 use super::{BREAKAWAY_EXPERIMENT, BREAKAWAY_TORQUE};
 use crate::description::{choice_field, enumeration, field, Experiment, ModelInfo};
+use crate::equations::eq;
 use friction::{ClassicalFriction, ClassicalShape};
 
 impl LawHooks for ClassicalFriction {
@@ -53,6 +54,33 @@ crate::law_models!(
     ClassicalFriction,
     inertia: ModelInfo::new("StribeckInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
         .sources(&[(&bibliography::MAJD_SIMAAN, "the classical maps, Eqs. (2)-(5)")])
+        .equations(&[
+            eq("der(phi) = w", "", "kinematics; Co-Simulation: the trapezoid rule over each internal step"),
+            eq("J*der(w) = tau + tau_friction", "", "Newton's law for the inertia; Co-Simulation: one linearly \
+                implicit Euler step per internal step (the map's tangent slope, its secant where the tangent would \
+                carry w past 0), tau_friction the step's effective friction"),
+            eq("F = tau_static*sign(w)", "equation = 2, abs(w) < w_band", "the friction magnitude F(w) of the \
+                static-band map inside the band (Majd & Simaan, Eq. 2)"),
+            eq("F = viscous*w + tau_coulomb*sign(w)", "equation = 2, abs(w) >= w_band", "outside the band: Coulomb \
+                + viscous (Majd & Simaan, Eqs. 2 and 5)"),
+            eq("F = viscous*w + (tau_coulomb + (tau_static - tau_coulomb)/(1 + abs(w/w_stribeck)^exponent))*sign(w)",
+                "equation = 3", "the rational Stribeck curve (Majd & Simaan, Eq. 3), its Stribeck term taken with \
+                the sign of w so that the friction is odd in w (the paper writes it without)"),
+            eq("F = viscous*w + (tau_coulomb + (tau_static - tau_coulomb)*exp(-abs(w/w_stribeck)^exponent))*sign(w)",
+                "equation = 4", "the exponential Stribeck curve (Majd & Simaan, Eq. 4), generalised with the \
+                exponent m: Eq. 4 itself is exponent = 1"),
+            eq("tau_friction = -F", "w != 0", "sliding: the map against the motion; every map starts at tau_static \
+                as w leaves 0"),
+            eq("tau_friction = -tau", "w = 0, abs(tau) <= tau_static, \"Model Exchange\"", "stuck: Model \
+                Exchange adds a true stiction state at w = 0, holding w exactly 0 up to tau_static"),
+            eq("tau_friction = -tau_static*sign(tau)", "w = 0, abs(tau) > tau_static, \"Model Exchange\"",
+                "breakaway in the direction of tau, at the level every map has as w leaves 0 (Majd & Simaan, \
+                Eqs. 2-4)"),
+            eq("tau_friction = 0", "w = 0, \"Co-Simulation\"", "the map at w = 0 itself (sign(0) = 0): the map has \
+                no stiction state, so below tau_static the body creeps at tiny rates (under 1e-22 rad/s in the default \
+                experiment) instead of sticking; a coasting body's rate decays to exactly 0"),
+            eq("mode = sign(w)", "", "-1 backward, 0 stuck, +1 forward"),
+        ])
         .description("Inertia with classical \
         friction, Majd & Simaan Eq. (2) (static band), (3) (rational Stribeck) or (4) (exponential Stribeck), chosen \
         by `equation`; defaults: the paper's Eq. (14) values. Default experiment (tau from StribeckInertia_in.csv: 0 \
@@ -63,6 +91,20 @@ crate::law_models!(
     element: ModelInfo::new("StribeckElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::MAJD_SIMAAN, "the classical maps, Eqs. (2)-(5)")])
+        .equations(&[
+            eq("F = tau_static*sign(w_rel)", "equation = 2, abs(w_rel) < w_band", "the friction magnitude F(w_rel) \
+                of the static-band map inside the band (Majd & Simaan, Eq. 2)"),
+            eq("F = viscous*w_rel + tau_coulomb*sign(w_rel)", "equation = 2, abs(w_rel) >= w_band", "outside the \
+                band: Coulomb + viscous (Majd & Simaan, Eqs. 2 and 5)"),
+            eq("F = viscous*w_rel + (tau_coulomb + (tau_static - tau_coulomb)/(1 + abs(w_rel/w_stribeck)^exponent))\
+                *sign(w_rel)", "equation = 3", "the rational Stribeck curve (Majd & Simaan, Eq. 3), its Stribeck \
+                term taken with the sign of w_rel so that the friction is odd (the paper writes it without)"),
+            eq("F = viscous*w_rel + (tau_coulomb + (tau_static - tau_coulomb)*exp(-abs(w_rel/w_stribeck)^exponent))\
+                *sign(w_rel)", "equation = 4", "the exponential Stribeck curve (Majd & Simaan, Eq. 4), generalised \
+                with the exponent m: Eq. 4 itself is exponent = 1"),
+            eq("tau_friction = -F", "", "the torque on the body moving at w_rel, at once (a memoryless map, direct \
+                feedthrough); 0 at w_rel = 0 (sign(0) = 0): no stiction state"),
+        ])
         .description("Classical static/Coulomb/viscous/Stribeck friction element (Majd & Simaan Eqs. 2-4): relative \
         speed in, friction torque out. Default experiment: w_rel = 0.05*sin(2*pi*t) rad/s from StribeckElement_in.csv, \
         one period, tracing the exponential map (Eq. 4); without an input w_rel stays 0 and so does the torque. On a \

@@ -4,6 +4,7 @@
 use crate::bibliography;
 use super::two_inertia::{ClutchPlant, HasTwoInertia, TwoInertia};
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
+use crate::equations::eq;
 use crate::model::{Hybrid, InputDerivative, Model, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
 use serde::{Deserialize, Serialize};
@@ -64,6 +65,25 @@ impl ClutchPlant for TwoInertiaClutch {
 impl Model for TwoInertiaClutch {
     const INFO: ModelInfo = ModelInfo::new("TwoInertiaClutch", Experiment::new(0.0, 3.0, 0.001))
         .sources(&[(&bibliography::FRICTION_BLOG, "the example: J1 = J2 = 1, T1 = 20, T2 = -10*w2, 50 N.m")])
+        .equations(&[
+            eq("der(phi1) = w1", "", "kinematics"),
+            eq("der(phi2) = w2", "", "kinematics"),
+            eq("J1*der(w1) = tau_drive - tau_clutch", "", "Newton's law for inertia 1, driven (blog: T1)"),
+            eq("J2*der(w2) = -d2*w2 + tau_clutch", "", "Newton's law for inertia 2, damped (blog: T2 = -d2*w2; \
+                Co-Simulation holds the damping torque over each internal step, Model Exchange takes it now)"),
+            eq("tau_sticking = (tau_drive*J2 + d2*w2*J1)/(J1 + J2)", "", "the clutch torque that keeps both \
+                inertias together, the blog's (T1*J2 - T2*J1)/(J1 + J2) with T1 = tau_drive, T2 = -d2*w2"),
+            eq("tau_clutch = tau_sticking", "w1 = w2, abs(tau_sticking) <= tau_capacity", "locked: both turn as \
+                one, (J1 + J2)*der(w1) = tau_drive - d2*w2, w1 = w2 exactly (blog, without its velocity band: the \
+                lock is found inside the step)"),
+            eq("tau_clutch = tau_capacity*sign(w1 - w2)", "w1 != w2", "slipping: the capacity, against the slip \
+                (blog)"),
+            eq("tau_clutch = tau_capacity*sign(tau_sticking)", "w1 = w2, abs(tau_sticking) > tau_capacity",
+                "breaking loose: slips in the sense the sticking torque drives it (Modelica \
+                Rotational.Components.Clutch's mode switching)"),
+            eq("locked = (abs(tau_sticking) <= tau_capacity)", "w1 = w2", "the locked flag; false while the rates \
+                differ"),
+        ])
         .description("Two \
         inertias and a friction clutch (the 1-D blog's plant): drive torque on inertia 1, viscous damping on inertia 2 \
         (held over each internal step), exact lock-up; defaults: the blog's J1 = J2 = 1, damping 10 N.m.s; drive and \
