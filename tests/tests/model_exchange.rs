@@ -123,6 +123,150 @@ fn omsimulator_strongly_coupled_shaft_port_system_meets_the_stick_goal() {
     }
 }
 
+/// One of the shaft-and-load systems (`p`: `shaft_coupling.py --systems`)
+/// in OMSimulator, cut at the torque or at the shaft: strongly coupled
+/// (Model Exchange, CVODE at relative tolerance 1e-11 and maximum step
+/// `step`) or weakly coupled (Co-Simulation at the communication step
+/// `step`, each FMU's internal step the same).
+fn shaft_system(
+    cut: Cut,
+    mode: fmu_tests::oms::Mode,
+    p: &std::collections::BTreeMap<&str, f64>,
+    stop: f64,
+    step: f64,
+) -> fmu_tests::oms::LuaSystem<'static> {
+    use fmu_tests::oms::{LuaSystem, Mode};
+    let mut values = vec![
+        ("load.J".to_string(), p["J"]),
+        ("load.w_start".into(), 0.0),
+        ("load.tau_static".into(), p["tau_static"]),
+        ("load.tau_coulomb".into(), p["tau_coulomb"]),
+        ("drive.J_motor".into(), p["J_motor"]),
+        ("drive.speed_gain".into(), p["speed_gain"]),
+        ("drive.tau_motor".into(), p["tau_motor"]),
+        ("drive.w_command".into(), p["w_command"]),
+    ];
+    let (components, connections) = match cut {
+        Cut::Torque => {
+            values.extend([("drive.k_shaft".to_string(), p["k_shaft"]), ("drive.d_shaft".into(), p["d_shaft"])]);
+            if mode == Mode::CoSimulation {
+                values.extend([("drive.internal_step".to_string(), step), ("load.internal_step".into(), step)]);
+            }
+            (
+                vec![("drive", fmu_path("CompliantDrive")), ("load", fmu_path("HillFrictionInertia"))],
+                vec![("drive.tau_shaft", "load.tau"), ("load.phi", "drive.phi_load"), ("load.w", "drive.w_load")],
+            )
+        }
+        Cut::Shaft => {
+            values.extend([("load.k_shaft".to_string(), p["k_shaft"]), ("load.d_shaft".into(), p["d_shaft"])]);
+            (
+                vec![("drive", fmu_path("MotorDrive")), ("load", fmu_path("HillFrictionShaftLoad"))],
+                vec![
+                    ("drive.phi", "load.phi_drive"),
+                    ("drive.w", "load.w_drive"),
+                    ("load.tau_shaft", "drive.tau_load"),
+                ],
+            )
+        }
+    };
+    LuaSystem {
+        mode,
+        components,
+        connections,
+        values,
+        stop,
+        step,
+        tolerance: if mode == Mode::ModelExchange { 1e-11 } else { 1e-6 },
+        held_inputs: None,
+    }
+}
+
+/// The figure of the shaft-and-load system three ways (issue 19):
+/// `docs/figures/shaft_system_three_ways.csv`, drawn by `cargo xtask plots`
+/// and shown on every FMU's page and in the README. The stiff speed loop,
+/// exact; in OMSimulator's strongly coupled system (Model Exchange, 0.1 ms
+/// maximum step); in its weakly coupled system at 20 ms (Co-Simulation),
+/// cut at the torque and at the shaft. The committed data must be what
+/// these runs give (`UPDATE_FIGURES=1` rewrites it), and the physics it
+/// shows is asserted: Model Exchange sticks within 0.5 % of the exact
+/// 0.1989 s, the held-torque master's sticks at least 50 % too long, the
+/// shaft cut's within one step.
+#[test]
+fn the_shaft_system_three_ways_figure_shows_these_runs() {
+    use fmu_tests::oms::{omsimulator, simulate_system, Mode};
+    let Some(oms) = omsimulator("the figure of the shaft system three ways") else { return };
+    let stop = 4.0;
+    let script = workspace_root().join("tests/python/shaft_coupling.py");
+    let (ok, out, err) = run_python(&script, &["--systems"]);
+    assert!(ok, "{out}\n{err}");
+    let line = out.lines().find(|l| l.starts_with("stiff_loop ")).unwrap();
+    let p: std::collections::BTreeMap<&str, f64> =
+        line.split_whitespace().filter_map(|w| w.split_once('=')).map(|(k, v)| (k, v.parse().unwrap())).collect();
+    let dir = workspace_root().join("target/shaft_three_ways");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut series = Vec::new();
+    for (label, cut, mode, step) in [
+        ("model_exchange", Cut::Torque, Mode::ModelExchange, 1e-4),
+        ("co_simulation_torque_cut", Cut::Torque, Mode::CoSimulation, 0.02),
+        ("co_simulation_shaft_cut", Cut::Shaft, Mode::CoSimulation, 0.02),
+    ] {
+        let table = simulate_system(&oms, &shaft_system(cut, mode, &p, stop, step)).unwrap();
+        let (time, w) = (table.column("time"), table.column("load.w"));
+        let mut csv = String::new();
+        if mode == Mode::ModelExchange {
+            csv += "time,mode,w\n";
+            for ((t, m), x) in time.iter().zip(table.column("load.mode")).zip(&w) {
+                csv += &format!("{t:?},{m:?},{x:?}\n");
+            }
+        } else {
+            // One row per communication point (OMSimulator may end with a sliver step).
+            csv += "time,w\n";
+            let mut next = 0usize;
+            for (t, x) in time.iter().zip(&w) {
+                if (t - next as f64 * step).abs() < 1e-9 {
+                    csv += &format!("{:?},{x:?}\n", next as f64 * step);
+                    next += 1;
+                }
+            }
+        }
+        let path = dir.join(format!("{label}.csv"));
+        std::fs::write(&path, csv).unwrap();
+        let kind = if mode == Mode::ModelExchange { "me" } else { "cs" };
+        series.push(format!("{label}={kind}:{}", path.display()));
+    }
+    let data = dir.join("shaft_system_three_ways.csv");
+    let mut args = vec!["--figure-data", "stiff_loop", "4.0", data.to_str().unwrap()];
+    args.extend(series.iter().map(String::as_str));
+    let (ok, out, err) = run_python(&script, &args);
+    assert!(ok, "{out}\n{err}");
+    println!("{out}");
+    let figure = |series: &str, key: &str| -> f64 {
+        let line = out.lines().find(|l| l.starts_with(&format!("series={series} "))).unwrap();
+        line.split_whitespace().find_map(|w| w.strip_prefix(&format!("{key}="))).unwrap().parse().unwrap()
+    };
+    let exact = figure("exact", "mean_stick");
+    assert!((exact - 0.198949).abs() < 1e-6, "{out}");
+    assert!(figure("model_exchange", "worst_relative_error") <= 5e-3, "{out}");
+    assert!(figure("co_simulation_torque_cut", "mean_stick") >= 1.5 * exact, "{out}");
+    assert!((figure("co_simulation_shaft_cut", "mean_stick") - exact).abs() <= 0.02, "{out}");
+    for s in ["model_exchange", "co_simulation_torque_cut", "co_simulation_shaft_cut"] {
+        assert_eq!(figure(s, "spurious"), 0.0, "{s}: {out}");
+    }
+    let fresh = std::fs::read_to_string(&data).unwrap();
+    let committed_path = workspace_root().join("docs/figures/shaft_system_three_ways.csv");
+    if std::env::var_os("UPDATE_FIGURES").is_some() {
+        std::fs::write(&committed_path, &fresh).unwrap();
+    }
+    let committed = std::fs::read_to_string(&committed_path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "{} is not what the runs give (fresh data: {}); rerun with UPDATE_FIGURES=1, check the figures above, then \
+         `cargo xtask plots`",
+        committed_path.display(),
+        data.display()
+    );
+}
+
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Cut {
     /// CompliantDrive holds the shaft and sends its torque to HillFrictionInertia.
@@ -140,7 +284,7 @@ enum Cut {
 /// (the soft loop does not). Stuck rates must be exactly 0.0, and no stick
 /// spurious or missing.
 fn strongly_coupled_stick_errors(cut: Cut) -> Option<Vec<(String, Vec<f64>)>> {
-    use fmu_tests::oms::{omsimulator, simulate_system, LuaSystem, Mode};
+    use fmu_tests::oms::{omsimulator, simulate_system, Mode};
     let oms = omsimulator("the Model Exchange shaft system in OMSimulator")?;
     let stop = 4.0;
     let script = workspace_root().join("tests/python/shaft_coupling.py");
@@ -158,52 +302,7 @@ fn strongly_coupled_stick_errors(cut: Cut) -> Option<Vec<(String, Vec<f64>)>> {
         systems += 1;
         let mut errors = Vec::new();
         for max_step in [1e-3, 1e-4, 1e-5] {
-            let law = [
-                ("load.J".to_string(), p["J"]),
-                ("load.w_start".into(), 0.0),
-                ("load.tau_static".into(), p["tau_static"]),
-                ("load.tau_coulomb".into(), p["tau_coulomb"]),
-            ];
-            let (components, connections, values) = match cut {
-                Cut::Torque => (
-                    vec![("drive", fmu_path("CompliantDrive")), ("load", fmu_path("HillFrictionInertia"))],
-                    vec![("drive.tau_shaft", "load.tau"), ("load.phi", "drive.phi_load"), ("load.w", "drive.w_load")],
-                    vec![
-                        ("drive.J_motor".to_string(), p["J_motor"]),
-                        ("drive.speed_gain".into(), p["speed_gain"]),
-                        ("drive.k_shaft".into(), p["k_shaft"]),
-                        ("drive.d_shaft".into(), p["d_shaft"]),
-                        ("drive.tau_motor".into(), p["tau_motor"]),
-                        ("drive.w_command".into(), p["w_command"]),
-                    ],
-                ),
-                Cut::Shaft => (
-                    vec![("drive", fmu_path("MotorDrive")), ("load", fmu_path("HillFrictionShaftLoad"))],
-                    vec![
-                        ("drive.phi", "load.phi_drive"),
-                        ("drive.w", "load.w_drive"),
-                        ("load.tau_shaft", "drive.tau_load"),
-                    ],
-                    vec![
-                        ("drive.J_motor".to_string(), p["J_motor"]),
-                        ("drive.speed_gain".into(), p["speed_gain"]),
-                        ("drive.tau_motor".into(), p["tau_motor"]),
-                        ("drive.w_command".into(), p["w_command"]),
-                        ("load.k_shaft".into(), p["k_shaft"]),
-                        ("load.d_shaft".into(), p["d_shaft"]),
-                    ],
-                ),
-            };
-            let system = LuaSystem {
-                mode: Mode::ModelExchange,
-                components,
-                connections,
-                values: values.into_iter().chain(law).collect(),
-                stop,
-                step: max_step,
-                tolerance: 1e-11,
-                held_inputs: None,
-            };
+            let system = shaft_system(cut, Mode::ModelExchange, &p, stop, max_step);
             let table = simulate_system(&oms, &system).unwrap_or_else(|e| panic!("{name} {max_step}: {e}"));
             let (time, mode, w) = (table.column("time"), table.column("load.mode"), table.column("load.w"));
             let mut csv = String::from("time,mode,w\n");

@@ -82,6 +82,9 @@ fn every_fmu_holds_its_documentation_icon_and_licenses() {
             assert!(!r.contains("..") && !r.starts_with('/'), "{id}: reference {r} leaves documentation/");
             assert!(names.contains(&format!("documentation/{r}")), "{id}: {r} is not in the FMU");
         }
+        // Which interface to pick, with the shaft system three ways (issue 19).
+        assert!(html.contains("<h2 id=\"interface\">Which interface to pick</h2>"), "{id}");
+        assert!(refs.iter().any(|r| r == "figures/shaft_system_three_ways.png"), "{id}: the interface figure");
         // The papers' figures of the model's scenarios are shown.
         for s in fmu::scenarios::all().into_iter().filter(|s| s.model == id) {
             let figure = format!("figures/{}.png", s.figure);

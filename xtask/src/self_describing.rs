@@ -77,7 +77,7 @@ pub fn entries(m: &Entry, platforms: &[&str]) -> Result<Vec<(String, Vec<u8>)>> 
         "documentation/index.html".to_string(),
         index_html(m, &scenarios, &figures, &table, platforms).into_bytes(),
     ));
-    for f in &figures {
+    for f in figures.iter().chain([&crate::plots::SHAFT_SYSTEM_FIGURE]) {
         let bytes = read(&root().join(format!("docs/figures/{f}.png")))?;
         out.push((format!("documentation/figures/{f}.png"), bytes));
     }
@@ -275,6 +275,21 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
     h.push_str("</table>\n");
 
     let step = variables.iter().find(|v| v.name == "internal_step").map(|v| v.start).unwrap_or(f64::NAN);
+    h.push_str(&format!(
+        "<h2 id=\"interface\">Which interface to pick</h2>\n<ul>\n<li><b>Model Exchange</b> when the plant has its own \
+         variable-step solver (a Modelica tool, FMPy's CVode, OMSimulator's strongly coupled system): the FMU gives \
+         derivatives and event indicators, the importer's solver stops at each stick, slip and breakaway.</li>\n\
+         <li><b>Co-Simulation</b> in a fixed-step co-simulation (FMPy's default master, SSP, OMSimulator's weakly \
+         coupled system, libcosim): exact alone at any step; but a master that holds a coupling torque over each \
+         step makes every stick late. Through a compliant shaft, couple at the shaft port instead \
+         (<code>HillFrictionShaftLoad</code>: the drive's angle and rate in, the shaft torque out).</li>\n</ul>\n\
+         <p><img class=\"figure\" src=\"figures/{f}.png\" alt=\"the shaft-and-load system three ways\"></p>\n\
+         <p>The figure: CompliantDrive winding its shaft against HillFrictionInertia, exact; as two Model Exchange \
+         FMUs in OMSimulator's strongly coupled system; as two Co-Simulation FMUs in its weakly coupled system at \
+         20 ms; and cut at the shaft port (MotorDrive and HillFrictionShaftLoad) at 20 ms.</p>\n",
+        f = crate::plots::SHAFT_SYSTEM_FIGURE
+    ));
+
     h.push_str(&format!(
         "<h2>Step size</h2>\n<ul>\n<li>The communication step is free (<code>canHandleVariableCommunicationStepSize</code>): \
          <code>fmi2DoStep</code> splits it into equal substeps no longer than <code>internal_step</code> (default {step} s) \
