@@ -4,7 +4,9 @@
 //! `fmi2GetEventIndicators` through the C functions of each built FMU
 //! binary (dlopen), against the same evaluation of the same model through
 //! the FMI layer's model trait without the C ABI (set the states, evaluate,
-//! read derivatives and indicators), interleaved in one run.
+//! read derivatives and indicators), and against the same four calls on a
+//! C FMU with the Reference-FMUs' bookkeeping (`REFERENCE_KIND_C`, built by
+//! `cargo xtask bench model-exchange`), interleaved in one run.
 //!
 //! Prints a markdown section for docs/performance.md (`cargo xtask bench
 //! model-exchange` puts it there). Timing by `Instant` over blocks of calls,
@@ -25,11 +27,103 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// An instance of `lib` initialized into continuous-time mode, with its
+/// continuous states.
+///
+/// # Safety
+/// `lib` must be an FMI 2.0 binary with the Model Exchange functions, `nx`
+/// its number of states.
+unsafe fn continuous_time_instance(
+    lib: &Fmi2Binding,
+    guid: &CString,
+    callbacks: &binding::fmi2CallbackFunctions,
+    nx: usize,
+) -> (binding::fmi2Component, Vec<f64>) {
+    // SAFETY: a plain C struct of integers and a double; all zero is valid.
+    let mut info: binding::fmi2EventInfo = unsafe { std::mem::zeroed() };
+    let mut x = vec![0.0; nx];
+    // SAFETY: the Model Exchange call sequence on an instance of this
+    // binary (the caller's promise), with arrays of the lengths passed and
+    // callbacks that outlive the instance.
+    unsafe {
+        let comp = lib.fmi2Instantiate(
+            c"bench".as_ptr(),
+            binding::fmi2Type_fmi2ModelExchange,
+            guid.as_ptr(),
+            null(),
+            callbacks,
+            0,
+            0,
+        );
+        assert!(!comp.is_null());
+        assert_eq!(lib.fmi2SetupExperiment(comp, 0, 0.0, 0.0, 0, 0.0), binding::fmi2Status_fmi2OK);
+        assert_eq!(lib.fmi2EnterInitializationMode(comp), binding::fmi2Status_fmi2OK);
+        assert_eq!(lib.fmi2ExitInitializationMode(comp), binding::fmi2Status_fmi2OK);
+        loop {
+            assert_eq!(lib.fmi2NewDiscreteStates(comp, &mut info), binding::fmi2Status_fmi2OK);
+            if info.newDiscreteStatesNeeded == 0 {
+                break;
+            }
+        }
+        assert_eq!(lib.fmi2EnterContinuousTimeMode(comp), binding::fmi2Status_fmi2OK);
+        assert_eq!(lib.fmi2GetContinuousStates(comp, x.as_mut_ptr(), nx), binding::fmi2Status_fmi2OK);
+        (comp, x)
+    }
+}
+
+/// Two nearby state vectors (a relative 1e-9 apart, and 1e-12 where a
+/// state is 0), so that each call is a fresh evaluation.
+fn two_states(x: &[f64]) -> [Vec<f64>; 2] {
+    [x.to_vec(), x.iter().map(|v| if *v == 0.0 { 1e-12 } else { v * (1.0 + 1e-9) }).collect()]
+}
+
+/// One round: `CALLS` evaluations through the C functions, ns each.
+///
+/// # Safety
+/// `comp` is an instance of `lib` in continuous-time mode with `nx` states
+/// and `nz` event indicators.
+unsafe fn abi_round(
+    lib: &Fmi2Binding,
+    comp: binding::fmi2Component,
+    states: &[Vec<f64>; 2],
+    nz: usize,
+    t: &mut f64,
+) -> f64 {
+    let nx = states[0].len();
+    let (mut dx, mut z) = (vec![0.0; nx], vec![0.0; nz]);
+    let start = Instant::now();
+    for k in 0..CALLS {
+        *t += 1e-9;
+        let s = &states[k & 1];
+        // SAFETY: the caller's promise; `s`, `dx`, `z` hold nx, nx, nz values.
+        unsafe {
+            lib.fmi2SetTime(comp, *t);
+            lib.fmi2SetContinuousStates(comp, s.as_ptr(), nx);
+            lib.fmi2GetDerivatives(comp, dx.as_mut_ptr(), nx);
+            lib.fmi2GetEventIndicators(comp, z.as_mut_ptr(), nz);
+        }
+        black_box((&dx, &z));
+    }
+    start.elapsed().as_nanos() as f64 / CALLS as f64
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; nothing else is accepted.
     let dir = std::env::temp_dir().join(format!("me-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let callbacks = fmu_tests::raw::silent_callbacks();
+    // The yardstick: the C FMU with the Reference-FMUs' bookkeeping
+    // (tests/harness/c_fmu_reference_kind.c, one state, one indicator),
+    // built by `cargo xtask bench model-exchange` as the call-cost bench
+    // builds it, timed in the same rounds as each of our FMUs.
+    let yardstick = std::env::var_os("REFERENCE_KIND_C").map(|path| {
+        // SAFETY: the C FMU built by xtask from tests/harness.
+        let lib = unsafe { Fmi2Binding::new(std::path::Path::new(&path)) }.unwrap();
+        // SAFETY: it has the Model Exchange functions and one state.
+        let (comp, x) = unsafe { continuous_time_instance(&lib, &CString::new("{c}").unwrap(), &callbacks, 1) };
+        (lib, comp, two_states(&x))
+    });
+    let mut c_times = Vec::new();
     let mut rows = Vec::new();
     for entry in fmu::registry::MODELS {
         let id = entry.info.identifier;
@@ -38,61 +132,19 @@ fn main() {
         // SAFETY: the FMU binary built by this workspace.
         let lib = unsafe { Fmi2Binding::new(&path) }.unwrap();
         let guid = CString::new((entry.guid)()).unwrap();
-        let (mut x, mut dx, mut z) = (vec![0.0; nx], vec![0.0; nx], vec![0.0; nz]);
-        // SAFETY: a plain C struct of integers and a double; all zero is valid.
-        let mut info: binding::fmi2EventInfo = unsafe { std::mem::zeroed() };
-        // SAFETY: the Model Exchange call sequence on an instance of this
-        // binary, with arrays of the lengths passed and callbacks that
-        // outlive the instance.
-        let comp = unsafe {
-            let comp = lib.fmi2Instantiate(
-                c"bench".as_ptr(),
-                binding::fmi2Type_fmi2ModelExchange,
-                guid.as_ptr(),
-                null(),
-                &callbacks,
-                0,
-                0,
-            );
-            assert!(!comp.is_null(), "{id}");
-            lib.fmi2SetupExperiment(comp, 0, 0.0, 0.0, 0, 0.0);
-            lib.fmi2EnterInitializationMode(comp);
-            lib.fmi2ExitInitializationMode(comp);
-            loop {
-                lib.fmi2NewDiscreteStates(comp, &mut info);
-                if info.newDiscreteStatesNeeded == 0 {
-                    break;
-                }
-            }
-            lib.fmi2EnterContinuousTimeMode(comp);
-            lib.fmi2GetContinuousStates(comp, x.as_mut_ptr(), nx);
-            comp
-        };
-        // Two nearby state vectors (a relative 1e-9 apart, and 1e-12 where a
-        // state is 0), so that each call is a fresh evaluation.
-        let other: Vec<f64> = x.iter().map(|v| if *v == 0.0 { 1e-12 } else { v * (1.0 + 1e-9) }).collect();
-        let states = [x.clone(), other];
+        // SAFETY: our binaries carry Model Exchange; nx is the model's.
+        let (comp, x) = unsafe { continuous_time_instance(&lib, &guid, &callbacks, nx) };
+        let states = two_states(&x);
         // The same model without the C ABI: initialized from its start
         // values as the instance above was.
         let mut model = (entry.new_instance)();
         model.initialize();
-        let (mut abi, mut direct) = (Vec::new(), Vec::new());
-        let mut t = 0.0;
+        let (mut dx, mut z) = (vec![0.0; nx], vec![0.0; nz]);
+        let (mut abi, mut direct, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut t, mut t_c) = (0.0, 0.0);
         for _ in 0..ROUNDS {
-            let start = Instant::now();
-            for k in 0..CALLS {
-                t += 1e-9;
-                let s = &states[k & 1];
-                // SAFETY: as above; `s`, `dx`, `z` hold nx, nx, nz values.
-                unsafe {
-                    lib.fmi2SetTime(comp, t);
-                    lib.fmi2SetContinuousStates(comp, s.as_ptr(), nx);
-                    lib.fmi2GetDerivatives(comp, dx.as_mut_ptr(), nx);
-                    lib.fmi2GetEventIndicators(comp, z.as_mut_ptr(), nz);
-                }
-                black_box((&dx, &z));
-            }
-            abi.push(start.elapsed().as_nanos() as f64 / CALLS as f64);
+            // SAFETY: `comp` is in continuous-time mode with nx states, nz indicators.
+            abi.push(unsafe { abi_round(&lib, comp, &states, nz, &mut t) });
             let start = Instant::now();
             for k in 0..CALLS {
                 let s = &states[k & 1];
@@ -103,24 +155,47 @@ fn main() {
                 black_box((&dx, &z));
             }
             direct.push(start.elapsed().as_nanos() as f64 / CALLS as f64);
+            if let Some((lib_c, comp_c, states_c)) = &yardstick {
+                // SAFETY: the yardstick's instance: one state, one indicator.
+                c.push(unsafe { abi_round(lib_c, *comp_c, states_c, 1, &mut t_c) });
+            }
         }
         // SAFETY: the instance created above, freed once.
         unsafe { lib.fmi2FreeInstance(comp) };
-        rows.push((id, nx, nz, median(abi), median(direct)));
+        let c = if c.is_empty() { f64::NAN } else { median(c) };
+        c_times.push(c);
+        rows.push((id, nx, nz, median(abi), median(direct), c));
+    }
+    if let Some((lib, comp, _)) = yardstick {
+        // SAFETY: the yardstick's instance, freed once.
+        unsafe { lib.fmi2FreeInstance(comp) };
     }
     std::fs::remove_dir_all(&dir).ok();
+    let c_median = median(c_times.clone());
     println!("## Model Exchange evaluation cost\n");
     println!(
         "Regenerate with `cargo xtask bench model-exchange` (`tests/benches/model_exchange_cost.rs`). One \
          evaluation is what a variable-step solver asks per right-hand-side and root-function call: \
          `fmi2SetTime` + `fmi2SetContinuousStates` + `fmi2GetDerivatives` + `fmi2GetEventIndicators` through \
          the built binary's C functions, against the same model evaluated through the FMI layer's model trait \
-         without the C ABI (set the states, evaluate, read derivatives and indicators), interleaved in one run, \
-         median of {ROUNDS} rounds of {CALLS} calls. Not yet beside the Reference-FMUs' C: the C FMUs of the \
-         call-cost bench have no Model Exchange interface.\n"
+         without the C ABI (set the states, evaluate, read derivatives and indicators), and against the same \
+         four calls on the C FMU with the Reference-FMUs' bookkeeping (`tests/harness/c_fmu_reference_kind.c`, \
+         `cc -O3`: one state x' = (u - x)/T and one indicator; per call the framework's state mask, the array \
+         length against the model's count and a NULL check, then the model unit's function, a real call), timed \
+         in the same rounds, interleaved, median of {ROUNDS} rounds of {CALLS} calls. The C FMU's model is the \
+         cheapest possible (one division), so its column is the bookkeeping floor of a C FMU; ours check more per \
+         call (every state and time finite, the instance's mode, the arrays' lengths, nothing changed on a refused \
+         call) and evaluate the friction contact.\n"
     );
-    println!("| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio |\n|---|---|---|---|---|---|");
-    for (id, nx, nz, abi, direct) in rows {
-        println!("| {id} | {nx} | {nz} | {abi:.1} | {direct:.1} | {:.2} |", abi / direct);
+    if c_median.is_nan() {
+        println!("(The C FMU was not built: run through `cargo xtask bench model-exchange`.)\n");
+    } else {
+        println!("C FMU, Reference-FMUs bookkeeping: {c_median:.1} ns per evaluation (median over the rounds of all models).\n");
+    }
+    println!(
+        "| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio | the C FMU in the same rounds (ns) | ours / C FMU |\n|---|---|---|---|---|---|---|---|"
+    );
+    for (id, nx, nz, abi, direct, c) in rows {
+        println!("| {id} | {nx} | {nz} | {abi:.1} | {direct:.1} | {:.2} | {c:.1} | {:.2} |", abi / direct, abi / c);
     }
 }

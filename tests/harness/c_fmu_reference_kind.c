@@ -30,6 +30,14 @@
  *
  * Model (same as c_fmu.c): x' = (u - x) / T, explicit Euler at a fixed
  * internal step; event indicator x (a sign change is logged as an event).
+ *
+ * Model Exchange (the yardstick of the Model Exchange evaluation-cost bench,
+ * tests/benches/model_exchange_cost.rs), as that framework's
+ * fmi2Functions.c does per call: fmi2SetTime (state mask, store),
+ * fmi2SetContinuousStates, fmi2GetDerivatives, fmi2GetEventIndicators (state
+ * mask, the array length against the model's count, NULL check, then the
+ * model unit's function; values marked dirty after new states), and the mode
+ * changes of the Model Exchange call sequence.
  * Value references: 0 time, 1 x (output), 2 u (input), 3 T, 4 internal_step,
  * 5 der(x). The GUID is not checked (the bench passes any string).
  */
@@ -52,11 +60,17 @@ enum {
     StepComplete = 1 << 2,
     StepFailed = 1 << 3,
     Terminated = 1 << 4,
-    ModelError = 1 << 5
+    ModelError = 1 << 5,
+    EventMode = 1 << 6,
+    ContinuousTimeMode = 1 << 7
 };
 #define MASK_DoStep StepComplete
 #define MASK_GetReal (InitializationMode | StepComplete | StepFailed | Terminated | ModelError)
-#define MASK_SetReal (Instantiated | InitializationMode | StepComplete)
+#define MASK_SetReal (Instantiated | InitializationMode | StepComplete | EventMode | ContinuousTimeMode)
+/* Model Exchange, as that framework masks them. */
+#define MASK_SetTime (EventMode | ContinuousTimeMode)
+#define MASK_SetContinuousStates ContinuousTimeMode
+#define MASK_GetModelExchange (InitializationMode | EventMode | ContinuousTimeMode | Terminated | ModelError)
 
 enum { vr_time, vr_x, vr_u, vr_T, vr_step, vr_der_x };
 
@@ -78,6 +92,7 @@ typedef struct {
     double nextEventTime;
     size_t nx, nz;
     double *x, *dx, *z, *prez;
+    int type; /* 0 Model Exchange, 1 Co-Simulation */
     ModelData modelData;
 } ModelInstance;
 
@@ -240,7 +255,7 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid,
     (void)resources;
     (void)visible;
     if (!functions || !functions->logger) return NULL;
-    if (!name || !*name || type != 1 || !guid || !*guid) {
+    if (!name || !*name || (type != 0 && type != 1) || !guid || !*guid) {
         functions->logger(functions->componentEnvironment, name ? name : "?", fmi2Error, "logStatusError",
                           "fmi2Instantiate: bad arguments");
         return NULL;
@@ -259,6 +274,7 @@ EXPORT fmi2Component fmi2Instantiate(fmi2String name, int type, fmi2String guid,
     comp->logEvents = logging_on;
     comp->logErrors = true;
     comp->state = Instantiated;
+    comp->type = type;
     setStartValues(comp);
     comp->isDirtyValues = true;
     return comp;
@@ -303,7 +319,7 @@ EXPORT fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
         return fmi2Error;
     }
     getEventIndicators(comp, comp->prez, comp->nz);
-    comp->state = StepComplete;
+    comp->state = comp->type == 0 ? EventMode : StepComplete;
     return fmi2OK;
 }
 
@@ -383,5 +399,97 @@ EXPORT fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolea
             return fmi2Discard;
         }
     }
+    return fmi2OK;
+}
+
+/* ---- Model Exchange ---- */
+
+static bool invalidNumber(ModelInstance *comp, const char *f, const char *arg, size_t actual, size_t expected) {
+    if (actual == expected) return false;
+    logError(comp, "%s: Invalid argument %s = %zu. Expected %zu.", f, arg, actual, expected);
+    return true;
+}
+
+EXPORT fmi2Status fmi2EnterEventMode(fmi2Component c) {
+    ModelInstance *comp = (ModelInstance *)c;
+    if (invalidState(comp, "fmi2EnterEventMode", ContinuousTimeMode)) return fmi2Error;
+    comp->state = EventMode;
+    return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *info) {
+    ModelInstance *comp = (ModelInstance *)c;
+    if (invalidState(comp, "fmi2NewDiscreteStates", EventMode)) return fmi2Error;
+    if (nullPointer(comp, "fmi2NewDiscreteStates", "eventInfo", info)) return fmi2Error;
+    eventUpdate(comp);
+    info->newDiscreteStatesNeeded = 0;
+    info->terminateSimulation = comp->terminateSimulation;
+    info->nominalsOfContinuousStatesChanged = 0;
+    info->valuesOfContinuousStatesChanged = 0;
+    info->nextEventTimeDefined = comp->nextEventTimeDefined;
+    info->nextEventTime = comp->nextEventTime;
+    return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c) {
+    ModelInstance *comp = (ModelInstance *)c;
+    if (invalidState(comp, "fmi2EnterContinuousTimeMode", EventMode)) return fmi2Error;
+    comp->state = ContinuousTimeMode;
+    return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean no_set_prior, fmi2Boolean *enter_event_mode,
+                                              fmi2Boolean *terminate) {
+    ModelInstance *comp = (ModelInstance *)c;
+    (void)no_set_prior;
+    if (invalidState(comp, "fmi2CompletedIntegratorStep", ContinuousTimeMode)) return fmi2Error;
+    if (nullPointer(comp, "fmi2CompletedIntegratorStep", "enterEventMode", enter_event_mode)) return fmi2Error;
+    if (nullPointer(comp, "fmi2CompletedIntegratorStep", "terminateSimulation", terminate)) return fmi2Error;
+    *enter_event_mode = 0;
+    *terminate = 0;
+    return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2SetTime(fmi2Component c, fmi2Real time) {
+    ModelInstance *comp = (ModelInstance *)c;
+    if (invalidState(comp, "fmi2SetTime", MASK_SetTime)) return fmi2Error;
+    comp->time = time;
+    return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real x[], size_t nx) {
+    ModelInstance *comp = (ModelInstance *)c;
+    if (invalidState(comp, "fmi2SetContinuousStates", MASK_SetContinuousStates)) return fmi2Error;
+    if (invalidNumber(comp, "fmi2SetContinuousStates", "nx", nx, comp->nx)) return fmi2Error;
+    if (nullPointer(comp, "fmi2SetContinuousStates", "x[]", x)) return fmi2Error;
+    setContinuousStates(comp, x, nx);
+    comp->isDirtyValues = true;
+    return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t nx) {
+    ModelInstance *comp = (ModelInstance *)c;
+    if (invalidState(comp, "fmi2GetContinuousStates", MASK_GetModelExchange)) return fmi2Error;
+    if (invalidNumber(comp, "fmi2GetContinuousStates", "nx", nx, comp->nx)) return fmi2Error;
+    if (nullPointer(comp, "fmi2GetContinuousStates", "x[]", x)) return fmi2Error;
+    getContinuousStates(comp, x, nx);
+    return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real dx[], size_t nx) {
+    ModelInstance *comp = (ModelInstance *)c;
+    if (invalidState(comp, "fmi2GetDerivatives", MASK_GetModelExchange)) return fmi2Error;
+    if (invalidNumber(comp, "fmi2GetDerivatives", "nx", nx, comp->nx)) return fmi2Error;
+    if (nullPointer(comp, "fmi2GetDerivatives", "derivatives[]", dx)) return fmi2Error;
+    getDerivatives(comp, dx, nx);
+    return fmi2OK;
+}
+
+EXPORT fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real z[], size_t nz) {
+    ModelInstance *comp = (ModelInstance *)c;
+    if (invalidState(comp, "fmi2GetEventIndicators", MASK_GetModelExchange)) return fmi2Error;
+    if (invalidNumber(comp, "fmi2GetEventIndicators", "ni", nz, comp->nz)) return fmi2Error;
+    if (nullPointer(comp, "fmi2GetEventIndicators", "eventIndicators[]", z)) return fmi2Error;
+    getEventIndicators(comp, z, nz);
     return fmi2OK;
 }

@@ -38,6 +38,7 @@ pub fn bench(args: &[String]) -> Result<()> {
             .current_dir(root())
             .args(["bench", "--locked", "-p", "fmu-tests", "--bench", "model_exchange_cost"])
             .env("FMU_DIR", &fmus)
+            .env("REFERENCE_KIND_C", call_cost::reference_kind_c()?)
             .env("LIBCLANG_PATH", &env.libclang_dir);
         if let Some(args) = &env.bindgen_args {
             bench.env("BINDGEN_EXTRA_CLANG_ARGS", args);

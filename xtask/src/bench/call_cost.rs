@@ -78,18 +78,30 @@ fn cc(args: &[&str], out: &Path, source: &Path, libs: &[&str]) -> Result<()> {
     run(Command::new("cc").args(args).arg("-o").arg(out).arg(source).args(libs))
 }
 
+/// The C FMU with the Reference-FMUs' bookkeeping
+/// (`tests/harness/c_fmu_reference_kind.c`), built as a shared library:
+/// the yardstick of this bench and of the Model Exchange bench.
+pub fn reference_kind_c() -> Result<PathBuf> {
+    let dir = root().join("target/call_cost");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let out = dir.join("ReferenceKindC.so");
+    let source = root().join("tests/harness/c_fmu_reference_kind.c");
+    cc(&[&C_FLAGS[..], &["-fPIC", "-shared"]].concat(), &out, &source, &["-lm"])?;
+    Ok(out)
+}
+
+/// -O3: the optimization level of a CMake Release build (Reference-FMUs).
+const C_FLAGS: [&str; 5] = ["-O3", "-std=c99", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Werror"];
+
 /// Build everything and measure; returns the markdown section.
 pub fn measure(binary: &Path) -> Result<String> {
     let dir = root().join("target/call_cost");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let harness_dir = root().join("tests/harness");
     let c_fmu = dir.join("FirstOrderC.so");
-    // -O3: the optimization level of a CMake Release build (Reference-FMUs).
-    let flags = ["-O3", "-std=c99", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Werror"];
+    let flags = C_FLAGS;
     cc(&[&flags[..], &["-fPIC", "-shared"]].concat(), &c_fmu, &harness_dir.join("c_fmu.c"), &["-lm"])?;
-    let reference_kind = dir.join("ReferenceKindC.so");
-    let source = harness_dir.join("c_fmu_reference_kind.c");
-    cc(&[&flags[..], &["-fPIC", "-shared"]].concat(), &reference_kind, &source, &["-lm"])?;
+    let reference_kind = reference_kind_c()?;
     let harness = dir.join("call_cost");
     cc(&flags, &harness, &harness_dir.join("call_cost.c"), &["-ldl"])?;
     let fmus = [
