@@ -174,3 +174,104 @@ mod tests {
         assert!((mean - 0.0025).abs() < 1e-4, "{mean}");
     }
 }
+
+/// The stick-slip contact of a body for a continuous solver (Model
+/// Exchange), as Modelica's friction elements keep it: a discrete
+/// [`Motion`] changed only at events. While stuck the friction carries the
+/// applied torque and the body stays exactly still; sliding, it opposes the
+/// motion with the law's sliding level. Written once for every static +
+/// sliding contact (the 1-DOF inertias, the shaft load, the antenna axis).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StickSlipContact {
+    /// The static level: the applied torque the contact holds while stuck.
+    pub breakaway: f64,
+    /// The sliding friction's magnitude at rest (a breakaway exactly at
+    /// the static level happens where sliding would accelerate: `breakaway`
+    /// above this).
+    pub sliding_at_rest: f64,
+}
+
+impl StickSlipContact {
+    /// Friction torque on the body in `motion` under `applied`, the law's
+    /// sliding magnitude at the present speed being `sliding`.
+    #[inline]
+    pub fn friction(motion: Motion, applied: f64, sliding: f64) -> f64 {
+        match motion {
+            Motion::Stuck => 0.0 - applied,
+            Motion::Forward => 0.0 - sliding,
+            Motion::Backward => sliding,
+        }
+    }
+
+    /// The two event indicators: stuck, the margins to breakaway forward and
+    /// backward; sliding, the rate in the direction of motion (a stop where
+    /// it crosses 0) and `kink`, the law's own indicator at the present speed
+    /// (a constant where its sliding friction has no jump).
+    #[inline]
+    pub fn indicators(&self, motion: Motion, applied: f64, rate: f64, kink: f64) -> [f64; 2] {
+        match motion {
+            Motion::Stuck => [self.breakaway - applied, self.breakaway + applied],
+            Motion::Forward => [rate, kink],
+            Motion::Backward => [0.0 - rate, kink],
+        }
+    }
+
+    /// At an event: if the body is at rest or its rate has crossed 0, the
+    /// rate is set to exactly 0.0 and the applied torque decides: breakaway
+    /// above the static level (and at it where sliding would accelerate),
+    /// else stuck. A body still sliding keeps its motion.
+    #[inline]
+    pub fn settle(&self, motion: Motion, rate: &mut f64, applied: f64) -> Motion {
+        let stopped = match motion {
+            Motion::Stuck => true,
+            Motion::Forward => *rate <= 0.0,
+            Motion::Backward => *rate >= 0.0,
+        };
+        if !stopped {
+            return motion;
+        }
+        *rate = 0.0;
+        let moves = |t: f64| t > self.breakaway || (t == self.breakaway && t > self.sliding_at_rest);
+        if moves(applied) {
+            Motion::Forward
+        } else if moves(0.0 - applied) {
+            Motion::Backward
+        } else {
+            Motion::Stuck
+        }
+    }
+}
+
+#[cfg(test)]
+mod contact_tests {
+    use super::*;
+
+    #[test]
+    fn the_contact_holds_breaks_away_and_stops_as_the_law_says() {
+        let c = StickSlipContact { breakaway: 1.5, sliding_at_rest: 1.0 };
+        // Stuck under 1.2 N.m: the friction carries it, margins 0.3 and 2.7.
+        assert_eq!(StickSlipContact::friction(Motion::Stuck, 1.2, 1.0), -1.2);
+        assert_eq!(c.indicators(Motion::Stuck, 1.2, 0.0, 1.0), [0.30000000000000004, 2.7]);
+        let mut w = 0.0;
+        assert_eq!(c.settle(Motion::Stuck, &mut w, 1.2), Motion::Stuck);
+        // At the static level exactly: sliding (1.0) would accelerate, so it moves.
+        assert_eq!(c.settle(Motion::Stuck, &mut w, 1.5), Motion::Forward);
+        assert_eq!(c.settle(Motion::Stuck, &mut w, -1.6), Motion::Backward);
+        // Equal levels: at the level exactly it holds (Coulomb's law).
+        let coulomb = StickSlipContact { breakaway: 1.0, sliding_at_rest: 1.0 };
+        assert_eq!(coulomb.settle(Motion::Stuck, &mut w, 1.0), Motion::Stuck);
+        // Sliding forward: friction -1, the rate is the indicator; a rate
+        // crossed to -1e-9 is set to exactly 0 and the torque decides.
+        assert_eq!(StickSlipContact::friction(Motion::Forward, 3.0, 1.0), -1.0);
+        assert_eq!(c.indicators(Motion::Backward, 3.0, -0.25, 1.0), [0.25, 1.0]);
+        let mut w = -1e-9;
+        assert_eq!(c.settle(Motion::Forward, &mut w, 0.5), Motion::Stuck);
+        assert_eq!(w.to_bits(), 0.0f64.to_bits());
+        let mut w = -1e-9;
+        assert_eq!(c.settle(Motion::Forward, &mut w, -2.0), Motion::Backward);
+        // Still sliding: nothing changes.
+        let mut w = 0.1;
+        assert_eq!(c.settle(Motion::Forward, &mut w, -2.0), Motion::Forward);
+        assert_eq!(w, 0.1);
+    }
+}

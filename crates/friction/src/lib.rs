@@ -37,7 +37,7 @@ pub use dahl::Dahl;
 pub use exact::ExactStaticCoulomb;
 pub use flap_actuator::FlapActuatorServo;
 pub use hill::HillFriction;
-pub use inertia::{FrictionInertia, Motion};
+pub use inertia::{FrictionInertia, Motion, StickSlipContact};
 pub use load_dependent::{LoadDependentFriction, StepCondition};
 pub use majd_simaan::{MajdSimaan, SigmaMethod};
 pub use motor_drive::MotorDrive;

@@ -7,7 +7,7 @@ use crate::description::{enumeration, field, variables, Experiment, ModelInfo, V
 use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
 use crate::scenarios::{Scenario, Signal, Trace};
-use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion};
+use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion, StickSlipContact};
 use serde::{Deserialize, Serialize};
 
 const MILLIDEGREE: f64 = 1e-3 * DEGREE;
@@ -265,11 +265,7 @@ impl Model for AntennaAzimuthServo {
             let s = &mut m.servo;
             s.pressure_command = if m.saturation == 0 { demand } else { f64::from(m.saturation) * d.max_pressure };
             let gear = m.gear_torque();
-            let friction = match m.contact {
-                Motion::Stuck => 0.0 - gear,
-                Motion::Forward => 0.0 - d.coulomb_torque,
-                Motion::Backward => d.coulomb_torque,
-            };
+            let friction = StickSlipContact::friction(m.contact, gear, d.coulomb_torque);
             let s = &mut m.servo;
             s.gear_torque = gear;
             s.friction_torque = friction;
@@ -289,14 +285,7 @@ impl Model for AntennaAzimuthServo {
         // the direction of motion), the demand's margins to the pressure
         // limit, and the rate error, whose sign decides the anti-windup hold.
         event_indicators: |m, z| {
-            let gear = m.gear_torque();
-            let level = m.breakaway_torque();
-            let w = m.servo.antenna_rate;
-            (z[0], z[1]) = match m.contact {
-                Motion::Stuck => (level - gear, level + gear),
-                Motion::Forward => (w, 1.0),
-                Motion::Backward => (0.0 - w, 1.0),
-            };
+            [z[0], z[1]] = m.axis_contact().indicators(m.contact, m.gear_torque(), m.servo.antenna_rate, 1.0);
             let (_, rate_error, demand) = m.loop_signals();
             z[2] = m.design.max_pressure - demand;
             z[3] = m.design.max_pressure + demand;
@@ -304,26 +293,10 @@ impl Model for AntennaAzimuthServo {
         },
         event: |m, on_transition| {
             let before = m.contact;
-            let stopped = match before {
-                Motion::Stuck => true,
-                Motion::Forward => m.servo.antenna_rate <= 0.0,
-                Motion::Backward => m.servo.antenna_rate >= 0.0,
-            };
-            if stopped {
-                m.servo.antenna_rate = 0.0;
-                // Breakaway above the static level, and at it where sliding
-                // would accelerate, as in HillFrictionInertia.
-                let (gear, level) = (m.gear_torque(), m.breakaway_torque());
-                let coulomb = m.design.coulomb_torque;
-                let moves = |t: f64| t > level || (t == level && t > coulomb);
-                m.contact = if moves(gear) {
-                    Motion::Forward
-                } else if moves(0.0 - gear) {
-                    Motion::Backward
-                } else {
-                    Motion::Stuck
-                };
-            }
+            // Breakaway above the static level, and at it where sliding
+            // would accelerate, as in HillFrictionInertia.
+            let gear = m.gear_torque();
+            m.contact = m.axis_contact().settle(before, &mut m.servo.antenna_rate, gear);
             let (_, rate_error, demand) = m.loop_signals();
             let limit = m.design.max_pressure;
             let saturation = if demand > limit { 1 } else if demand < 0.0 - limit { -1 } else { 0 };
@@ -405,6 +378,11 @@ impl AntennaAzimuthServo {
             AxisFriction::Hill => self.design.static_torque,
             AxisFriction::Conventional => self.design.coulomb_torque,
         }
+    }
+
+    /// Model Exchange: the axis's stick-slip contact.
+    fn axis_contact(&self) -> StickSlipContact {
+        StickSlipContact { breakaway: self.breakaway_torque(), sliding_at_rest: self.design.coulomb_torque }
     }
 }
 

@@ -13,7 +13,7 @@ use super::one_inertia::static_at_least_coulomb;
 use crate::description::{variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
 use crate::model::{Hybrid, InputDerivative, Model, State, Transition};
-use friction::{sign, DriveEnd, ExactStaticCoulomb, Motion, ShaftLoad};
+use friction::{sign, DriveEnd, ExactStaticCoulomb, Motion, ShaftLoad, StickSlipContact};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -47,6 +47,13 @@ impl Default for HillFrictionShaftLoad {
             contact: Motion::Stuck,
             acceleration: 0.0,
         }
+    }
+}
+
+impl HillFrictionShaftLoad {
+    /// Model Exchange: the load's static + Coulomb contact.
+    fn contact_law(&self) -> StickSlipContact {
+        StickSlipContact { breakaway: self.load.law.static_torque, sliding_at_rest: self.load.law.coulomb_torque }
     }
 }
 
@@ -139,52 +146,21 @@ impl Model for HillFrictionShaftLoad {
         indicators: 2,
         evaluate: |m| {
             let tau = m.load.load_torque(m.drive.angle, m.drive.rate);
-            let law = m.load.law;
-            let friction = match m.contact {
-                Motion::Stuck => 0.0 - tau,
-                Motion::Forward => 0.0 - law.coulomb_torque,
-                Motion::Backward => law.coulomb_torque,
-            };
+            let friction = StickSlipContact::friction(m.contact, tau, m.load.law.coulomb_torque);
             m.load.drive_torque = 0.0 - tau;
             m.load.friction_torque = friction;
             m.acceleration = if m.contact == Motion::Stuck { 0.0 } else { (tau + friction) / m.load.inertia };
         },
-        // Stuck: the margins to breakaway forward and backward; sliding: the
-        // rate in the direction of motion (a stop where it crosses 0).
         event_indicators: |m, z| {
             let tau = m.load.load_torque(m.drive.angle, m.drive.rate);
-            let level = m.load.law.static_torque;
-            let (a, b) = match m.contact {
-                Motion::Stuck => (level - tau, level + tau),
-                Motion::Forward => (m.load.rate, 1.0),
-                Motion::Backward => (0.0 - m.load.rate, 1.0),
-            };
-            z[0] = a;
-            z[1] = b;
+            z.copy_from_slice(&m.contact_law().indicators(m.contact, tau, m.load.rate, 1.0));
         },
+        // At rest: breakaway above the static level, and at it where the
+        // static level exceeds the Coulomb one, as HillFrictionInertia decides it.
         event: |m, on_transition| {
             let before = m.contact;
-            let stopped = match before {
-                Motion::Stuck => true,
-                Motion::Forward => m.load.rate <= 0.0,
-                Motion::Backward => m.load.rate >= 0.0,
-            };
-            if stopped {
-                m.load.rate = 0.0;
-                // At rest: breakaway above the static level, and at it where
-                // the static level exceeds the Coulomb one (sliding would
-                // accelerate), as HillFrictionInertia decides it.
-                let tau = m.load.load_torque(m.drive.angle, m.drive.rate);
-                let law = m.load.law;
-                let moves = |t: f64| t > law.static_torque || (t == law.static_torque && t > law.coulomb_torque);
-                m.contact = if moves(tau) {
-                    Motion::Forward
-                } else if moves(0.0 - tau) {
-                    Motion::Backward
-                } else {
-                    Motion::Stuck
-                };
-            }
+            let tau = m.load.load_torque(m.drive.angle, m.drive.rate);
+            m.contact = m.contact_law().settle(before, &mut m.load.rate, tau);
             match Transition::of_motion(before, m.contact) {
                 Some(t) => {
                     on_transition(t);

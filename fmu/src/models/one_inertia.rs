@@ -6,7 +6,7 @@
 //! [`inertia_model!`] and [`element_model!`].
 
 use crate::model::{Hybrid, State, Transition};
-use friction::{FrictionInertia, RigidBodyFriction};
+use friction::{FrictionInertia, RigidBodyFriction, StickSlipContact};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 
 /// What a law adds to the 1-DOF and element interfaces.
@@ -139,11 +139,16 @@ impl<L: LawHooks> LawInertia<L> {
 }
 
 /// Model Exchange of a stick-slip law on one inertia, as Modelica's friction
-/// elements do it: a discrete contact mode, stuck (w and its derivative
-/// exactly 0, the friction holding the applied torque) or sliding forward or
-/// backward (the law's sliding friction); breakaway when |tau| passes the
-/// static level, a stop when w crosses 0 (then w is set to exactly 0.0).
+/// elements do it (`friction::StickSlipContact`): a discrete contact mode,
+/// stuck (w and its derivative exactly 0, the friction holding the applied
+/// torque) or sliding forward or backward (the law's sliding friction);
+/// breakaway when |tau| passes the static level, a stop when w crosses 0
+/// (then w is set to exactly 0.0).
 impl<L: LawHooks> LawInertia<L> {
+    fn contact(law: &L) -> StickSlipContact {
+        StickSlipContact { breakaway: law.breakaway_torque(), sliding_at_rest: law.sliding_torque(0.0) }
+    }
+
     pub const HYBRID_STICK_SLIP: crate::model::Hybrid<Self> = crate::model::Hybrid {
         states: &[
             crate::model::State {
@@ -163,54 +168,20 @@ impl<L: LawHooks> LawInertia<L> {
         ],
         indicators: 2,
         evaluate: |m| {
-            use friction::Motion::*;
-            let tau = m.applied_torque;
-            let law = &m.body.law;
-            let friction = match m.contact {
-                Stuck => 0.0 - tau,
-                Forward => 0.0 - law.sliding_torque(m.body.rate.max(0.0)),
-                Backward => law.sliding_torque((0.0 - m.body.rate).max(0.0)),
-            };
+            let speed = m.contact.sign() * m.body.rate;
+            let sliding = m.body.law.sliding_torque(speed.max(0.0));
+            let friction = StickSlipContact::friction(m.contact, m.applied_torque, sliding);
             m.body.friction_torque = friction;
-            m.body.acceleration = if m.contact == Stuck { 0.0 } else { (tau + friction) / m.body.inertia };
+            m.body.acceleration =
+                if m.contact == friction::Motion::Stuck { 0.0 } else { (m.applied_torque + friction) / m.body.inertia };
         },
-        // Stuck: the margins to breakaway forward and backward; sliding: the
-        // rate in the direction of motion, which crosses 0 at a stop.
         event_indicators: |m, z| {
-            use friction::Motion::*;
-            let level = m.body.law.breakaway_torque();
-            let (a, b) = match m.contact {
-                Stuck => (level - m.applied_torque, level + m.applied_torque),
-                Forward => (m.body.rate, m.body.law.sliding_kink(m.body.rate)),
-                Backward => (0.0 - m.body.rate, m.body.law.sliding_kink(0.0 - m.body.rate)),
-            };
-            z[0] = a;
-            z[1] = b;
+            let kink = m.body.law.sliding_kink(m.contact.sign() * m.body.rate);
+            z.copy_from_slice(&Self::contact(&m.body.law).indicators(m.contact, m.applied_torque, m.body.rate, kink));
         },
         event: |m, on_transition| {
-            use friction::Motion::*;
             let before = m.contact;
-            let stopped = match before {
-                Stuck => true,
-                Forward => m.body.rate <= 0.0,
-                Backward => m.body.rate >= 0.0,
-            };
-            if stopped {
-                m.body.rate = 0.0;
-                // Breakaway above the static level, and at it where sliding
-                // would accelerate (the static level above the sliding
-                // friction at rest): an input reaching the level exactly at
-                // a sample then breaks away there, not a sample later.
-                let level = m.body.law.breakaway_torque();
-                let moves = |tau: f64| tau > level || (tau == level && tau > m.body.law.sliding_torque(0.0));
-                m.contact = if moves(m.applied_torque) {
-                    Forward
-                } else if moves(0.0 - m.applied_torque) {
-                    Backward
-                } else {
-                    Stuck
-                };
-            }
+            m.contact = Self::contact(&m.body.law).settle(before, &mut m.body.rate, m.applied_torque);
             match Transition::of_motion(before, m.contact) {
                 Some(t) => {
                     on_transition(t);
