@@ -43,6 +43,13 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     /// step-averaged outputs never come from a sliver step).
     fn max_substep(&self) -> f64;
 
+    /// True for a model that takes its own internal steps, no longer than
+    /// `max_substep`, inside one call of `step`: a shaft port, whose drive
+    /// end moves within the communication step. The FMI layer then calls
+    /// `step` once per communication step, and refuses a step that needs
+    /// too many internal steps, as for every model.
+    const SUBSTEPS_ITSELF: bool = false;
+
     /// Rules across variables (e.g. static >= Coulomb friction), checked when
     /// leaving initialization mode. `Err` names the variables, values and rule.
     fn check(&self) -> Result<(), String> {

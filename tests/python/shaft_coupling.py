@@ -71,8 +71,12 @@ class Fmu:
         self.slave.exitInitializationMode()
 
     def set(self, values):
-        names = list(values)
-        self.slave.setReal([self.vr[n] for n in names], [float(values[n]) for n in names])
+        kinds = {v.name: v.type for v in self.md.modelVariables}
+        reals = [n for n in values if kinds[n] == "Real"]
+        integers = [n for n in values if kinds[n] != "Real"]  # Integer and Enumeration (a law's choice)
+        self.slave.setReal([self.vr[n] for n in reals], [float(values[n]) for n in reals])
+        if integers:
+            self.slave.setInteger([self.vr[n] for n in integers], [int(values[n]) for n in integers])
 
     def get(self, names):
         return dict(zip(names, self.slave.getReal([self.vr[n] for n in names])))

@@ -266,6 +266,11 @@ fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
         ("CmgGimbalRateLoop", &[("internal_step", 1e-2)], "needs internal_step <="),
         ("AntennaAzimuthServo", &[("tau_static", 300.0)], "static friction must be >= Coulomb friction"),
         ("HillFrictionShaftLoad", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
+        ("StribeckShaftLoad", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
+        ("MajdSimaanShaftLoad", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
+        // The shaft's substep rule: 0.2 s * sqrt(10/1) = 0.63 > 0.5.
+        ("DahlShaftLoad", &[("internal_step", 0.2)], "h*max(sqrt(k_shaft/J), d_shaft/J) = 0.632"),
+        ("LoadDependentFrictionShaftLoad", &[("internal_step", 0.2)], "h*max(sqrt(k_shaft/J), d_shaft/J) = 0.632"),
     ];
     let without =
         ["DahlElement", "ClutchStickSlip", "TwoInertiaClutch", "CoupledClutches", "CompliantDrive", "MotorDrive"];

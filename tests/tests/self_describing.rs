@@ -587,6 +587,62 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
                     }
                 }
             }
+            // The law ports' default run: the drive end winds at 0.5 rad/s (k = 10, J = 1).
+            // tests/tests/law_ports.rs checks the same run against an independent solve_ivp
+            // reference; here the numbers their descriptions give.
+            "StribeckShaftLoad" | "MajdSimaanShaftLoad" | "DahlShaftLoad" => {
+                let (w, friction) = (r.col("w"), r.col("tau_friction"));
+                let at = |x: f64| t.iter().position(|&ti| close(ti, x, 1e-9)).unwrap();
+                let slow = |a: f64, b: f64| w[at(a)..=at(b)].iter().all(|x| x.abs() < 1e-2);
+                let peak = w.iter().cloned().fold(f64::MIN, f64::max);
+                match id {
+                    "StribeckShaftLoad" => {
+                        assert!(w[..=at(0.18)].iter().all(|x| x.abs() < 1e-19), "{id}: more than creep before f_s");
+                        assert!(close(peak, 1.03, 5e-3) && slow(1.99, 2.23), "{id}: peak {peak}, no rest near 2 s");
+                    }
+                    "MajdSimaanShaftLoad" => {
+                        assert!(w[at(0.18)] > 1e-3 && w[at(0.18)] < 5e-3, "{id}: creep {}", w[at(0.18)]);
+                        assert!(close(peak, 1.03, 5e-3) && slow(1.98, 2.23), "{id}: peak {peak}, no slowing near 2 s");
+                        assert!(w[1..].iter().all(|&x| x != 0.0), "{id}: the continuous law stuck exactly");
+                    }
+                    _ => {
+                        assert!(
+                            close(peak, 0.99, 5e-3) && close(t[w.iter().position(|&x| x == peak).unwrap()], 1.0, 1e-9)
+                        );
+                        assert!(
+                            slow(1.96, 2.03) && w.iter().all(|&x| x >= 0.0),
+                            "{id}: not the swing behind the drive"
+                        );
+                        for (i, &x) in w.iter().enumerate().skip(1) {
+                            if x > 0.1 && t[i] >= 0.5 {
+                                assert!(
+                                    close(friction[i], -0.0424, 0.002),
+                                    "{id}: friction {} at {}",
+                                    friction[i],
+                                    t[i]
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            // Borello's port, the drive end winding at 0.5 rad/s (k = 10, tau_load = 0): held
+            // until k*0.5*t = FSD*TFR0 = 1.2 N.m (0.24 s), one damped slide into the +1 rad stop,
+            // held there; the mean shaft torque over the last step -k*(0.5*3.995 - 1).
+            "LoadDependentFrictionShaftLoad" => {
+                let (w, phi, mode, torque) = (r.col("w"), r.col("phi"), r.col("mode"), r.col("tau_shaft"));
+                let first = t.iter().zip(&w).position(|(_, &x)| x != 0.0).unwrap();
+                assert!(close(t[first], 0.25, 1e-9), "{id}: moves from {}", t[first]);
+                let peak = w.iter().cloned().fold(f64::MIN, f64::max);
+                assert!(close(peak, 0.98, 5e-3) && w.iter().all(|&x| x >= 0.0), "{id}: peak {peak}");
+                let stop = t.iter().position(|&ti| close(ti, 2.32, 1e-9)).unwrap();
+                assert!(mode[first..stop].iter().all(|&m| m == 1.0), "{id}: stuck before the hard stop");
+                assert!(
+                    phi[stop..].iter().all(|&p| p == 1.0) && w[stop..].iter().all(|&x| x == 0.0),
+                    "{id}: left the stop"
+                );
+                assert!(close(*torque.last().unwrap(), -9.975, 1e-9), "{id}: tau_shaft {}", torque.last().unwrap());
+            }
             // The motor alone: w = 0.5*(1 - exp(-t/0.1)) towards w_command = 0.5 rad/s.
             "MotorDrive" => {
                 let w = r.col("w");

@@ -282,7 +282,8 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
          <li><b>Co-Simulation</b> in a fixed-step co-simulation (FMPy's default master, SSP, OMSimulator's weakly \
          coupled system, libcosim): exact alone at any step; but a master that holds a coupling torque over each \
          step makes every stick late. Through a compliant shaft, couple at the shaft port instead \
-         (<code>HillFrictionShaftLoad</code>: the drive's angle and rate in, the shaft torque out).</li>\n</ul>\n\
+         (<code>HillFrictionShaftLoad</code>, exact; <code>StribeckShaftLoad</code>, <code>MajdSimaanShaftLoad</code>, \
+         <code>DahlShaftLoad</code> substepped: the drive's angle and rate in, the shaft torque out).</li>\n</ul>\n\
          <p><img class=\"figure\" src=\"figures/{f}.png\" alt=\"the shaft-and-load system three ways\"></p>\n\
          <p>The figure: CompliantDrive winding its shaft against HillFrictionInertia, exact; as two Model Exchange \
          FMUs in OMSimulator's strongly coupled system; as two Co-Simulation FMUs in its weakly coupled system at \

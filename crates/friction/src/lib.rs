@@ -38,10 +38,10 @@ pub use exact::ExactStaticCoulomb;
 pub use flap_actuator::FlapActuatorServo;
 pub use hill::HillFriction;
 pub use inertia::{FrictionInertia, Motion, StickSlipContact};
-pub use load_dependent::{LoadDependentFriction, StepCondition};
+pub use load_dependent::{LoadDependentFriction, StepCondition, UnderLoad};
 pub use majd_simaan::{MajdSimaan, SigmaMethod};
 pub use motor_drive::MotorDrive;
-pub use shaft_load::{DriveEnd, ShaftLoad};
+pub use shaft_load::{substeps, DriveEnd, Shaft, ShaftLoad, ShaftStep, TorqueDriven, SUBSTEP_LIMIT};
 pub use smooth::VelocityMap;
 pub use stribeck::{ClassicalFriction, ClassicalShape};
 

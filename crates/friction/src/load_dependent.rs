@@ -604,3 +604,25 @@ impl LoadDependentFriction {
         self.rate == 0.0
     }
 }
+
+/// The element under a held external load `TLD`, driven through a shaft
+/// (`crate::Shaft::step_body`): the shaft's torque is the motor torque `TM`.
+pub struct UnderLoad<'a> {
+    pub element: &'a mut LoadDependentFriction,
+    /// `TLD` (N.m), held over the step.
+    pub load: f64,
+}
+
+impl crate::TorqueDriven for UnderLoad<'_> {
+    fn angle(&self) -> f64 {
+        self.element.angle
+    }
+    fn rate(&self) -> f64 {
+        self.element.rate
+    }
+    /// Exact for the ramp's mean held over `h` (statements 01-17 event by event).
+    fn advance_under(&mut self, applied: f64, slope: f64, h: f64) -> f64 {
+        self.element.step_exact(applied + 0.5 * slope * h, self.load, h);
+        0.0 - self.element.friction
+    }
+}

@@ -851,8 +851,9 @@ impl<M: Model> Erased for ModelBox<M> {
             return Err(StepError::Refused);
         }
         let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
+        let calls = if M::SUBSTEPS_ITSELF { 1 } else { substeps };
         let events_on = log.enabled(log::EVENTS);
-        self.advance(t, h, substeps, &mut |time, tr| {
+        self.advance(t, h, calls, &mut |time, tr| {
             if events_on {
                 log_transition(log, M::INFO.identifier, time, tr);
             }

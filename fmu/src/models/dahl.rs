@@ -77,6 +77,7 @@ impl ElementLaw for Dahl {
 
 pub type DahlInertia = LawInertia<Dahl>;
 pub type DahlElement = LawElement<Dahl>;
+pub type DahlShaftLoad = super::shaft_port::LawShaftLoad<Dahl>;
 
 crate::law_models!(
     Dahl,
@@ -115,6 +116,36 @@ crate::law_models!(
         Eqs. 2-4). Default experiment: w_rel = 0.05*sin(2*pi*t) rad/s from DahlElement_in.csv, one period: the \
         hysteresis loop, the torque saturating toward -+Tf0 = 0.0424 N.m; without an input w_rel stays 0 and so does \
         the torque"),
+    shaft: ModelInfo::new("DahlShaftLoad", super::shaft_port::PORT_EXPERIMENT)
+        .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
+        .sources(&[(&bibliography::NURRE, "Dahl's square law, Eqs. (2), (4)")])
+        .equations(&[
+            eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \
+                and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)"),
+            eq("der(phi) = w", "", "kinematics"),
+            eq("J*der(w) = tau_on_load + tau_friction", "", "Newton's law for the load; Co-Simulation: substeps no \
+                longer than internal_step, each the law's own integration under the shaft torque at the load's \
+                predicted mid-substep angle (friction::Shaft::step_body), internal_step*max(sqrt(k_shaft/J), \
+                d_shaft/J) <= 0.5"),
+            eq("der(tau_friction) = -gamma*(tau_friction*sign(w) + tau_running)^2*w", "", "Dahl's square law \
+                in time (Nurre, Eqs. 1, 2 and 4) for tau_friction = -Tf, integrated exactly in the angle as in \
+                DahlInertia: a smooth law, the load never sticks exactly"),
+            eq("tau_friction = -tau_running*sign(w_start)", "\"at the start\"", "a load set moving starts in steady \
+                sliding; a load at rest starts with no friction"),
+            eq("tau_shaft = -tau_on_load", "", "reaction of the shaft on the drive; Co-Simulation reports it and \
+                tau_friction as means over the last step, so the drive receives the impulse the load received"),
+            eq("mode = sign(w)", "", "-1 backward, +1 forward; 0 only where w is exactly 0"),
+        ])
+        .description("Shaft port of Dahl's friction (motion in, torque out): a load J with the friction of DahlInertia \
+        (Nurre Eqs. 2-4) at the end of a shaft k_shaft, d_shaft whose drive end moves as phi_drive + w_drive*(t - t0) \
+        over each step; the load substeps inside the step; tau_shaft is the shaft's torque on the drive, mean over \
+        the step (connect to a torque-input plant such as MotorDrive's tau_load). Default \
+        experiment (DahlShaftLoad_in.csv: the drive end winds at 0.5 rad/s; k_shaft = 10 N.m/rad, J = 1, Nurre's \
+        Tf0 = 0.0424 N.m): the friction is small beside the shaft's torque (up to 1.6 N.m), so the load swings behind \
+        the drive end with the shaft's period 2*pi*sqrt(J/k_shaft) = 1.99 s, its rate between 0 and 0.99 rad/s (peak at \
+        1.0 s, under 1e-2 rad/s from 1.96 to 2.03 s), the friction building up to -Tf0 over the first swing \
+        (-0.04 N.m at 0.4 s) and staying there while the load moves. Without the input file the \
+        drive end stays at 0 and the load at rest"),
     default_step: 1e-3,
     j_start: 5.0,
     w_start: 0.002,

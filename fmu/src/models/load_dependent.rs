@@ -8,6 +8,29 @@ use crate::model::{Hybrid, Model, State, Transition};
 use friction::{LoadDependentFriction, Motion};
 use serde::{Deserialize, Serialize};
 
+/// The model's own variables (`$($head)*`) followed by the element's
+/// parameters, declared once for `LoadDependentFrictionInertia` and its
+/// shaft port `LoadDependentFrictionShaftLoad` (both keep the element in
+/// `element`, the start values and the internal step under these names).
+macro_rules! with_element_parameters {
+    ($($head:tt)*) => {
+        variables! {
+            $($head)*
+            parameter(J = element.inertia, "Moment of inertia JM", Inertia, 1.0).positive(),
+            parameter(tau_friction0 = element.base_friction, "Load-independent friction TFR0", Torque, 1.0).min(0.0),
+            parameter(element.eta_opposing, "Efficiency with opposing load EtO, in (0, 1]", Ratio, 0.8).positive().max(1.0),
+            parameter(element.eta_aiding, "Efficiency with aiding load EtA, <= 1: 0..1 reversible, <= 0 irreversible (the \
+                paper uses -0.2 and -0.4)", Ratio, 0.7).max(1.0),
+            parameter(element.static_ratio, "Static to dynamic friction ratio FSD, >= 1", Ratio, 1.2).min(1.0),
+            parameter(element.viscous, "Viscous coefficient CM", RotationalDamping, 0.1).min(0.0),
+            parameter(stop_angle = element.stop, "Hard stops at +-XJM", Angle, 1.0).positive(),
+            parameter(phi_start = angle_start, "Angle at the start time", Angle, 0.0),
+            parameter(w_start = rate_start, "Rate at the start time", AngularVelocity, 0.0),
+            internal_step(1e-3, field!(internal_step)),
+        }
+    };
+}
+
 #[derive(Clone, Default, Serialize, Deserialize)]
 pub struct LoadDependentFrictionInertia {
     motor_torque: f64,
@@ -67,7 +90,7 @@ impl Model for LoadDependentFrictionInertia {
             (start values): a reversible transmission at rest, back-driven by its load: it moves backward from the \
             first step and comes to rest on the lower stop, phi = -1 rad, at 0.91 s (w exactly 0, mode 0 from \
             there)");
-    const VARIABLES: &'static [Variable<Self>] = variables! {
+    const VARIABLES: &'static [Variable<Self>] = with_element_parameters! {
         input(tau_motor = motor_torque, "Motor (driving) torque TM", Torque, 0.0),
         input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles \
             (Act = TM - TLD - CM*w)", Torque, 5.0),
@@ -77,17 +100,6 @@ impl Model for LoadDependentFrictionInertia {
             Torque, |m| 0.0 - m.element.friction),
         integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward",
             -1, 1, |m| m.contact.as_i32()),
-        parameter(J = element.inertia, "Moment of inertia JM", Inertia, 1.0).positive(),
-        parameter(tau_friction0 = element.base_friction, "Load-independent friction TFR0", Torque, 1.0).min(0.0),
-        parameter(element.eta_opposing, "Efficiency with opposing load EtO, in (0, 1]", Ratio, 0.8).positive().max(1.0),
-        parameter(element.eta_aiding, "Efficiency with aiding load EtA, <= 1: 0..1 reversible, <= 0 irreversible (the \
-            paper uses -0.2 and -0.4)", Ratio, 0.7).max(1.0),
-        parameter(element.static_ratio, "Static to dynamic friction ratio FSD, >= 1", Ratio, 1.2).min(1.0),
-        parameter(element.viscous, "Viscous coefficient CM", RotationalDamping, 0.1).min(0.0),
-        parameter(stop_angle = element.stop, "Hard stops at +-XJM", Angle, 1.0).positive(),
-        parameter(phi_start = angle_start, "Angle at the start time", Angle, 0.0),
-        parameter(w_start = rate_start, "Rate at the start time", AngularVelocity, 0.0),
-        internal_step(1e-3, field!(internal_step)),
     };
 
     // Model Exchange: Table 1's law with its modes as discrete states. Stuck
@@ -159,6 +171,179 @@ impl Model for LoadDependentFrictionInertia {
         // and stops by up to a step; FlapActuatorServo keeps it, as the
         // paper's figures use it).
         self.element.step_exact(self.motor_torque, self.load_torque, dt);
+        self.contact = Motion::of_rate(self.element.rate);
+        if let Some(t) = Transition::of_motion(before, self.contact) {
+            on_transition(t);
+        }
+    }
+}
+
+/// `LoadDependentFrictionShaftLoad`: the shaft port of Borello's element —
+/// motion in, torque out. The shaft's torque is the element's motor torque
+/// `TM`; the external load `TLD` stays an input. Co-Simulation: equal
+/// substeps no longer than `internal_step` inside the step
+/// (`friction::Shaft::step_body`), each Table 1's law integrated exactly
+/// under the shaft torque at the element's predicted mid-substep angle.
+#[derive(Clone, Default, Serialize, Deserialize)]
+pub struct LoadDependentFrictionShaftLoad {
+    drive: friction::DriveEnd,
+    shaft: friction::Shaft,
+    load_torque: f64,
+    angle_start: f64,
+    rate_start: f64,
+    internal_step: f64,
+    element: LoadDependentFriction,
+    contact: Motion,
+    acceleration: f64,
+    /// Torque of the shaft on the drive: the mean over the last step (Co-Simulation), now (Model Exchange).
+    drive_torque: f64,
+    /// Friction torque on the element (-TFR): the mean over the last step (Co-Simulation), now (Model Exchange).
+    friction_torque: f64,
+}
+
+impl LoadDependentFrictionShaftLoad {
+    /// The shaft's torque on the element now (Model Exchange: the drive end where its inputs say).
+    fn shaft_torque(&self) -> f64 {
+        self.shaft.torque(&self.drive, 0.0, self.element.angle, self.element.rate)
+    }
+}
+
+impl Model for LoadDependentFrictionShaftLoad {
+    const INFO: ModelInfo = ModelInfo::new("LoadDependentFrictionShaftLoad", super::shaft_port::PORT_EXPERIMENT)
+        .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
+        .sources(&[(&bibliography::BORELLO, "load-dependent friction and end stops, Table 1")])
+        .equations(&[
+            eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \
+                and damper) on the element, its motor torque TM; over a co-simulation step the drive end moves as \
+                phi_drive + w_drive*(t - t0)"),
+            eq("der(phi) = w", "", "kinematics"),
+            eq("-stop_angle <= phi <= stop_angle", "", "hard stops at +-XJM (Borello & Dalla Vedova, Table 1, \
+                statement 15)"),
+            eq("tau_active = tau_on_load - tau_load - viscous*w", "", "the active torque Act (Borello & Dalla \
+                Vedova, Eq. 6; Table 1, statement 01) with the shaft as the motor"),
+            eq("J*der(w) = tau_active + tau_friction", "", "Newton's law (Eq. 5); Co-Simulation: substeps no longer \
+                than internal_step, each Table 1's law integrated exactly under the shaft torque at the element's \
+                predicted mid-substep angle, internal_step*max(sqrt(k_shaft/J), d_shaft/J) <= 0.5"),
+            eq("tau_friction = -(tau_friction0 + (1/eta_opposing - 1)*abs(tau_load))*sign(w)", "w*tau_load >= 0, w \
+                != 0", "sliding against the load, FDO (Eq. 3; the other cases as on LoadDependentFrictionInertia's \
+                page: FDA with an aiding load, stuck within static_ratio times the level, plastic hard stops)"),
+            eq("tau_shaft = -tau_on_load", "", "reaction of the shaft on the drive; Co-Simulation reports it and \
+                tau_friction as means over the last step"),
+            eq("mode = sign(w)", "", "-1 backward, 0 stuck or at a stop (w exactly 0), +1 forward"),
+        ])
+        .description("Shaft port of Borello & Dalla Vedova's load-dependent friction (motion in, torque out): the \
+            element of LoadDependentFrictionInertia (Table 1: efficiencies, FSD, viscous CM, plastic hard stops) at \
+            the end of a shaft k_shaft, d_shaft whose drive end moves as phi_drive + w_drive*(t - t0) over each step, \
+            the shaft as its motor and tau_load the external load; substepped inside the step; tau_shaft is the \
+            shaft's torque on the drive, mean over the step (connect to a torque-input plant such as MotorDrive's \
+            tau_load). Default experiment (LoadDependentFrictionShaftLoad_in.csv: the drive end winds at 0.5 rad/s; \
+            k_shaft = 10 N.m/rad, tau_load = 0, so the levels are TFR0 = 1 N.m sliding and FSD*TFR0 = 1.2 N.m \
+            static): the element holds (w exactly 0) until the shaft torque reaches 1.2 N.m at 0.24 s, slides (up \
+            to 0.98 rad/s; the viscous CM damps the swing, so it does not stick again) into the hard stop at +1 rad \
+            at 2.32 s, and stays there (w exactly 0, mode 0), the shaft pulling with up to 10 N.m. Without the input \
+            file the drive end stays at 0 and the element at rest");
+    const VARIABLES: &'static [Variable<Self>] = with_element_parameters! {
+        input(phi_drive = drive.angle, "Angle of the drive end of the shaft at the step's start (connect the drive's \
+            phi)", Angle, 0.0),
+        input(w_drive = drive.rate, "Rate of the drive end; it moves as phi_drive + w_drive*(t - t0) over the step \
+            (connect the drive's w)", AngularVelocity, 0.0),
+        input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles (Act = tau_on_load \
+            - TLD - CM*w)", Torque, 0.0),
+        output(tau_shaft = drive_torque, "Torque the shaft applies to the drive: Co-Simulation, the mean over the last \
+            step; Model Exchange, its value now (connect to the drive's tau_load)", Torque),
+        output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
+        output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),
+        output(tau_friction = friction_torque, "Friction torque on the element (-TFR): Co-Simulation, the mean over \
+            the last step; Model Exchange, its value now", Torque),
+        integer_output("mode", "Motion: -1 backward, 0 stuck or at a stop, +1 forward", -1, 1, |m| m.contact.as_i32()),
+        parameter(k_shaft = shaft.stiffness, "Shaft torsional stiffness", RotationalStiffness, 10.0).positive(),
+        parameter(d_shaft = shaft.damping, "Shaft torsional damping", RotationalDamping, 0.0).min(0.0),
+    };
+
+    // Model Exchange: LoadDependentFrictionInertia's contact with the shaft's
+    // torque now as the motor torque.
+    const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
+        states: &[
+            State {
+                variable: "phi",
+                set: |m, x| m.element.angle = x,
+                derivative: |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate },
+                depends_on: &["w"],
+                nominal: 1.0,
+            },
+            State {
+                variable: "w",
+                set: |m, x| m.element.rate = x,
+                derivative: |m| m.acceleration,
+                depends_on: &["phi", "w", "phi_drive", "w_drive", "tau_load"],
+                nominal: 1.0,
+            },
+        ],
+        indicators: 3,
+        evaluate: |m| {
+            let tau = m.shaft_torque();
+            let act = tau - m.load_torque - m.element.viscous * m.element.rate; // 01
+            m.acceleration = m.element.contact_acceleration(m.contact, act, m.load_torque);
+            m.drive_torque = 0.0 - tau;
+            m.friction_torque = 0.0 - m.element.friction;
+        },
+        event_indicators: |m, z| {
+            m.element.contact_indicators(m.contact, m.shaft_torque() - m.load_torque, m.load_torque, z)
+        },
+        event: |m, on_transition| {
+            let before = m.contact;
+            if m.element.settle(before) {
+                m.contact = m.element.motion_from_rest(m.shaft_torque() - m.load_torque, m.load_torque);
+            }
+            Transition::of_motion(before, m.contact).map(|t| on_transition(t)).is_some()
+        },
+    });
+
+    // The port substeps itself: its drive end moves within the step.
+    const SUBSTEPS_ITSELF: bool = true;
+    fn max_substep(&self) -> f64 {
+        self.internal_step
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.angle_start.abs() > self.element.stop {
+            return Err(format!(
+                "phi_start = {} rad rejected: it lies outside the stops +-stop_angle = +-{} rad",
+                self.angle_start, self.element.stop
+            ));
+        }
+        let (j, h) = (self.element.inertia, self.internal_step);
+        let ratio = self.shaft.substep_ratio(j, h);
+        if ratio > friction::SUBSTEP_LIMIT {
+            return Err(format!(
+                "internal_step = {h} s rejected: with k_shaft = {} N.m/rad, d_shaft = {} N.m.s/rad and J = {j} kg.m2, \
+                 h*max(sqrt(k_shaft/J), d_shaft/J) = {ratio} must be <= {} (internal_step <= {} s)",
+                self.shaft.stiffness,
+                self.shaft.damping,
+                friction::SUBSTEP_LIMIT,
+                h * friction::SUBSTEP_LIMIT / ratio
+            ));
+        }
+        Ok(())
+    }
+
+    fn initialize(&mut self) {
+        self.element.angle = self.angle_start;
+        self.element.rate = self.rate_start;
+        self.element.friction = 0.0;
+        self.contact = Motion::of_rate(self.rate_start);
+        self.drive_torque = 0.0 - self.shaft_torque();
+        self.friction_torque = 0.0;
+    }
+
+    #[inline]
+    fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
+        let n = friction::substeps(dt, self.internal_step);
+        let before = Motion::of_rate(self.element.rate);
+        let mut body = friction::UnderLoad { element: &mut self.element, load: self.load_torque };
+        let impulses = self.shaft.step_body(&self.drive, dt, n, &mut body);
+        self.drive_torque = 0.0 - impulses.shaft_impulse / dt;
+        self.friction_torque = impulses.friction_impulse / dt;
         self.contact = Motion::of_rate(self.element.rate);
         if let Some(t) = Transition::of_motion(before, self.contact) {
             on_transition(t);

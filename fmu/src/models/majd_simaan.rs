@@ -38,6 +38,7 @@ enumeration! {
 
 pub type MajdSimaanInertia = LawInertia<MajdSimaan>;
 pub type MajdSimaanElement = LawElement<MajdSimaan>;
+pub type MajdSimaanShaftLoad = super::shaft_port::LawShaftLoad<MajdSimaan>;
 
 crate::law_models!(
     MajdSimaan,
@@ -99,6 +100,33 @@ crate::law_models!(
         its static peak; without an input w_rel stays 0 and so does the torque. On a rigid inertia of the user's the \
         held-input coupling chatters (see the README's Capabilities section): use MajdSimaanInertia or a compliant \
         coupling"),
+    shaft: ModelInfo::new("MajdSimaanShaftLoad", super::shaft_port::PORT_EXPERIMENT)
+        .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
+        .sources(&[(&bibliography::MAJD_SIMAAN, "Eq. (6); sigma by Eqs. (7)-(8), (13), (19)")])
+        .equations(&[
+            eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \
+                and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)"),
+            eq("der(phi) = w", "", "kinematics"),
+            eq("J*der(w) = tau_on_load + tau_friction", "", "Newton's law for the load; Co-Simulation: substeps no \
+                longer than internal_step, each the law's own integration under the shaft torque at the load's \
+                predicted mid-substep angle (friction::Shaft::step_body), internal_step*max(sqrt(k_shaft/J), \
+                d_shaft/J) <= 0.5"),
+            eq("tau_friction = -F(w)", "", "Majd & Simaan's continuous law (Eq. 6, written out on \
+                MajdSimaanInertia's page) against the motion: no stiction state, the load never sticks exactly"),
+            eq("tau_shaft = -tau_on_load", "", "reaction of the shaft on the drive; Co-Simulation reports it and \
+                tau_friction as means over the last step, so the drive receives the impulse the load received"),
+            eq("mode = sign(w)", "", "-1 sliding backward, 0 only where w is exactly 0, +1 sliding forward"),
+        ])
+        .description("Shaft port of Majd & Simaan's continuous friction with stiction (motion in, torque out): a load J \
+        with the friction of MajdSimaanInertia (Eq. 6) at the end of a shaft k_shaft, d_shaft whose drive end moves \
+        as phi_drive + w_drive*(t - t0) over each step; the load substeps inside the step; tau_shaft is the shaft's \
+        torque on the drive, mean over the step (connect to a torque-input plant such as MotorDrive's tau_load). \
+        Default \
+        experiment (MajdSimaanShaftLoad_in.csv: the drive end winds at 0.5 rad/s; k_shaft = 10 N.m/rad, J = 1, f_s = \
+        0.95, f_c = 0.5 N.m): the continuous law lets the load creep (3 mrad/s at 0.18 s) before the shaft torque \
+        passes f_s near 0.2 s; it slips up to 1.03 rad/s, slows under 1e-2 rad/s from 1.98 to 2.23 s without ever \
+        sticking exactly (w never exactly 0 after the start), and slips again. Without the input file the drive end \
+        stays at 0 and the load at rest"),
     default_step: 1e-3,
     j_start: 1.0,
     w_start: 0.0,

@@ -10,6 +10,7 @@
 //! add one `file::Type` entry to [`models!`]. Nothing else changes.
 
 pub mod one_inertia;
+pub mod shaft_port;
 pub mod two_inertia;
 
 use crate::description::{Experiment, VariableInfo};
@@ -67,11 +68,11 @@ macro_rules! models {
 models! {
     coulomb_inertia::CoulombInertia,
     hill_friction_inertia::HillFrictionInertia,
-    stribeck::{StribeckInertia, StribeckElement},
-    majd_simaan::{MajdSimaanInertia, MajdSimaanElement},
-    dahl::{DahlInertia, DahlElement},
+    stribeck::{StribeckInertia, StribeckElement, StribeckShaftLoad},
+    majd_simaan::{MajdSimaanInertia, MajdSimaanElement, MajdSimaanShaftLoad},
+    dahl::{DahlInertia, DahlElement, DahlShaftLoad},
     clutch::ClutchStickSlip,
-    load_dependent::LoadDependentFrictionInertia,
+    load_dependent::{LoadDependentFrictionInertia, LoadDependentFrictionShaftLoad},
     two_inertia_clutch::TwoInertiaClutch + SCENARIOS,
     coupled_clutches::CoupledClutches + SCENARIOS,
     antenna_servo::AntennaAzimuthServo + SCENARIOS,

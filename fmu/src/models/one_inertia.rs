@@ -332,7 +332,8 @@ impl<L> HasLaw<L> for LawElement<L> {
     }
 }
 
-/// Both FMUs of a law: `<Law>Inertia` and `<Law>Element`, with the law's
+/// The FMUs of a law: `<Law>Inertia`, `<Law>Element` and, with `shaft:`,
+/// `<Law>ShaftLoad` (see [`crate::models::shaft_port`]), with the law's
 /// parameters (written against [`HasLaw`]) declared once.
 #[macro_export]
 macro_rules! law_models {
@@ -340,13 +341,15 @@ macro_rules! law_models {
         $law:ty,
         inertia: $inertia_info:expr,
         element: $element_info:expr,
+        $(shaft: $shaft_info:expr,)?
         default_step: $step:expr,
         j_start: $j:expr,
         w_start: $w:expr,
-        [$($extra:tt)*]
+        $extra:tt
     ) => {
-        $crate::inertia_model!($law, $inertia_info, default_step: $step, j_start: $j, w_start: $w, [$($extra)*]);
-        $crate::element_model!($law, $element_info, default_step: $step, [$($extra)*]);
+        $crate::inertia_model!($law, $inertia_info, default_step: $step, j_start: $j, w_start: $w, $extra);
+        $crate::element_model!($law, $element_info, default_step: $step, $extra);
+        $($crate::shaft_model!($law, $shaft_info, default_step: $step, $extra);)?
     };
 }
 

@@ -49,6 +49,7 @@ enumeration! {
 
 pub type StribeckInertia = LawInertia<ClassicalFriction>;
 pub type StribeckElement = LawElement<ClassicalFriction>;
+pub type StribeckShaftLoad = super::shaft_port::LawShaftLoad<ClassicalFriction>;
 
 crate::law_models!(
     ClassicalFriction,
@@ -110,6 +111,38 @@ crate::law_models!(
         one period, tracing the exponential map (Eq. 4); without an input w_rel stays 0 and so does the torque. On a \
         rigid inertia of the user's the held-input coupling chatters (see the README's Capabilities section): use \
         StribeckInertia or a compliant coupling"),
+    shaft: ModelInfo::new("StribeckShaftLoad", super::shaft_port::PORT_EXPERIMENT)
+        .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
+        .sources(&[(&bibliography::MAJD_SIMAAN, "the classical maps, Eqs. (2)-(5)")])
+        .equations(&[
+            eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \
+                and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)"),
+            eq("der(phi) = w", "", "kinematics"),
+            eq("J*der(w) = tau_on_load + tau_friction", "", "Newton's law for the load; Co-Simulation: substeps no \
+                longer than internal_step, each the law's own integration under the shaft torque at the load's \
+                predicted mid-substep angle (friction::Shaft::step_body), internal_step*max(sqrt(k_shaft/J), \
+                d_shaft/J) <= 0.5"),
+            eq("tau_friction = -F(w)", "w != 0", "sliding: the map F chosen by `equation` (Majd & Simaan, Eqs. \
+                2-4, written out on StribeckInertia's page) against the motion"),
+            eq("tau_friction = -tau_on_load", "w = 0, abs(tau_on_load) <= tau_static, \"Model Exchange\"", "stuck: \
+                Model Exchange adds a true stiction state at w = 0, holding w exactly 0 up to tau_static"),
+            eq("tau_friction = -tau_static*sign(tau_on_load)", "w = 0, abs(tau_on_load) > tau_static, \"Model \
+                Exchange\"", "breakaway in the direction of the shaft torque"),
+            eq("tau_friction = 0", "w = 0, \"Co-Simulation\"", "the map at w = 0 itself: below tau_static the load \
+                creeps at tiny rates instead of sticking (as StribeckInertia)"),
+            eq("tau_shaft = -tau_on_load", "", "reaction of the shaft on the drive; Co-Simulation reports it and \
+                tau_friction as means over the last step, so the drive receives the impulse the load received"),
+            eq("mode = sign(w)", "", "-1 sliding backward, 0 stuck, +1 sliding forward"),
+        ])
+        .description("Shaft port of the classical Stribeck maps (motion in, torque out): a load J with the friction \
+        of StribeckInertia (Majd & Simaan Eqs. 2-4, chosen by `equation`) at the end of a shaft k_shaft, d_shaft whose \
+        drive end moves as phi_drive + w_drive*(t - t0) over each step; the load substeps inside the step, so its \
+        stick-slip follows the present step's shaft torque; tau_shaft is the shaft's torque on the drive, mean over \
+        the step (connect to a torque-input plant such as MotorDrive's tau_load). Default experiment \
+        (StribeckShaftLoad_in.csv: the drive end winds at 0.5 rad/s; k_shaft = 10 N.m/rad, J = 1, the Eq. 4 map with \
+        f_s = 0.95 and f_c = 0.5 N.m): the load holds (creeping under 1e-19 rad/s) until the shaft torque reaches f_s \
+        at 0.19 s, slips up to 1.03 rad/s, comes to rest near 1.99 s (under 1e-2 rad/s until 2.23 s) and slips again: \
+        the stick-slip cycle, twice in 4 s. Without the input file the drive end stays at 0 and the load at rest"),
     default_step: 1e-3,
     j_start: 1.0,
     w_start: 0.0,
