@@ -35,7 +35,7 @@ from scipy.integrate import solve_ivp
 from scipy.optimize import brentq, minimize_scalar
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shaft_coupling import Fmu, MASTERS, STEPS  # noqa: E402
+from shaft_coupling import Fmu, MASTERS, STEPS, run_master  # noqa: E402
 from shaft_reference import SYSTEMS  # noqa: E402
 
 STUCK = 1e-2  # rad/s, 1 % of the peak rate: below it a load counts as stuck (the Co-Simulation maps creep and spike, README)
@@ -325,30 +325,7 @@ def pair(fmu_dir, law, cut, s, h):
 
 
 def cosimulate(fmu_dir, law, cut, master, s, h, stop):
-    load, plant, load_out, plant_out, to_load, to_plant = pair(fmu_dir, law, cut, s, h)
-    load.set(to_load(plant.get(plant_out)))
-    plant.set(to_plant(load.get(load_out)))
-    f, p = load.get(load_out), plant.get(plant_out)
-    n = int(round(stop / h))
-    w = [f["w"]]
-    for i in range(n):
-        t = i * h
-        load.set(to_load(p))
-        if master == "jacobi":
-            plant.set(to_plant(f))
-            load.slave.doStep(t, h)
-            plant.slave.doStep(t, h)
-            f = load.get(load_out)
-        else:
-            load.slave.doStep(t, h)
-            f = load.get(load_out)
-            plant.set(to_plant(f))
-            plant.slave.doStep(t, h)
-        p = plant.get(plant_out)
-        w.append(f["w"])
-    load.free()
-    plant.free()
-    return np.array(w)
+    return run_master(pair(fmu_dir, law, cut, s, h), master, h, stop)
 
 
 def coupled(fmu_dir, law, stop=4.0):

@@ -114,7 +114,12 @@ def pair(fmu_dir, cut, s, h):
 
 def cosimulate(fmu_dir, cut, master, s, h, stop):
     """Load rate at the communication points t = i*h."""
-    load, plant, load_out, plant_out, to_load, to_plant = pair(fmu_dir, cut, s, h)
+    return run_master(pair(fmu_dir, cut, s, h), master, h, stop)
+
+
+def run_master(pairing, master, h, stop):
+    """The load rate at t = i*h of a pair (see `pair`) run by `master`."""
+    load, plant, load_out, plant_out, to_load, to_plant = pairing
     # Consistent start: each FMU's inputs from the other's initial outputs.
     f, p = load.get(load_out), plant.get(plant_out)
     load.set(to_load(p))

@@ -219,3 +219,126 @@ fn read_csv_full_names(path: &Path) -> Result<Table, String> {
     table.columns = columns;
     Ok(table)
 }
+
+/// Where the shaft-and-load system of the coupling studies is cut.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cut {
+    /// CompliantDrive holds the shaft and sends its torque to the law's inertia FMU.
+    Torque,
+    /// MotorDrive sends its motion to the law's shaft port, which holds the shaft.
+    Shaft,
+}
+
+/// A friction law's FMUs on either side of the cut.
+#[derive(Clone, Copy, Debug)]
+pub struct LawFmus<'a> {
+    /// The inertia FMU (torque cut) and the input the shaft torque goes to.
+    pub inertia: &'a str,
+    pub torque_input: &'static str,
+    /// The shaft port (shaft cut).
+    pub port: &'a str,
+    /// The inertia integrates exactly at any step: under Co-Simulation it
+    /// takes the communication step as its internal step.
+    pub exact: bool,
+}
+
+/// Hill's static + Coulomb law: `HillFrictionInertia` and `HillFrictionShaftLoad`.
+pub const HILL: LawFmus<'static> =
+    LawFmus { inertia: "HillFrictionInertia", torque_input: "load.tau", port: "HillFrictionShaftLoad", exact: true };
+
+/// The systems of the coupling studies, `name -> parameters`, from
+/// `tests/python/shaft_coupling.py --systems` (one source for every importer).
+pub fn shaft_systems() -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, f64>> {
+    let script = crate::workspace_root().join("tests/python/shaft_coupling.py");
+    let (ok, out, err) = crate::run_python(&script, &["--systems"]);
+    assert!(ok, "{out}\n{err}");
+    out.lines()
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let name = words.next().unwrap().to_string();
+            (name, words.filter_map(|w| w.split_once('=')).map(|(k, v)| (k.into(), v.parse().unwrap())).collect())
+        })
+        .collect()
+}
+
+/// One shaft-and-load system (`p`, see [`shaft_systems`]) in OMSimulator,
+/// the load under `law` with its parameters `law_values` (named without
+/// prefix; J and w_start come from `p`), cut at the torque or at the shaft:
+/// weakly coupled (Co-Simulation at the communication step `step`; the
+/// torque cut's CompliantDrive, and an exact inertia, take it as internal
+/// step) or strongly coupled (Model Exchange, CVODE at relative tolerance
+/// 1e-11 and maximum step `step`). Components `drive` and `load`.
+pub fn shaft_system(
+    cut: Cut,
+    mode: Mode,
+    law: &LawFmus<'_>,
+    law_values: &[(String, f64)],
+    p: &std::collections::BTreeMap<String, f64>,
+    stop: f64,
+    step: f64,
+) -> LuaSystem<'static> {
+    let mut values: Vec<(String, f64)> = law_values.iter().map(|(k, v)| (format!("load.{k}"), *v)).collect();
+    values.extend([
+        ("load.J".to_string(), p["J"]),
+        ("load.w_start".into(), 0.0),
+        ("drive.J_motor".into(), p["J_motor"]),
+        ("drive.speed_gain".into(), p["speed_gain"]),
+        ("drive.tau_motor".into(), p["tau_motor"]),
+        ("drive.w_command".into(), p["w_command"]),
+    ]);
+    let (components, connections) = match cut {
+        Cut::Torque => {
+            values.extend([("drive.k_shaft".to_string(), p["k_shaft"]), ("drive.d_shaft".into(), p["d_shaft"])]);
+            if mode == Mode::CoSimulation {
+                values.push(("drive.internal_step".to_string(), step));
+                if law.exact {
+                    values.push(("load.internal_step".to_string(), step));
+                }
+            }
+            (
+                vec![("drive", crate::fmu_path("CompliantDrive")), ("load", crate::fmu_path(law.inertia))],
+                vec![("drive.tau_shaft", law.torque_input), ("load.phi", "drive.phi_load"), ("load.w", "drive.w_load")],
+            )
+        }
+        Cut::Shaft => {
+            values.extend([("load.k_shaft".to_string(), p["k_shaft"]), ("load.d_shaft".into(), p["d_shaft"])]);
+            (
+                vec![("drive", crate::fmu_path("MotorDrive")), ("load", crate::fmu_path(law.port))],
+                vec![
+                    ("drive.phi", "load.phi_drive"),
+                    ("drive.w", "load.w_drive"),
+                    ("load.tau_shaft", "drive.tau_load"),
+                ],
+            )
+        }
+    };
+    LuaSystem {
+        mode,
+        components,
+        connections,
+        values,
+        stop,
+        step,
+        tolerance: if mode == Mode::ModelExchange { 1e-11 } else { 1e-6 },
+        held_inputs: None,
+    }
+}
+
+/// `column` at the communication points `i*h` of a weakly coupled run, as
+/// a CSV `time,w` for the studies' `--score` (the first row at each time:
+/// OMSimulator ends with a sliver step of ~1e-13 s).
+pub fn rate_at_steps(table: &Table, column: &str, h: f64, stop: f64) -> Result<String, String> {
+    let mut csv = String::from("time,w\n");
+    let mut next = 0usize;
+    for (t, x) in table.column("time").iter().zip(table.column(column).iter()) {
+        if (t - next as f64 * h).abs() < 1e-9 {
+            csv += &format!("{:?},{:?}\n", next as f64 * h, x);
+            next += 1;
+        }
+    }
+    let expected = (stop / h).round() as usize + 1;
+    if next != expected {
+        return Err(format!("{next} rows at the communication points, {expected} expected"));
+    }
+    Ok(csv)
+}

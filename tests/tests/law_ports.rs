@@ -114,24 +114,15 @@ fn the_law_ports_follow_the_reference_and_keep_the_coupling_at_every_step_and_ma
 /// the stiff systems at 5 and 20 ms, both cuts, every law: the same goals.
 #[test]
 fn omsimulator_weakly_coupled_system_keeps_the_law_ports_exact_enough() {
-    use fmu_tests::oms::{omsimulator, simulate_system, LuaSystem, Mode};
+    use fmu_tests::oms::{
+        omsimulator, rate_at_steps, shaft_system, shaft_systems, simulate_system, Cut, LawFmus, Mode,
+    };
     let Some(oms) = omsimulator("the law ports in OMSimulator") else { return };
     let stop = 4.0;
     let script = workspace_root().join("tests/python/law_ports.py");
-    let coupling = workspace_root().join("tests/python/shaft_coupling.py");
     let dir = workspace_root().join("target/law_ports_oms");
     std::fs::create_dir_all(&dir).unwrap();
-    // The systems' parameters, from the reference module.
-    let (ok, out, err) = run_python(&coupling, &["--systems"]);
-    assert!(ok, "{out}\n{err}");
-    let systems: BTreeMap<String, BTreeMap<String, f64>> = out
-        .lines()
-        .map(|l| {
-            let mut words = l.split_whitespace();
-            let name = words.next().unwrap().to_string();
-            (name, words.filter_map(|w| w.split_once('=')).map(|(k, v)| (k.into(), v.parse().unwrap())).collect())
-        })
-        .collect();
+    let systems = shaft_systems();
     let mut runs = Vec::new();
     for (law, torque_input) in [
         ("Stribeck", "load.tau"),
@@ -141,81 +132,24 @@ fn omsimulator_weakly_coupled_system_keeps_the_law_ports_exact_enough() {
     ] {
         let (ok, out, err) = run_python(&script, &["--parameters", law]);
         assert!(ok, "{out}\n{err}");
-        let parameters: Vec<(String, f64)> = out
-            .lines()
-            .map(|l| l.split_once(' ').map(|(k, v)| (format!("load.{k}"), v.parse().unwrap())).unwrap())
-            .collect();
+        let values: Vec<(String, f64)> =
+            out.lines().map(|l| l.split_once(' ').map(|(k, v)| (k.to_string(), v.parse().unwrap())).unwrap()).collect();
+        let (inertia, port) = (format!("{law}Inertia"), format!("{law}ShaftLoad"));
+        let fmus = LawFmus { inertia: &inertia, torque_input, port: &port, exact: false };
         for system in ["stiff_loop", "stiff_shaft"] {
-            let p = &systems[system];
             for step in ["0.005", "0.02"] {
                 let h: f64 = step.parse().unwrap();
-                for cut in ["torque", "shaft"] {
-                    let mut values = parameters.clone();
-                    values.extend([("load.J".into(), p["J"]), ("load.w_start".into(), 0.0)]);
-                    let (components, connections) = if cut == "torque" {
-                        values.extend([
-                            ("drive.J_motor".into(), p["J_motor"]),
-                            ("drive.speed_gain".into(), p["speed_gain"]),
-                            ("drive.k_shaft".into(), p["k_shaft"]),
-                            ("drive.d_shaft".into(), p["d_shaft"]),
-                            ("drive.internal_step".into(), h),
-                            ("drive.tau_motor".into(), p["tau_motor"]),
-                            ("drive.w_command".into(), p["w_command"]),
-                        ]);
-                        (
-                            vec![("drive", fmu_path("CompliantDrive")), ("load", fmu_path(&format!("{law}Inertia")))],
-                            vec![
-                                ("drive.tau_shaft", torque_input),
-                                ("load.phi", "drive.phi_load"),
-                                ("load.w", "drive.w_load"),
-                            ],
-                        )
-                    } else {
-                        values.extend([
-                            ("motor.J_motor".into(), p["J_motor"]),
-                            ("motor.speed_gain".into(), p["speed_gain"]),
-                            ("motor.tau_motor".into(), p["tau_motor"]),
-                            ("motor.w_command".into(), p["w_command"]),
-                            ("load.k_shaft".into(), p["k_shaft"]),
-                            ("load.d_shaft".into(), p["d_shaft"]),
-                        ]);
-                        (
-                            vec![("motor", fmu_path("MotorDrive")), ("load", fmu_path(&format!("{law}ShaftLoad")))],
-                            vec![
-                                ("motor.phi", "load.phi_drive"),
-                                ("motor.w", "load.w_drive"),
-                                ("load.tau_shaft", "motor.tau_load"),
-                            ],
-                        )
-                    };
-                    let run = LuaSystem {
-                        mode: Mode::CoSimulation,
-                        components,
-                        connections,
-                        values,
-                        stop,
-                        step: h,
-                        tolerance: 1e-6,
-                        held_inputs: None,
-                    };
-                    let what = format!("{law} {system} {cut} {step}");
+                for (cut, word) in [(Cut::Torque, "torque"), (Cut::Shaft, "shaft")] {
+                    let what = format!("{law} {system} {word} {step}");
+                    let run = shaft_system(cut, Mode::CoSimulation, &fmus, &values, &systems[system], stop, h);
                     let table = simulate_system(&oms, &run).unwrap_or_else(|e| panic!("{what}: {e}"));
-                    // One row per communication point (OMSimulator ends with a sliver step).
-                    let mut csv = String::from("time,w\n");
-                    let mut next = 0usize;
-                    for (t, x) in table.column("time").iter().zip(table.column("load.w").iter()) {
-                        if (t - next as f64 * h).abs() < 1e-9 {
-                            csv += &format!("{:?},{:?}\n", next as f64 * h, x);
-                            next += 1;
-                        }
-                    }
-                    assert_eq!(next, (stop / h).round() as usize + 1, "{what}: rows");
-                    let path = dir.join(format!("{law}_{system}_{cut}_{step}.csv"));
+                    let csv = rate_at_steps(&table, "load.w", h, stop).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let path = dir.join(format!("{law}_{system}_{word}_{step}.csv"));
                     std::fs::write(&path, csv).unwrap();
                     let (ok, out, err) = run_python(&script, &["--score", law, system, step, path.to_str().unwrap()]);
                     assert!(ok, "{what}: {out}\n{err}");
                     let mut r = parse(&out).pop().unwrap_or_else(|| panic!("{what}: {out}"));
-                    r.insert("cut".into(), cut.into());
+                    r.insert("cut".into(), word.into());
                     r.insert("master".into(), "omsimulator_wc".into());
                     runs.push(r);
                 }

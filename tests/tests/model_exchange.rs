@@ -6,7 +6,13 @@
 //! Model Exchange FMUs, against the exact solution of the whole system
 //! (`tests/python/shaft_reference.py`, independent of the FMUs).
 
+use fmu_tests::oms::Cut;
 use fmu_tests::{fmu_path, run_python, workspace_root};
+
+/// Hill's levels of a coupling system (`shaft_coupling.py --systems`).
+fn hill_levels(p: &std::collections::BTreeMap<String, f64>) -> [(String, f64); 2] {
+    [("tau_static".into(), p["tau_static"]), ("tau_coulomb".into(), p["tau_coulomb"])]
+}
 
 /// Every FMU carries Model Exchange beside Co-Simulation (issue 19).
 const WITH_MODEL_EXCHANGE: &[&str] = &[
@@ -131,64 +137,6 @@ fn omsimulator_strongly_coupled_shaft_port_system_meets_the_stick_goal() {
     }
 }
 
-/// One of the shaft-and-load systems (`p`: `shaft_coupling.py --systems`)
-/// in OMSimulator, cut at the torque or at the shaft: strongly coupled
-/// (Model Exchange, CVODE at relative tolerance 1e-11 and maximum step
-/// `step`) or weakly coupled (Co-Simulation at the communication step
-/// `step`, each FMU's internal step the same).
-fn shaft_system(
-    cut: Cut,
-    mode: fmu_tests::oms::Mode,
-    p: &std::collections::BTreeMap<&str, f64>,
-    stop: f64,
-    step: f64,
-) -> fmu_tests::oms::LuaSystem<'static> {
-    use fmu_tests::oms::{LuaSystem, Mode};
-    let mut values = vec![
-        ("load.J".to_string(), p["J"]),
-        ("load.w_start".into(), 0.0),
-        ("load.tau_static".into(), p["tau_static"]),
-        ("load.tau_coulomb".into(), p["tau_coulomb"]),
-        ("drive.J_motor".into(), p["J_motor"]),
-        ("drive.speed_gain".into(), p["speed_gain"]),
-        ("drive.tau_motor".into(), p["tau_motor"]),
-        ("drive.w_command".into(), p["w_command"]),
-    ];
-    let (components, connections) = match cut {
-        Cut::Torque => {
-            values.extend([("drive.k_shaft".to_string(), p["k_shaft"]), ("drive.d_shaft".into(), p["d_shaft"])]);
-            if mode == Mode::CoSimulation {
-                values.extend([("drive.internal_step".to_string(), step), ("load.internal_step".into(), step)]);
-            }
-            (
-                vec![("drive", fmu_path("CompliantDrive")), ("load", fmu_path("HillFrictionInertia"))],
-                vec![("drive.tau_shaft", "load.tau"), ("load.phi", "drive.phi_load"), ("load.w", "drive.w_load")],
-            )
-        }
-        Cut::Shaft => {
-            values.extend([("load.k_shaft".to_string(), p["k_shaft"]), ("load.d_shaft".into(), p["d_shaft"])]);
-            (
-                vec![("drive", fmu_path("MotorDrive")), ("load", fmu_path("HillFrictionShaftLoad"))],
-                vec![
-                    ("drive.phi", "load.phi_drive"),
-                    ("drive.w", "load.w_drive"),
-                    ("load.tau_shaft", "drive.tau_load"),
-                ],
-            )
-        }
-    };
-    LuaSystem {
-        mode,
-        components,
-        connections,
-        values,
-        stop,
-        step,
-        tolerance: if mode == Mode::ModelExchange { 1e-11 } else { 1e-6 },
-        held_inputs: None,
-    }
-}
-
 /// The figure of the shaft-and-load system three ways (issue 19):
 /// `docs/figures/shaft_system_three_ways.csv`, drawn by `cargo xtask plots`
 /// and shown on every FMU's page and in the README. The stiff speed loop,
@@ -201,15 +149,12 @@ fn shaft_system(
 /// shaft cut's within one step.
 #[test]
 fn the_shaft_system_three_ways_figure_shows_these_runs() {
-    use fmu_tests::oms::{omsimulator, simulate_system, Mode};
+    use fmu_tests::oms::{omsimulator, shaft_system, shaft_systems, simulate_system, Cut, Mode, HILL};
     let Some(oms) = omsimulator("the figure of the shaft system three ways") else { return };
     let stop = 4.0;
     let script = workspace_root().join("tests/python/shaft_coupling.py");
-    let (ok, out, err) = run_python(&script, &["--systems"]);
-    assert!(ok, "{out}\n{err}");
-    let line = out.lines().find(|l| l.starts_with("stiff_loop ")).unwrap();
-    let p: std::collections::BTreeMap<&str, f64> =
-        line.split_whitespace().filter_map(|w| w.split_once('=')).map(|(k, v)| (k, v.parse().unwrap())).collect();
+    let p = &shaft_systems()["stiff_loop"];
+    let law = hill_levels(p);
     let dir = workspace_root().join("target/shaft_three_ways");
     std::fs::create_dir_all(&dir).unwrap();
     let mut series = Vec::new();
@@ -218,7 +163,7 @@ fn the_shaft_system_three_ways_figure_shows_these_runs() {
         ("co_simulation_torque_cut", Cut::Torque, Mode::CoSimulation, 0.02),
         ("co_simulation_shaft_cut", Cut::Shaft, Mode::CoSimulation, 0.02),
     ] {
-        let table = simulate_system(&oms, &shaft_system(cut, mode, &p, stop, step)).unwrap();
+        let table = simulate_system(&oms, &shaft_system(cut, mode, &HILL, &law, p, stop, step)).unwrap();
         let (time, w) = (table.column("time"), table.column("load.w"));
         let mut csv = String::new();
         if mode == Mode::ModelExchange {
@@ -275,14 +220,6 @@ fn the_shaft_system_three_ways_figure_shows_these_runs() {
     );
 }
 
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum Cut {
-    /// CompliantDrive holds the shaft and sends its torque to HillFrictionInertia.
-    Torque,
-    /// MotorDrive sends its motion to HillFrictionShaftLoad, which holds the shaft.
-    Shaft,
-}
-
 /// The three systems of `tests/python/shaft_coupling.py` (stiff loop, soft
 /// loop, stiff shaft) as two Model Exchange FMUs in OMSimulator's strongly
 /// coupled system at maximum steps of 1 ms, 0.1 ms and 10 us (CVODE's
@@ -292,25 +229,20 @@ enum Cut {
 /// (the soft loop does not). Stuck rates must be exactly 0.0, and no stick
 /// spurious or missing.
 fn strongly_coupled_stick_errors(cut: Cut) -> Option<Vec<(String, Vec<f64>)>> {
-    use fmu_tests::oms::{omsimulator, simulate_system, Mode};
+    use fmu_tests::oms::{omsimulator, shaft_system, shaft_systems, simulate_system, Mode, HILL};
     let oms = omsimulator("the Model Exchange shaft system in OMSimulator")?;
     let stop = 4.0;
     let script = workspace_root().join("tests/python/shaft_coupling.py");
-    let (ok, out, err) = run_python(&script, &["--systems"]);
-    assert!(ok, "{out}\n{err}");
     let dir = workspace_root().join("target/model_exchange_oms");
     std::fs::create_dir_all(&dir).unwrap();
     let mut result = Vec::new();
     let mut systems = 0;
-    for line in out.lines() {
-        let mut words = line.split_whitespace();
-        let name = words.next().unwrap();
-        let p: std::collections::BTreeMap<&str, f64> =
-            words.filter_map(|w| w.split_once('=')).map(|(k, v)| (k, v.parse().unwrap())).collect();
+    for (name, p) in &shaft_systems() {
+        let name = name.as_str();
         systems += 1;
         let mut errors = Vec::new();
         for max_step in [1e-3, 1e-4, 1e-5] {
-            let system = shaft_system(cut, Mode::ModelExchange, &p, stop, max_step);
+            let system = shaft_system(cut, Mode::ModelExchange, &HILL, &hill_levels(p), p, stop, max_step);
             let table = simulate_system(&oms, &system).unwrap_or_else(|e| panic!("{name} {max_step}: {e}"));
             let (time, mode, w) = (table.column("time"), table.column("load.mode"), table.column("load.w"));
             let mut csv = String::from("time,mode,w\n");

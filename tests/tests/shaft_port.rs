@@ -131,125 +131,32 @@ fn the_exact_reference_agrees_with_an_event_located_ode_solver() {
     assert_eq!(out.lines().filter(|l| l.contains("events (solve_ivp")).count(), 3, "{out}");
 }
 
-/// The systems of the study as `(name, [(parameter, value)])`, from the
-/// reference module (one source for both importers).
-fn systems() -> Vec<(String, BTreeMap<String, f64>)> {
-    let script = workspace_root().join("tests/python/shaft_coupling.py");
-    let (ok, out, err) = run_python(&script, &["--systems"]);
-    assert!(ok, "{out}\n{err}");
-    out.lines()
-        .map(|l| {
-            let mut words = l.split_whitespace();
-            let name = words.next().unwrap().to_string();
-            let values = words
-                .filter_map(|p| p.split_once('='))
-                .map(|(k, v)| (k.to_string(), v.parse::<f64>().unwrap()))
-                .collect();
-            (name, values)
-        })
-        .collect()
-}
-
 /// OMSimulator's weakly coupled system (its fixed-step Jacobi master) on the
 /// same systems, cuts and steps: the same goals as the plain masters.
 #[test]
 fn omsimulator_weakly_coupled_system_keeps_the_stick_with_the_shaft_port() {
-    use fmu_tests::oms::{omsimulator, simulate_system, LuaSystem, Mode};
+    use fmu_tests::oms::{omsimulator, rate_at_steps, shaft_system, shaft_systems, simulate_system, Cut, Mode, HILL};
     let Some(oms) = omsimulator("the shaft port in OMSimulator") else { return };
     let stop = 4.0;
     let script = workspace_root().join("tests/python/shaft_coupling.py");
     let dir = workspace_root().join("target/shaft_port_oms");
     std::fs::create_dir_all(&dir).unwrap();
     let mut runs = BTreeMap::new();
-    for (name, p) in systems() {
+    for (name, p) in shaft_systems() {
+        let law = [("tau_static".to_string(), p["tau_static"]), ("tau_coulomb".to_string(), p["tau_coulomb"])];
         for step in ["0.001", "0.005", "0.02"] {
             let h: f64 = step.parse().unwrap();
-            for cut in ["torque", "shaft"] {
-                let law = |c: &str| {
-                    vec![
-                        (format!("{c}.J"), p["J"]),
-                        (format!("{c}.w_start"), 0.0),
-                        (format!("{c}.tau_static"), p["tau_static"]),
-                        (format!("{c}.tau_coulomb"), p["tau_coulomb"]),
-                    ]
-                };
-                let mut values = law("load");
-                let system = if cut == "torque" {
-                    values.extend([
-                        ("drive.J_motor".into(), p["J_motor"]),
-                        ("drive.speed_gain".into(), p["speed_gain"]),
-                        ("drive.k_shaft".into(), p["k_shaft"]),
-                        ("drive.d_shaft".into(), p["d_shaft"]),
-                        ("drive.internal_step".into(), h),
-                        ("drive.tau_motor".into(), p["tau_motor"]),
-                        ("drive.w_command".into(), p["w_command"]),
-                        ("load.internal_step".into(), h),
-                    ]);
-                    LuaSystem {
-                        mode: Mode::CoSimulation,
-                        components: vec![
-                            ("drive", fmu_path("CompliantDrive")),
-                            ("load", fmu_path("HillFrictionInertia")),
-                        ],
-                        connections: vec![
-                            ("drive.tau_shaft", "load.tau"),
-                            ("load.phi", "drive.phi_load"),
-                            ("load.w", "drive.w_load"),
-                        ],
-                        values,
-                        stop,
-                        step: h,
-                        tolerance: 1e-6,
-                        held_inputs: None,
-                    }
-                } else {
-                    values.extend([
-                        ("motor.J_motor".into(), p["J_motor"]),
-                        ("motor.speed_gain".into(), p["speed_gain"]),
-                        ("motor.tau_motor".into(), p["tau_motor"]),
-                        ("motor.w_command".into(), p["w_command"]),
-                        ("load.k_shaft".into(), p["k_shaft"]),
-                        ("load.d_shaft".into(), p["d_shaft"]),
-                        ("load.phi_drive".into(), 0.0),
-                        ("load.w_drive".into(), 0.0),
-                    ]);
-                    LuaSystem {
-                        mode: Mode::CoSimulation,
-                        components: vec![
-                            ("motor", fmu_path("MotorDrive")),
-                            ("load", fmu_path("HillFrictionShaftLoad")),
-                        ],
-                        connections: vec![
-                            ("motor.phi", "load.phi_drive"),
-                            ("motor.w", "load.w_drive"),
-                            ("load.tau_shaft", "motor.tau_load"),
-                        ],
-                        values,
-                        stop,
-                        step: h,
-                        tolerance: 1e-6,
-                        held_inputs: None,
-                    }
-                };
-                let table = simulate_system(&oms, &system).unwrap_or_else(|e| panic!("{name} {cut} {step}: {e}"));
-                // One row per communication point: the first row at each time
-                // (OMSimulator ends with a sliver step of ~1e-13 s).
-                let (time, w) = (table.column("time"), table.column("load.w"));
-                let mut csv = String::from("time,w\n");
-                let mut next = 0usize;
-                for (t, x) in time.iter().zip(w.iter()) {
-                    if (t - next as f64 * h).abs() < 1e-9 {
-                        csv += &format!("{:?},{:?}\n", next as f64 * h, x);
-                        next += 1;
-                    }
-                }
-                assert_eq!(next, (stop / h).round() as usize + 1, "{name} {cut} {step}: rows");
-                let path = dir.join(format!("{name}_{cut}_{step}.csv"));
+            for (cut, word) in [(Cut::Torque, "torque"), (Cut::Shaft, "shaft")] {
+                let system = shaft_system(cut, Mode::CoSimulation, &HILL, &law, &p, stop, h);
+                let table = simulate_system(&oms, &system).unwrap_or_else(|e| panic!("{name} {word} {step}: {e}"));
+                let csv =
+                    rate_at_steps(&table, "load.w", h, stop).unwrap_or_else(|e| panic!("{name} {word} {step}: {e}"));
+                let path = dir.join(format!("{name}_{word}_{step}.csv"));
                 std::fs::write(&path, csv).unwrap();
                 let (ok, out, err) = run_python(&script, &["--score", &name, step, path.to_str().unwrap()]);
                 assert!(ok, "{out}\n{err}");
                 let line = out.lines().find(|l| l.starts_with("system=")).unwrap().to_string();
-                let with_cut = line.replacen(" step=", &format!(" cut={cut} master=omsimulator_wc step="), 1);
+                let with_cut = line.replacen(" step=", &format!(" cut={word} master=omsimulator_wc step="), 1);
                 runs.extend(parse(&with_cut));
             }
         }

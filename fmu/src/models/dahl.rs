@@ -79,6 +79,16 @@ pub type DahlInertia = LawInertia<Dahl>;
 pub type DahlElement = LawElement<Dahl>;
 pub type DahlShaftLoad = super::shaft_port::LawShaftLoad<Dahl>;
 
+/// `DahlShaftLoad`'s equations: the port's (see `port_equations`) around the law's.
+const PORT_EQUATIONS: [crate::equations::Equation; 7] = super::shaft_port::port_equations::<3, 7>([
+        eq("der(tau_friction) = -gamma*(tau_friction*sign(w) + tau_running)^2*w", "", "Dahl's square law \
+            in time (Nurre, Eqs. 1, 2 and 4) for tau_friction = -Tf, integrated exactly in the angle as in \
+            DahlInertia: a smooth law, the load never sticks exactly"),
+        eq("tau_friction = -tau_running*sign(w_start)", "\"at the start\"", "a load set moving starts in steady \
+            sliding; a load at rest starts with no friction"),
+        eq("mode = sign(w)", "", "-1 backward, +1 forward; 0 only where w is exactly 0"),
+]);
+
 crate::law_models!(
     Dahl,
     inertia: ModelInfo::new("DahlInertia", Experiment::new(0.0, 20.0, 0.025))
@@ -119,23 +129,7 @@ crate::law_models!(
     shaft: ModelInfo::new("DahlShaftLoad", super::shaft_port::PORT_EXPERIMENT)
         .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::NURRE, "Dahl's square law, Eqs. (2), (4)")])
-        .equations(&[
-            eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \
-                and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)"),
-            eq("der(phi) = w", "", "kinematics"),
-            eq("J*der(w) = tau_on_load + tau_friction", "", "Newton's law for the load; Co-Simulation: substeps no \
-                longer than internal_step, each the law's own integration under the shaft torque at the load's \
-                predicted mid-substep angle (friction::Shaft::step_body), internal_step*max(sqrt(k_shaft/J), \
-                d_shaft/J) <= 0.5"),
-            eq("der(tau_friction) = -gamma*(tau_friction*sign(w) + tau_running)^2*w", "", "Dahl's square law \
-                in time (Nurre, Eqs. 1, 2 and 4) for tau_friction = -Tf, integrated exactly in the angle as in \
-                DahlInertia: a smooth law, the load never sticks exactly"),
-            eq("tau_friction = -tau_running*sign(w_start)", "\"at the start\"", "a load set moving starts in steady \
-                sliding; a load at rest starts with no friction"),
-            eq("tau_shaft = -tau_on_load", "", "reaction of the shaft on the drive; Co-Simulation reports it and \
-                tau_friction as means over the last step, so the drive receives the impulse the load received"),
-            eq("mode = sign(w)", "", "-1 backward, +1 forward; 0 only where w is exactly 0"),
-        ])
+        .equations(&PORT_EQUATIONS)
         .description("Shaft port of Dahl's friction (motion in, torque out): a load J with the friction of DahlInertia \
         (Nurre Eqs. 2-4) at the end of a shaft k_shaft, d_shaft whose drive end moves as phi_drive + w_drive*(t - t0) \
         over each step; the load substeps inside the step; tau_shaft is the shaft's torque on the drive, mean over \

@@ -31,6 +31,17 @@ macro_rules! with_element_parameters {
     };
 }
 
+/// `phi_start` must lie within the hard stops.
+fn within_stops(angle_start: f64, element: &LoadDependentFriction) -> Result<(), String> {
+    if angle_start.abs() > element.stop {
+        return Err(format!(
+            "phi_start = {angle_start} rad rejected: it lies outside the stops +-stop_angle = +-{} rad",
+            element.stop
+        ));
+    }
+    Ok(())
+}
+
 #[derive(Clone, Default, Serialize, Deserialize)]
 pub struct LoadDependentFrictionInertia {
     motor_torque: f64,
@@ -148,13 +159,7 @@ impl Model for LoadDependentFrictionInertia {
     }
 
     fn check(&self) -> Result<(), String> {
-        if self.angle_start.abs() > self.element.stop {
-            return Err(format!(
-                "phi_start = {} rad rejected: it lies outside the stops +-stop_angle = +-{} rad",
-                self.angle_start, self.element.stop
-            ));
-        }
-        Ok(())
+        within_stops(self.angle_start, &self.element)
     }
 
     fn initialize(&mut self) {
@@ -306,25 +311,8 @@ impl Model for LoadDependentFrictionShaftLoad {
     }
 
     fn check(&self) -> Result<(), String> {
-        if self.angle_start.abs() > self.element.stop {
-            return Err(format!(
-                "phi_start = {} rad rejected: it lies outside the stops +-stop_angle = +-{} rad",
-                self.angle_start, self.element.stop
-            ));
-        }
-        let (j, h) = (self.element.inertia, self.internal_step);
-        let ratio = self.shaft.substep_ratio(j, h);
-        if ratio > friction::SUBSTEP_LIMIT {
-            return Err(format!(
-                "internal_step = {h} s rejected: with k_shaft = {} N.m/rad, d_shaft = {} N.m.s/rad and J = {j} kg.m2, \
-                 h*max(sqrt(k_shaft/J), d_shaft/J) = {ratio} must be <= {} (internal_step <= {} s)",
-                self.shaft.stiffness,
-                self.shaft.damping,
-                friction::SUBSTEP_LIMIT,
-                h * friction::SUBSTEP_LIMIT / ratio
-            ));
-        }
-        Ok(())
+        within_stops(self.angle_start, &self.element)?;
+        super::shaft_port::check_substep(&self.shaft, self.element.inertia, self.internal_step)
     }
 
     fn initialize(&mut self) {

@@ -40,6 +40,13 @@ pub type MajdSimaanInertia = LawInertia<MajdSimaan>;
 pub type MajdSimaanElement = LawElement<MajdSimaan>;
 pub type MajdSimaanShaftLoad = super::shaft_port::LawShaftLoad<MajdSimaan>;
 
+/// `MajdSimaanShaftLoad`'s equations: the port's (see `port_equations`) around the law's.
+const PORT_EQUATIONS: [crate::equations::Equation; 6] = super::shaft_port::port_equations::<2, 6>([
+        eq("tau_friction = -F(w)", "", "Majd & Simaan's continuous law (Eq. 6, written out on \
+            MajdSimaanInertia's page) against the motion: no stiction state, the load never sticks exactly"),
+        eq("mode = sign(w)", "", "-1 sliding backward, 0 only where w is exactly 0, +1 sliding forward"),
+]);
+
 crate::law_models!(
     MajdSimaan,
     inertia: ModelInfo::new("MajdSimaanInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
@@ -103,20 +110,7 @@ crate::law_models!(
     shaft: ModelInfo::new("MajdSimaanShaftLoad", super::shaft_port::PORT_EXPERIMENT)
         .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::MAJD_SIMAAN, "Eq. (6); sigma by Eqs. (7)-(8), (13), (19)")])
-        .equations(&[
-            eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \
-                and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)"),
-            eq("der(phi) = w", "", "kinematics"),
-            eq("J*der(w) = tau_on_load + tau_friction", "", "Newton's law for the load; Co-Simulation: substeps no \
-                longer than internal_step, each the law's own integration under the shaft torque at the load's \
-                predicted mid-substep angle (friction::Shaft::step_body), internal_step*max(sqrt(k_shaft/J), \
-                d_shaft/J) <= 0.5"),
-            eq("tau_friction = -F(w)", "", "Majd & Simaan's continuous law (Eq. 6, written out on \
-                MajdSimaanInertia's page) against the motion: no stiction state, the load never sticks exactly"),
-            eq("tau_shaft = -tau_on_load", "", "reaction of the shaft on the drive; Co-Simulation reports it and \
-                tau_friction as means over the last step, so the drive receives the impulse the load received"),
-            eq("mode = sign(w)", "", "-1 sliding backward, 0 only where w is exactly 0, +1 sliding forward"),
-        ])
+        .equations(&PORT_EQUATIONS)
         .description("Shaft port of Majd & Simaan's continuous friction with stiction (motion in, torque out): a load J \
         with the friction of MajdSimaanInertia (Eq. 6) at the end of a shaft k_shaft, d_shaft whose drive end moves \
         as phi_drive + w_drive*(t - t0) over each step; the load substeps inside the step; tau_shaft is the shaft's \

@@ -17,9 +17,70 @@
 
 use super::one_inertia::{HasLaw, LawHooks, LawInertia};
 use crate::description::Experiment;
+use crate::equations::{eq, Equation};
 use crate::model::{Hybrid, Model, State};
 use friction::{DriveEnd, Shaft};
 use serde::{Deserialize, Serialize};
+
+/// A substepped port's equations: the shaft's torque, kinematics and
+/// Newton's law, then the law's own `N` (in the port's names), then the
+/// shaft's reaction on the drive. `M` must be `N + 4` (checked at compile
+/// time).
+pub const fn port_equations<const N: usize, const M: usize>(law: [Equation; N]) -> [Equation; M] {
+    assert!(M == N + 4, "port_equations::<N, M>: M must be N + 4");
+    let head = [
+        eq(
+            "tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)",
+            "",
+            "torque of the shaft (spring \
+            and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)",
+        ),
+        eq("der(phi) = w", "", "kinematics"),
+        eq(
+            "J*der(w) = tau_on_load + tau_friction",
+            "",
+            "Newton's law for the load; Co-Simulation: substeps no \
+            longer than internal_step, each the law's own integration under the shaft torque at the load's \
+            predicted mid-substep angle (friction::Shaft::step_body), internal_step*max(sqrt(k_shaft/J), \
+            d_shaft/J) <= 0.5",
+        ),
+    ];
+    let tail = eq(
+        "tau_shaft = -tau_on_load",
+        "",
+        "reaction of the shaft on the drive; Co-Simulation reports it \
+        and tau_friction as means over the last step, so the drive receives the impulse the load received",
+    );
+    let mut out = [tail; M];
+    let mut i = 0;
+    while i < head.len() {
+        out[i] = head[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < N {
+        out[head.len() + j] = law[j];
+        j += 1;
+    }
+    out
+}
+
+/// The shaft's rule for a port's internal step `h` with a load `J`:
+/// `h*max(sqrt(k_shaft/J), d_shaft/J) <= friction::SUBSTEP_LIMIT`.
+pub fn check_substep(shaft: &Shaft, inertia: f64, h: f64) -> Result<(), String> {
+    let ratio = shaft.substep_ratio(inertia, h);
+    if ratio > friction::SUBSTEP_LIMIT {
+        return Err(format!(
+            "internal_step = {h} s rejected: with k_shaft = {} N.m/rad, d_shaft = {} N.m.s/rad and J = {inertia} kg.m2, \
+             h*max(sqrt(k_shaft/J), d_shaft/J) = {ratio} must be <= {} (internal_step <= {} s)",
+            shaft.stiffness,
+            shaft.damping,
+            friction::SUBSTEP_LIMIT,
+            h * friction::SUBSTEP_LIMIT / ratio
+        ));
+    }
+    Ok(())
+}
 
 /// The load `LawInertia<L>` at the far end of a shaft.
 #[derive(Clone, Default, Serialize, Deserialize)]
@@ -70,17 +131,7 @@ where
     pub fn check_port(&self) -> Result<(), String> {
         let (j, h) = (self.load.body.inertia, self.load.internal_step);
         self.load.body.law.check()?;
-        let ratio = self.shaft.substep_ratio(j, h);
-        if ratio > friction::SUBSTEP_LIMIT {
-            return Err(format!(
-                "internal_step = {h} s rejected: with k_shaft = {} N.m/rad, d_shaft = {} N.m.s/rad and J = {j} kg.m2, \
-                 h*max(sqrt(k_shaft/J), d_shaft/J) = {ratio} must be <= {} (internal_step <= {} s)",
-                self.shaft.stiffness,
-                self.shaft.damping,
-                friction::SUBSTEP_LIMIT,
-                h * friction::SUBSTEP_LIMIT / ratio
-            ));
-        }
+        check_substep(&self.shaft, j, h)?;
         self.load.body.law.check_step(j, h)
     }
 

@@ -51,6 +51,19 @@ pub type StribeckInertia = LawInertia<ClassicalFriction>;
 pub type StribeckElement = LawElement<ClassicalFriction>;
 pub type StribeckShaftLoad = super::shaft_port::LawShaftLoad<ClassicalFriction>;
 
+/// `StribeckShaftLoad`'s equations: the port's (see `port_equations`) around the law's.
+const PORT_EQUATIONS: [crate::equations::Equation; 9] = super::shaft_port::port_equations::<5, 9>([
+        eq("tau_friction = -F(w)", "w != 0", "sliding: the map F chosen by `equation` (Majd & Simaan, Eqs. \
+            2-4, written out on StribeckInertia's page) against the motion"),
+        eq("tau_friction = -tau_on_load", "w = 0, abs(tau_on_load) <= tau_static, \"Model Exchange\"", "stuck: \
+            Model Exchange adds a true stiction state at w = 0, holding w exactly 0 up to tau_static"),
+        eq("tau_friction = -tau_static*sign(tau_on_load)", "w = 0, abs(tau_on_load) > tau_static, \"Model \
+            Exchange\"", "breakaway in the direction of the shaft torque"),
+        eq("tau_friction = 0", "w = 0, \"Co-Simulation\"", "the map at w = 0 itself: below tau_static the load \
+            creeps at tiny rates instead of sticking (as StribeckInertia)"),
+        eq("mode = sign(w)", "", "-1 sliding backward, 0 stuck, +1 sliding forward"),
+]);
+
 crate::law_models!(
     ClassicalFriction,
     inertia: ModelInfo::new("StribeckInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
@@ -114,26 +127,7 @@ crate::law_models!(
     shaft: ModelInfo::new("StribeckShaftLoad", super::shaft_port::PORT_EXPERIMENT)
         .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::MAJD_SIMAAN, "the classical maps, Eqs. (2)-(5)")])
-        .equations(&[
-            eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \
-                and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)"),
-            eq("der(phi) = w", "", "kinematics"),
-            eq("J*der(w) = tau_on_load + tau_friction", "", "Newton's law for the load; Co-Simulation: substeps no \
-                longer than internal_step, each the law's own integration under the shaft torque at the load's \
-                predicted mid-substep angle (friction::Shaft::step_body), internal_step*max(sqrt(k_shaft/J), \
-                d_shaft/J) <= 0.5"),
-            eq("tau_friction = -F(w)", "w != 0", "sliding: the map F chosen by `equation` (Majd & Simaan, Eqs. \
-                2-4, written out on StribeckInertia's page) against the motion"),
-            eq("tau_friction = -tau_on_load", "w = 0, abs(tau_on_load) <= tau_static, \"Model Exchange\"", "stuck: \
-                Model Exchange adds a true stiction state at w = 0, holding w exactly 0 up to tau_static"),
-            eq("tau_friction = -tau_static*sign(tau_on_load)", "w = 0, abs(tau_on_load) > tau_static, \"Model \
-                Exchange\"", "breakaway in the direction of the shaft torque"),
-            eq("tau_friction = 0", "w = 0, \"Co-Simulation\"", "the map at w = 0 itself: below tau_static the load \
-                creeps at tiny rates instead of sticking (as StribeckInertia)"),
-            eq("tau_shaft = -tau_on_load", "", "reaction of the shaft on the drive; Co-Simulation reports it and \
-                tau_friction as means over the last step, so the drive receives the impulse the load received"),
-            eq("mode = sign(w)", "", "-1 sliding backward, 0 stuck, +1 sliding forward"),
-        ])
+        .equations(&PORT_EQUATIONS)
         .description("Shaft port of the classical Stribeck maps (motion in, torque out): a load J with the friction \
         of StribeckInertia (Majd & Simaan Eqs. 2-4, chosen by `equation`) at the end of a shaft k_shaft, d_shaft whose \
         drive end moves as phi_drive + w_drive*(t - t0) over each step; the load substeps inside the step, so its \
