@@ -1,6 +1,7 @@
 """The shaft ports of the laws without a closed form under a shaft
 (StribeckShaftLoad, MajdSimaanShaftLoad, DahlShaftLoad) and of Borello's
-load-dependent law (LoadDependentFrictionShaftLoad), against a
+load-dependent law (LoadDependentFrictionShaftLoad), and Coulomb's exact
+port (HillFrictionShaftLoad with equal levels), against a
 reference computed here from the papers' formulas, independent of the FMUs:
 scipy's solve_ivp (Radau, rtol 1e-10) with the law written out below, its
 stick phases and stops located as events.
@@ -74,6 +75,18 @@ class Stribeck:
 
     def extra_rate(self, w, z):
         return []
+
+
+class Coulomb(Stribeck):
+    """Coulomb's law: held while |tau| <= F_c, sliding at F_c against the
+    motion. Its exact port is HillFrictionShaftLoad with equal levels (and
+    its inertia HillFrictionInertia with equal levels)."""
+
+    fmu = "HillFriction"
+    parameters = {"tau_static": 1.0, "tau_coulomb": 1.0}
+
+    def friction(self, _w, _z, direction):
+        return -direction * self.parameters["tau_coulomb"]
 
 
 class MajdSimaan:
@@ -169,7 +182,7 @@ class LoadDependent:
         return []
 
 
-LAWS = {law.fmu: law for law in (Stribeck, MajdSimaan, Dahl, LoadDependent)}
+LAWS = {law.fmu: law for law in (Coulomb, Stribeck, MajdSimaan, Dahl, LoadDependent)}
 
 
 def reference(law, t_end, grid, drive=None, s=None):

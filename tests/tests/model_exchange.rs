@@ -75,6 +75,7 @@ fn fmpy_runs_model_exchange_to_the_closed_forms() {
         "breaks loose at",
         "of the Modelica reference",
         "HillFrictionShaftLoad: stops at",
+        "HillFrictionShaftLoad: Model Exchange follows the reference",
         "StribeckShaftLoad: Model Exchange follows the reference",
         "MajdSimaanShaftLoad: Model Exchange follows the reference",
         "DahlShaftLoad: Model Exchange follows the reference",

@@ -97,10 +97,13 @@ impl Model for HillFrictionShaftLoad {
             the step, + a*(t - t0)^2/2 with the input derivative a of w_drive (connect the drive's w)", AngularVelocity,
             0.0),
         output(tau_shaft = load.drive_torque, "Torque the shaft applies to the drive, mean over the last step (its \
-            impulse over the step is exact; connect to the drive's tau_load)", Torque),
+            impulse over the step is exact; connect to the drive's tau_load)", Torque)
+            .depends_on(&["phi_drive", "w_drive"]),
         output(phi = load.angle, "Angle of the load", Angle).display("deg"),
         output(w = load.rate, "Rate of the load; exactly 0 while stuck", AngularVelocity).display("deg/s"),
-        output(tau_friction = load.friction_torque, "Friction torque on the load, mean over the last step", Torque),
+        output(tau_friction = load.friction_torque, "Friction torque on the load, mean over the last step \
+            (Model Exchange: its value now, -tau_on_load while stuck)", Torque)
+            .depends_on(&["phi_drive", "w_drive"]),
         integer_output("mode", "Load motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward \
             (Co-Simulation: at the end of the step; Model Exchange: the contact's discrete state)", -1, 1,
             |m| m.contact.as_i32()),

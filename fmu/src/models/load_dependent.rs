@@ -107,8 +107,9 @@ impl Model for LoadDependentFrictionInertia {
             (Act = TM - TLD - CM*w)", Torque, 5.0),
         output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
         output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),
-        output("tau_friction", "Friction torque on the element in the last internal step (-TFR)",
-            Torque, |m| 0.0 - m.element.friction),
+        output("tau_friction", "Friction torque on the element (-TFR): Co-Simulation, in the last internal step; \
+            Model Exchange, its value now (holding the active torque while stuck)", Torque, |m| 0.0 - m.element.friction)
+            .depends_on(&["tau_motor", "tau_load"]),
         integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward",
             -1, 1, |m| m.contact.as_i32()),
     };
@@ -255,11 +256,13 @@ impl Model for LoadDependentFrictionShaftLoad {
         input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles (Act = tau_on_load \
             - TLD - CM*w)", Torque, 0.0),
         output(tau_shaft = drive_torque, "Torque the shaft applies to the drive: Co-Simulation, the mean over the last \
-            step; Model Exchange, its value now (connect to the drive's tau_load)", Torque),
+            step; Model Exchange, its value now (connect to the drive's tau_load)", Torque)
+            .depends_on(&["phi_drive", "w_drive"]),
         output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
         output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),
         output(tau_friction = friction_torque, "Friction torque on the element (-TFR): Co-Simulation, the mean over \
-            the last step; Model Exchange, its value now", Torque),
+            the last step; Model Exchange, its value now", Torque)
+            .depends_on(&["phi_drive", "w_drive", "tau_load"]),
         integer_output("mode", "Motion: -1 backward, 0 stuck or at a stop, +1 forward", -1, 1, |m| m.contact.as_i32()),
         parameter(k_shaft = shaft.stiffness, "Shaft torsional stiffness", RotationalStiffness, 10.0).positive(),
         parameter(d_shaft = shaft.damping, "Shaft torsional damping", RotationalDamping, 0.0).min(0.0),

@@ -234,11 +234,17 @@ macro_rules! shaft_model {
                     the step (connect the drive's w)", AngularVelocity, 0.0),
                 output(tau_shaft = drive_torque, "Torque the shaft applies to the drive: Co-Simulation, the mean \
                     over the last step (its impulse is the one the load received); Model Exchange, its value now \
-                    (connect to the drive's tau_load)", Torque),
+                    (connect to the drive's tau_load)", Torque)
+                    .depends_on(&["phi_drive", "w_drive"]),
                 output(phi = load.body.angle, "Angle of the load", Angle).display("deg"),
                 output(w = load.body.rate, "Rate of the load", AngularVelocity).display("deg/s"),
                 output(tau_friction = load.body.friction_torque, "Friction torque on the load: Co-Simulation, the \
-                    mean over the last step; Model Exchange, its value now", Torque),
+                    mean over the last step; Model Exchange, its value now", Torque)
+                    .depends_on(if <$law as $crate::models::one_inertia::LawHooks>::STICK_SLIP {
+                        &["phi_drive", "w_drive"]
+                    } else {
+                        &[]
+                    }),
                 integer_output("mode", "Load motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward \
                     (Co-Simulation: at the end of the step; Model Exchange: the discrete state)", -1, 1,
                     |m| m.load.contact.as_i32()),
