@@ -65,8 +65,10 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     /// values. Called whenever a parameter changed before the first step.
     fn initialize(&mut self);
 
-    /// Advance by `dt` seconds (`0 < dt <= max_substep()`), inputs held
-    /// constant; report each discrete transition to `on_transition`.
+    /// Advance by `dt` seconds (`0 < dt <= max_substep()`, or the whole
+    /// communication step for a model that `SUBSTEPS_ITSELF`), inputs held
+    /// constant; report each discrete transition to `on_transition` (a model
+    /// that substeps itself reports the change over the whole step).
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition));
 }
 

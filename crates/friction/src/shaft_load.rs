@@ -116,7 +116,10 @@ impl Shaft {
     /// the torque at the body's predicted mid-substep angle. Undamped and
     /// without friction this is a symplectic map (determinant 1): the
     /// shaft's oscillation neither grows nor decays for `h*sqrt(k/J) < 2`,
-    /// and its phase error is `(h*sqrt(k/J))^2/24` per radian.
+    /// and its phase error is `(h*sqrt(k/J))^2/24` per radian. The ramp is
+    /// exact for a drive end at constant rate (what the ports send); with a
+    /// drive acceleration `a` it leaves out the spring's `k*a*u^2/2`, up to
+    /// `k*a*h^2/6` in the substep's mean torque.
     pub fn step_body(&self, drive: &DriveEnd, dt: f64, n: usize, body: &mut impl TorqueDriven) -> ShaftStep {
         let h = dt / n as f64;
         let mut impulses = ShaftStep::default();
@@ -140,7 +143,7 @@ pub fn substeps(dt: f64, longest: f64) -> usize {
 }
 
 /// The largest `h*max(sqrt(k/J), d/J)` a shaft port accepts for its internal
-/// step: 0.5 keeps the shaft's phase error under 1 % (see [`Shaft::step_body`])
+/// step: 0.5 keeps the shaft's phase error at about 1 % per radian (see [`Shaft::step_body`])
 /// and the explicit damper well inside its stability bound of 2.
 pub const SUBSTEP_LIMIT: f64 = 0.5;
 
