@@ -64,9 +64,21 @@ fn fnv1a_128(bytes: &[u8]) -> (u64, u64) {
     (a, b)
 }
 
-/// Round-trip formatting of a double in the XML (`1e-7`, `0.5`, `2.0`).
-fn real(x: f64) -> String {
-    format!("{x:?}")
+/// Round-trip formatting of a double in the XML (`1e-7`, `0.5`, `2.0`),
+/// the same text in every floating-point environment: `{:?}` picks the
+/// exponent form with float comparisons (`abs < 1e-4 && abs != 0`), which
+/// a process that treats subnormals as zero answers otherwise for
+/// `min="5e-324"`; here the choice is made on the bits. (The digits
+/// themselves come from integer arithmetic in every mode.)
+pub fn real(x: f64) -> String {
+    let magnitude = x.to_bits() & !(1u64 << 63);
+    let small = magnitude != 0 && magnitude < 1e-4f64.to_bits();
+    let large = magnitude >= 1e16f64.to_bits() && magnitude < f64::INFINITY.to_bits();
+    if small || large {
+        format!("{x:e}")
+    } else {
+        format!("{x:?}")
+    }
 }
 
 struct Xml(Writer<Vec<u8>>);
@@ -460,11 +472,11 @@ pub fn variables_table<M: Model>() -> String {
         let (unit, start, range) = match v.value {
             Value::Real { quantity, start, min, exclusive_min, max, .. } => {
                 let lo = match min {
-                    Some(m) if exclusive_min => format!("> {m:?}"),
-                    Some(m) => format!(">= {m:?}"),
+                    Some(m) if exclusive_min => format!("> {}", real(m)),
+                    Some(m) => format!(">= {}", real(m)),
                     None => String::new(),
                 };
-                let hi = max.map(|m| format!("<= {m:?}")).unwrap_or_default();
+                let hi = max.map(|m| format!("<= {}", real(m))).unwrap_or_default();
                 let range = [lo, hi].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
                 (quantity.unit().to_string(), real(start), range)
             }

@@ -10,7 +10,8 @@
 //! - `cargo xtask test` — provision the importers (FMPy, libclang for the
 //!   `fmi` crate) in `target/venv`, build the FMUs, run every test, the
 //!   valgrind memcheck and a bounded fuzz run.
-//! - `cargo xtask fuzz [seconds]` — the libFuzzer target alone (default 60 s).
+//! - `cargo xtask fuzz [SECONDS | --runs N]` — the libFuzzer target alone
+//!   (default 60 s; `--runs N`: N executions, however long they take).
 //! - `cargo xtask bench [call-cost | model-exchange]` — benches; writes
 //!   docs/performance.md and its plot (`call-cost`: only the FMI call cost
 //!   against a C FMU; `model-exchange`: only the Model Exchange evaluation cost).
@@ -40,9 +41,16 @@ fn main() -> ExitCode {
         Some("platform-check") => platform_check::report(&package::fmu_dir()).map(|_| ()),
         Some("bench") => bench::bench(&args[1..]),
         Some("plots") => plots::plots(),
-        Some("fuzz") => fuzz(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(60)).map(|_| ()),
+        Some("fuzz") => match (args.get(1).map(String::as_str), args.get(2).and_then(|s| s.parse().ok())) {
+            (Some("--runs"), Some(runs)) => fuzz(FuzzBudget::Runs(runs)).map(|_| ()),
+            (Some(s), _) => match s.parse() {
+                Ok(seconds) => fuzz(FuzzBudget::Seconds(seconds)).map(|_| ()),
+                Err(_) => Err("usage: cargo xtask fuzz [SECONDS | --runs N]".into()),
+            },
+            (None, _) => fuzz(FuzzBudget::Seconds(60)).map(|_| ()),
+        },
         _ => {
-            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | fuzz [seconds] | bench [call-cost | model-exchange] | plots>"
+            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | fuzz [seconds | --runs N] | bench [call-cost | model-exchange] | plots>"
                 .into())
         }
     };
@@ -83,10 +91,17 @@ fn write_docs() -> Result<()> {
     Ok(())
 }
 
+/// How long a fuzz run goes.
+#[derive(Clone, Copy)]
+enum FuzzBudget {
+    Seconds(u32),
+    Runs(u64),
+}
+
 /// Build the libFuzzer target with coverage instrumentation (stable flags:
-/// sancov without a sanitizer) and run it for `seconds`; true when it found
+/// sancov without a sanitizer) and run it for the budget; true when it found
 /// nothing. The corpus lives in `target/fuzz-corpus`.
-fn fuzz(seconds: u32) -> Result<bool> {
+fn fuzz(budget: FuzzBudget) -> Result<bool> {
     let dir = root().join("tests/fuzz");
     let target_dir = root().join("target/fuzz");
     let flags = [
@@ -108,14 +123,21 @@ fn fuzz(seconds: u32) -> Result<bool> {
     std::fs::create_dir_all(&corpus).map_err(|e| e.to_string())?;
     let status = Command::new(target_dir.join("x86_64-unknown-linux-gnu/release/call_sequences"))
         .arg(&corpus)
-        .arg(format!("-max_total_time={seconds}"))
+        .arg(match budget {
+            FuzzBudget::Seconds(seconds) => format!("-max_total_time={seconds}"),
+            FuzzBudget::Runs(runs) => format!("-runs={runs}"),
+        })
         // Long inputs are long call sequences: let them grow early.
         .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1", "-max_len=2048", "-len_control=10"])
         .arg(format!("-artifact_prefix={}/", root().join("target").display()))
         .status()
         .map_err(|e| format!("cannot run the fuzz target: {e}"))?;
+    let budget = match budget {
+        FuzzBudget::Seconds(seconds) => format!("{seconds} s"),
+        FuzzBudget::Runs(runs) => format!("{runs} executions"),
+    };
     println!(
-        "fuzz ({seconds} s over all models): {}",
+        "fuzz ({budget} over all models): {}",
         if status.success() { "no crash, hang or panic" } else { "FOUND A PROBLEM (see target/crash-*)" }
     );
     Ok(status.success())
@@ -204,7 +226,7 @@ fn test(extra: &[String]) -> Result<()> {
     // under valgrind memcheck; any invalid access or leak fails.
     // And a bounded fuzz run of the C ABI (the long runs: `cargo xtask fuzz N`).
     let memcheck_ok = !full || (status.success() && memcheck(&fmus, &env)?);
-    let fuzz_ok = !full || (status.success() && fuzz(120)?);
+    let fuzz_ok = !full || (status.success() && fuzz(FuzzBudget::Seconds(120))?);
     // Every platform's binary run (wine, qemu) or checked (darwin64).
     let mut platforms_ok = true;
     if full && status.success() {

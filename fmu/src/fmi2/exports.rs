@@ -2,7 +2,10 @@
 //! Co-Simulation and the 10 more of Model Exchange (one binary, both
 //! interfaces, the interface chosen by `fmuType` at instantiation).
 //!
-//! Each one: catches any panic (no unwinding crosses the C ABI; a panic
+//! Each one: computes in IEEE 754's default floating-point environment and
+//! gives the caller back its own ([`CallEnv`]: a host that flushes
+//! subnormals or rounds upward gets the results of a default process, bit
+//! for bit), catches any panic (no unwinding crosses the C ABI; a panic
 //! becomes fmi2Error and poisons the instance), checks the component pointer, the call sequence and
 //! every argument, then hands over to [`Component`]. Nothing here is model
 //! specific.
@@ -10,6 +13,7 @@
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
 use super::component::{allowed, Component, Interface, Snapshot, COMPONENT_MAGIC};
+use super::float_env::CallEnv;
 use super::log::{self, Log};
 use super::types::*;
 use crate::registry;
@@ -140,11 +144,13 @@ fn too_long(what: &str, n: usize) -> String {
 
 #[no_mangle]
 pub extern "C" fn fmi2GetTypesPlatform() -> *const c_char {
+    let _env = CallEnv::enter();
     c"default".as_ptr()
 }
 
 #[no_mangle]
 pub extern "C" fn fmi2GetVersion() -> *const c_char {
+    let _env = CallEnv::enter();
     c"2.0".as_ptr()
 }
 
@@ -155,6 +161,7 @@ pub unsafe extern "C" fn fmi2SetDebugLogging(
     n_categories: usize,
     categories: *const Fmi2String,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `categories` holds `n_categories` pointers (FMI 2.0, 2.1.5), `slice` refuses NULL, and each entry is checked non-NULL before it is read as a NUL-terminated string.
     unsafe {
         with(c, "fmi2SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
@@ -196,6 +203,7 @@ pub unsafe extern "C" fn fmi2Instantiate(
     _visible: Fmi2Boolean,
     logging_on: Fmi2Boolean,
 ) -> Fmi2Component {
+    let _env = CallEnv::enter();
     // SAFETY: the importer passes NULL or NUL-terminated strings and NULL or
     // a callback struct (FMI 2.0, 2.1.5): `instantiate`'s contract.
     catch_unwind(AssertUnwindSafe(|| unsafe { instantiate(instance_name, fmu_type, guid, functions, logging_on) }))
@@ -282,6 +290,7 @@ unsafe fn instantiate(
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is NULL or from fmi2Instantiate (FMI 2.0, 2.1.5).
     if unsafe { component(c) }.is_some() {
         // SAFETY: a live component, created by Box::into_raw in `instantiate`;
@@ -299,6 +308,7 @@ pub unsafe extern "C" fn fmi2SetupExperiment(
     stop_time_defined: Fmi2Boolean,
     stop_time: Fmi2Real,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi2SetupExperiment", allowed::INSTANTIATED, |comp| {
@@ -313,24 +323,28 @@ pub unsafe extern "C" fn fmi2SetupExperiment(
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2EnterInitializationMode", allowed::INSTANTIATED, Component::enter_initialization_mode) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2ExitInitializationMode", allowed::INITIALIZATION, Component::exit_initialization_mode) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2Terminate", allowed::TERMINATE, Component::terminate) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2Reset", allowed::RESET, Component::reset) }
 }
@@ -344,6 +358,7 @@ pub unsafe extern "C" fn fmi2GetReal(
     nvr: usize,
     value: *mut Fmi2Real,
 ) -> Status {
+    let _env = CallEnv::enter();
     // One value of a Real variable, allowed now: the commonest call (an
     // importer reading an output after each step), answered with the same
     // checks but no `Result` or slice bookkeeping; everything else, and
@@ -400,6 +415,7 @@ pub unsafe extern "C" fn fmi2GetInteger(
     nvr: usize,
     value: *mut Fmi2Integer,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2GetInteger", allowed::GET, |comp| {
@@ -417,6 +433,7 @@ pub unsafe extern "C" fn fmi2GetBoolean(
     nvr: usize,
     value: *mut Fmi2Boolean,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2GetBoolean", allowed::GET, |comp| {
@@ -439,6 +456,7 @@ pub unsafe extern "C" fn fmi2GetString(
     nvr: usize,
     value: *mut Fmi2String,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2GetString", allowed::GET, |comp| {
@@ -456,6 +474,7 @@ pub unsafe extern "C" fn fmi2SetReal(
     nvr: usize,
     value: *const Fmi2Real,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2SetReal", allowed::SET, |comp| {
@@ -473,6 +492,7 @@ pub unsafe extern "C" fn fmi2SetInteger(
     nvr: usize,
     value: *const Fmi2Integer,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2SetInteger", allowed::SET, |comp| {
@@ -490,6 +510,7 @@ pub unsafe extern "C" fn fmi2SetBoolean(
     nvr: usize,
     value: *const Fmi2Boolean,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2SetBoolean", allowed::SET, |comp| {
@@ -507,6 +528,7 @@ pub unsafe extern "C" fn fmi2SetString(
     nvr: usize,
     value: *const Fmi2String,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2SetString", allowed::SET, |comp| {
@@ -521,6 +543,7 @@ pub unsafe extern "C" fn fmi2SetString(
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetFMUstate", allowed::ANY_BUT_FATAL, |comp| {
@@ -535,12 +558,14 @@ pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuSt
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SetFMUstate(c: Fmi2Component, state: Fmi2FmuState) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `state` is only compared with the instance's own live states before any use (`Component::set_state`).
     unsafe { with(c, "fmi2SetFMUstate", allowed::ANY_BUT_FATAL, |comp| comp.set_state(state as *mut Snapshot)) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2FreeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
@@ -556,6 +581,7 @@ pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuS
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `size` is checked non-NULL before it is written; `state` is only used once found among the instance's live states.
     unsafe {
         with(c, "fmi2SerializedFMUstateSize", allowed::ANY_BUT_FATAL, |comp| {
@@ -575,6 +601,7 @@ pub unsafe extern "C" fn fmi2SerializeFMUstate(
     bytes: *mut Fmi2Byte,
     size: usize,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 2.0, 2.1.8), at least the length written, which `slice_mut` bounds and checks non-NULL.
     unsafe {
         with(c, "fmi2SerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
@@ -599,6 +626,7 @@ pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
     size: usize,
     state: *mut Fmi2FmuState,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 2.0, 2.1.8), `slice` refuses NULL; `state` is checked non-NULL before it is read or written.
     unsafe {
         with(c, "fmi2DeSerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
@@ -622,6 +650,7 @@ pub unsafe extern "C" fn fmi2GetDirectionalDerivative(
     _dv_known: *const Fmi2Real,
     _dv_unknown: *mut Fmi2Real,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2GetDirectionalDerivative", allowed::DIRECTIONAL_DERIVATIVE, |_| {
@@ -640,6 +669,7 @@ pub unsafe extern "C" fn fmi2SetRealInputDerivatives(
     order: *const Fmi2Integer,
     value: *const Fmi2Real,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2SetRealInputDerivatives", allowed::INPUT_DERIVATIVES, |comp| {
@@ -659,6 +689,7 @@ pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(
     order: *const Fmi2Integer,
     value: *mut Fmi2Real,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2GetRealOutputDerivatives", allowed::OUTPUT_DERIVATIVES, |comp| {
@@ -677,6 +708,7 @@ pub unsafe extern "C" fn fmi2DoStep(
     communication_step_size: Fmi2Real,
     _no_set_fmu_state_prior_to_current_point: Fmi2Boolean,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi2DoStep", allowed::STEP_COMPLETE, |comp| {
@@ -687,6 +719,7 @@ pub unsafe extern "C" fn fmi2DoStep(
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi2CancelStep", allowed::ANY_BUT_FATAL, |_| {
@@ -699,6 +732,7 @@ pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
 /// step are answered; the rest are fmi2Discard, as the standard says.
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mut Status) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetStatus", allowed::STATUS, |comp| {
@@ -716,6 +750,7 @@ pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mu
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Real) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetRealStatus", allowed::STATUS, |comp| {
@@ -733,6 +768,7 @@ pub unsafe extern "C" fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value:
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Integer) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetIntegerStatus", allowed::STATUS, |comp| {
@@ -750,6 +786,7 @@ pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, val
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Boolean) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetBooleanStatus", allowed::STATUS, |comp| {
@@ -771,6 +808,7 @@ pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, val
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2String) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetStringStatus", allowed::STATUS, |comp| {
@@ -790,12 +828,14 @@ pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, valu
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SetTime(c: Fmi2Component, time: Fmi2Real) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2SetTime", allowed::SET_TIME, |comp| comp.set_time(time)) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SetContinuousStates(c: Fmi2Component, x: *const Fmi2Real, nx: usize) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `x` holds `nx` values (FMI 2.0, 2.1.7), `slice` refuses NULL with nx > 0.
     unsafe {
         with(c, "fmi2SetContinuousStates", allowed::SET_STATES, |comp| {
@@ -807,6 +847,7 @@ pub unsafe extern "C" fn fmi2SetContinuousStates(c: Fmi2Component, x: *const Fmi
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetContinuousStates(c: Fmi2Component, x: *mut Fmi2Real, nx: usize) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `x` has room for `nx` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with nx > 0.
     unsafe {
         with(c, "fmi2GetContinuousStates", allowed::GET_STATES, |comp| {
@@ -818,6 +859,7 @@ pub unsafe extern "C" fn fmi2GetContinuousStates(c: Fmi2Component, x: *mut Fmi2R
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetDerivatives(c: Fmi2Component, derivatives: *mut Fmi2Real, nx: usize) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `derivatives` has room for `nx` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with nx > 0.
     unsafe {
         with(c, "fmi2GetDerivatives", allowed::GET_STATES, |comp| {
@@ -829,6 +871,7 @@ pub unsafe extern "C" fn fmi2GetDerivatives(c: Fmi2Component, derivatives: *mut 
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetEventIndicators(c: Fmi2Component, indicators: *mut Fmi2Real, ni: usize) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `indicators` has room for `ni` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with ni > 0.
     unsafe {
         with(c, "fmi2GetEventIndicators", allowed::GET_STATES, |comp| {
@@ -844,6 +887,7 @@ pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(
     nominals: *mut Fmi2Real,
     nx: usize,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `nominals` has room for `nx` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with nx > 0.
     unsafe {
         with(c, "fmi2GetNominalsOfContinuousStates", allowed::NOMINALS, |comp| {
@@ -855,12 +899,14 @@ pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2EnterEventMode(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2EnterEventMode", allowed::ENTER_EVENT_MODE, Component::enter_event_mode) }
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, info: *mut EventInfo) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `info` is checked non-NULL before it is written, and the importer passes one it owns (FMI 2.0, 3.2.2).
     unsafe {
         with(c, "fmi2NewDiscreteStates", allowed::EVENT_MODE, |comp| {
@@ -884,6 +930,7 @@ pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, info: *mut Even
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2EnterContinuousTimeMode(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2EnterContinuousTimeMode", allowed::EVENT_MODE, Component::enter_continuous_time_mode) }
 }
@@ -895,6 +942,7 @@ pub unsafe extern "C" fn fmi2CompletedIntegratorStep(
     enter_event_mode: *mut Fmi2Boolean,
     terminate_simulation: *mut Fmi2Boolean,
 ) -> Status {
+    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; both out-pointers are checked non-NULL before they are written, and the importer passes ones it owns (FMI 2.0, 3.2.2).
     unsafe {
         with(c, "fmi2CompletedIntegratorStep", allowed::CONTINUOUS_TIME_MODE, |comp| {
@@ -1032,5 +1080,28 @@ mod tests {
                 assert_eq!(one, general.ok(), "{} vr {vr}", entry.info.identifier);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod float_environment {
+    /// Every exported function enters the call's floating-point environment
+    /// before anything else (see [`super::CallEnv`]): a function added
+    /// without it would compute in the host's modes.
+    #[test]
+    fn every_export_computes_in_the_default_float_environment() {
+        let source = include_str!("exports.rs");
+        let lines: Vec<&str> = source.lines().collect();
+        let mut exports = 0;
+        for (i, line) in lines.iter().enumerate() {
+            let is_export = line.starts_with("pub extern \"C\" fn ") || line.starts_with("pub unsafe extern \"C\" fn ");
+            if !is_export {
+                continue;
+            }
+            exports += 1;
+            let body = lines[i..].iter().position(|l| l.trim_end().ends_with('{')).expect("a body") + i + 1;
+            assert_eq!(lines[body].trim(), "let _env = CallEnv::enter();", "{line}");
+        }
+        assert_eq!(exports, 44, "the 44 fmi2 functions");
     }
 }

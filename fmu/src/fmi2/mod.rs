@@ -11,6 +11,7 @@
 pub mod component;
 pub mod erased;
 pub mod exports;
+pub mod float_env;
 pub mod in_process;
 pub mod log;
 pub mod module_path;

@@ -1,8 +1,11 @@
 //! Random call sequences through the exported `fmi2*` functions, for every
 //! model, in both interfaces (Co-Simulation and, where the model has it,
 //! Model Exchange: states and indicators of any length, time going
-//! backwards, NaN states, the ME functions in any mode). A crash, an abort, a hang or a panic reported by the FMU (its
-//! "internal error (panic)" message) is a finding.
+//! backwards, NaN states, the ME functions in any mode), in a host whose
+//! floating-point environment the input changes between calls (subnormals
+//! flushed, each rounding mode). A crash, an abort, a hang, a panic
+//! reported by the FMU (its "internal error (panic)" message) or a call
+//! that leaves the host's floating-point modes changed is a finding.
 
 #![no_main]
 
@@ -24,6 +27,21 @@ unsafe extern "C" fn logger(
     assert!(!category.is_null(), "NULL category");
     let text = CStr::from_ptr(text).to_string_lossy();
     assert!(!text.contains("internal error (panic)"), "the FMU caught a panic: {text}");
+}
+
+/// The host's MXCSR control bits (x86_64; FTZ bit 15, DAZ bit 6, rounding
+/// bits 13-14), read and set as any host does.
+#[allow(deprecated)]
+fn host_modes() -> u32 {
+    // SAFETY: reading MXCSR has no side effect.
+    unsafe { std::arch::x86_64::_mm_getcsr() & !0x3F }
+}
+
+#[allow(deprecated)]
+fn set_host_modes(modes: u32) {
+    // SAFETY: only the FTZ, DAZ and rounding bits change (exceptions stay
+    // masked: the fuzzer's own arithmetic may overflow).
+    unsafe { std::arch::x86_64::_mm_setcsr(0x1F80 | (modes & 0xE040)) }
 }
 
 struct Bytes<'a>(&'a [u8]);
@@ -93,9 +111,11 @@ fuzz_target!(|data: &[u8]| {
         let mut buffer = [0.0f64; 16];
         let mut states: Vec<Fmi2FmuState> = Vec::new();
         let mut time = 0.0;
+        set_host_modes(0);
         while let Some(op) = b.u8() {
             let vr = b.u8().map(|x| x as u32 % (n_vars + 2)).unwrap_or(0);
-            match op % 28 {
+            let modes = host_modes();
+            match op % 29 {
                 0 => {
                     let _ = fmi2SetupExperiment(c, 0, 0.0, b.real().unwrap_or(0.0), 0, 0.0);
                 }
@@ -248,6 +268,12 @@ fuzz_target!(|data: &[u8]| {
                     let out = if op & 0x80 != 0 { null_mut() } else { &mut enter as *mut Fmi2Boolean };
                     let _ = fmi2CompletedIntegratorStep(c, 1, out, &mut terminate);
                 }
+                27 => {
+                    // The host changes its floating-point modes.
+                    let m = b.u8().unwrap_or(0) as u32;
+                    set_host_modes(((m & 3) << 13) | if m & 4 != 0 { 0x8040 } else { 0 });
+                    continue;
+                }
                 _ => {
                     // Free and start over (states go with the instance), in
                     // either interface.
@@ -257,7 +283,9 @@ fuzz_target!(|data: &[u8]| {
                     c = instantiate(op & 0x40 != 0, (op & 1) as i32);
                 }
             }
+            assert_eq!(host_modes(), modes, "a call changed the host's floating-point modes (op {})", op % 29);
         }
         fmi2FreeInstance(c);
+        set_host_modes(0);
     }
 });
