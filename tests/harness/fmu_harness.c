@@ -6,7 +6,17 @@
  * output at every step as the hex bits of the value, so that the runs on
  * different platforms can be compared bit for bit.
  *
- *   fmu_harness <library> <plan file>
+ *   fmu_harness <library> <plan file> [host]
+ *
+ * host (default "default") makes the harness a hostile host process, set up
+ * before the library is loaded: "ftz" (subnormals flushed to zero and
+ * treated as zero: FTZ+DAZ on x86_64, FZ on aarch64), "upward", "downward",
+ * "toward_zero" (rounding modes), "traps" (invalid, divide by zero and
+ * overflow unmasked: any of them raised is SIGFPE), "stack64k" (the whole
+ * run on a thread with a 64 KiB stack), "threads" (four threads run the
+ * plan at once, each with its own instances, and must agree bit for bit).
+ * In every mode each FMI call must leave the caller's floating-point
+ * environment (control and status registers) exactly as it was.
  *
  * Plan file (whitespace separated; doubles as 16 hex digits of their bits):
  *   guid <GUID>
@@ -35,6 +45,7 @@
  * each step follow the Co-Simulation outputs on its output row.
  * Exit code 0 on success; any failure prints "FAIL ..." and exits 1.
  */
+#define _GNU_SOURCE /* glibc: feenableexcept, pthread attributes */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +66,46 @@ static void close_library(library_t lib) { dlclose(lib); }
 #endif
 
 #include "fmi2_types.h"
+#include <fenv.h>
+#ifndef _WIN32
+#include <pthread.h>
+#endif
+
+/* The floating-point environment as the hardware holds it: MXCSR (x86_64),
+ * FPCR and FPSR (aarch64). The caller's flags are part of it. */
+static unsigned long long float_env(void) {
+#if defined(__x86_64__)
+    unsigned int csr;
+    __asm__ volatile("stmxcsr %0" : "=m"(csr));
+    return csr;
+#elif defined(__aarch64__)
+    unsigned long long fpcr, fpsr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    __asm__ volatile("mrs %0, fpsr" : "=r"(fpsr));
+    return (fpcr << 32) ^ fpsr;
+#else
+    return 0;
+#endif
+}
+
+/* Subnormals flushed (results) and treated as zero (operands). */
+static int flush_subnormals(void) {
+#if defined(__x86_64__)
+    unsigned int csr;
+    __asm__ volatile("stmxcsr %0" : "=m"(csr));
+    csr |= 0x8040; /* FTZ, DAZ */
+    __asm__ volatile("ldmxcsr %0" : : "m"(csr));
+    return 1;
+#elif defined(__aarch64__)
+    unsigned long long fpcr;
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
+    fpcr |= 1ull << 24; /* FZ */
+    __asm__ volatile("msr fpcr, %0" : : "r"(fpcr));
+    return 1;
+#else
+    return 0;
+#endif
+}
 
 #define MAX_VARS 256
 
@@ -74,9 +125,21 @@ static void fail(const char *what) {
     exit(1);
 }
 
+/* A call must leave the caller's floating-point environment as it was
+ * (arguments are plain values, so nothing of the harness's own arithmetic
+ * runs between the two reads). */
+#define SAME_ENV(call)                                                                                                 \
+    do {                                                                                                               \
+        unsigned long long env_before_ = float_env();                                                                  \
+        call;                                                                                                          \
+        if (float_env() != env_before_) fail("floating-point environment changed by " #call);                        \
+    } while (0)
+
 #define CHECK(call)                                                                                                    \
     do {                                                                                                               \
-        if ((call) != fmi2OK) fail(#call);                                                                             \
+        fmi2Status status_;                                                                                            \
+        SAME_ENV(status_ = (call));                                                                                    \
+        if (status_ != fmi2OK) fail(#call);                                                                            \
     } while (0)
 
 /* The functions, resolved by name: a missing export is a failure. */
@@ -243,8 +306,9 @@ static void initialize(fmi2Component c) {
 /* Step k (from t = k*h), then the outputs' bits into row[]. */
 static void step(fmi2Component c, int k, unsigned long long *row) {
     int i;
+    double t = k * h;
     if (n_in) CHECK(fmi.SetReal(c, in_vr, (size_t)n_in, &inputs[k * n_in]));
-    CHECK(fmi.DoStep(c, k * h, h, 1));
+    CHECK(fmi.DoStep(c, t, h, 1));
     for (i = 0; i < n_out; i++) {
         if (out_type[i] == 'R') {
             fmi2Real x;
@@ -282,7 +346,9 @@ static void model_exchange(unsigned long long *me, int width) {
     fmi2Real x[MAX_VARS], dx[MAX_VARS], z[MAX_VARS], z_before[MAX_VARS], nominal[MAX_VARS];
     fmi2Boolean enter, terminate;
     int i, k, crossed;
-    fmi2Component c = fmi.Instantiate("harness-me", 0 /* fmi2ModelExchange */, guid, "", &callbacks, 0, 0);
+    double t;
+    fmi2Component c;
+    SAME_ENV(c = fmi.Instantiate("harness-me", 0 /* fmi2ModelExchange */, guid, "", &callbacks, 0, 0));
     if (!c) fail("fmi2Instantiate(fmi2ModelExchange) returned NULL");
     set_parameters(c);
     CHECK(fmi.SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0));
@@ -298,7 +364,8 @@ static void model_exchange(unsigned long long *me, int width) {
         if (n_in) CHECK(fmi.SetReal(c, in_vr, (size_t)n_in, &inputs[k * n_in]));
         CHECK(fmi.GetDerivatives(c, dx, (size_t)n_x));
         for (i = 0; i < n_x; i++) x[i] += ME_STEP * dx[i];
-        CHECK(fmi.SetTime(c, (k + 1) * ME_STEP));
+        t = (k + 1) * ME_STEP;
+        CHECK(fmi.SetTime(c, t));
         CHECK(fmi.SetContinuousStates(c, x, (size_t)n_x));
         CHECK(fmi.GetEventIndicators(c, z, (size_t)n_z));
         CHECK(fmi.CompletedIntegratorStep(c, 1, &enter, &terminate));
@@ -318,27 +385,12 @@ static void model_exchange(unsigned long long *me, int width) {
         }
     }
     CHECK(fmi.Terminate(c));
-    fmi.FreeInstance(c);
+    SAME_ENV(fmi.FreeInstance(c));
 }
 
-int main(int argc, char **argv) {
-    library_t lib;
-    fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
-    fmi2Component c;
-    fmi2FMUstate state = NULL, restored = NULL;
-    size_t size = 0;
-    fmi2Byte *bytes = NULL;
-    unsigned long long *trace, *replay, *me;
-    int i, k, half;
-    size_t n;
-
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s <library> <plan>\n", argv[0]);
-        return 2;
-    }
-    read_plan(argv[2]);
-    lib = open_library(argv[1]);
-    if (!lib) fail("cannot load the library");
+/* Bind every function of the library (a missing export is a failure). */
+static void bind(library_t lib) {
+    int i;
     for (i = 0; i < (int)(sizeof ALL_FUNCTIONS / sizeof ALL_FUNCTIONS[0]); i++) need(lib, ALL_FUNCTIONS[i]);
     *(void **)&fmi.GetTypesPlatform = need(lib, "fmi2GetTypesPlatform");
     *(void **)&fmi.GetVersion = need(lib, "fmi2GetVersion");
@@ -373,13 +425,34 @@ int main(int argc, char **argv) {
     *(void **)&fmi.EnterContinuousTimeMode = need(lib, "fmi2EnterContinuousTimeMode");
     *(void **)&fmi.CompletedIntegratorStep = need(lib, "fmi2CompletedIntegratorStep");
 
-    if (strcmp(fmi.GetVersion(), "2.0") != 0) fail("fmi2GetVersion is not 2.0");
-    if (strcmp(fmi.GetTypesPlatform(), "default") != 0) fail("fmi2GetTypesPlatform is not default");
-    c = fmi.Instantiate("harness", 1 /* fmi2CoSimulation */, guid, "", &callbacks, 0, 0);
+}
+
+/* One run of the plan: Co-Simulation outputs into trace (steps x n_out),
+ * Model Exchange states and derivatives into me (steps x 2 n_x). Uses only
+ * its own instances, so several runs may go at once on threads. */
+struct run {
+    unsigned long long *trace, *me;
+};
+
+static void run_plan(struct run *r) {
+    fmi2CallbackFunctions callbacks = {logger, calloc, free, NULL, NULL};
+    fmi2Component c;
+    fmi2FMUstate state = NULL, restored = NULL;
+    size_t size = 0;
+    fmi2Byte *bytes = NULL;
+    unsigned long long *trace, *replay;
+    const char *text;
+    int k, half;
+
+    SAME_ENV(text = fmi.GetVersion());
+    if (strcmp(text, "2.0") != 0) fail("fmi2GetVersion is not 2.0");
+    SAME_ENV(text = fmi.GetTypesPlatform());
+    if (strcmp(text, "default") != 0) fail("fmi2GetTypesPlatform is not default");
+    SAME_ENV(c = fmi.Instantiate("harness", 1 /* fmi2CoSimulation */, guid, "", &callbacks, 0, 0));
     if (!c) fail("fmi2Instantiate returned NULL");
     initialize(c);
 
-    trace = calloc((size_t)steps * (size_t)(n_out ? n_out : 1), sizeof *trace);
+    trace = r->trace = calloc((size_t)steps * (size_t)(n_out ? n_out : 1), sizeof *trace);
     replay = calloc((size_t)steps * (size_t)(n_out ? n_out : 1), sizeof *replay);
     half = steps / 2;
     for (k = 0; k < steps; k++) {
@@ -407,21 +480,103 @@ int main(int argc, char **argv) {
     if (memcmp(trace, replay, (size_t)(k * n_out) * sizeof *trace) != 0)
         fail("the run after fmi2Reset differs from the first run");
     CHECK(fmi.Terminate(c));
-    fmi.FreeInstance(c);
-    me = calloc((size_t)steps * (size_t)(2 * n_x + 1), sizeof *me);
-    if (has_me) model_exchange(me, 2 * n_x);
+    SAME_ENV(fmi.FreeInstance(c));
+    free(replay);
+    r->me = calloc((size_t)steps * (size_t)(2 * n_x + 1), sizeof *r->me);
+    if (has_me) model_exchange(r->me, 2 * n_x);
+}
+
+#ifndef _WIN32
+static void *run_on_thread(void *r) {
+    run_plan((struct run *)r);
+    return NULL;
+}
+
+/* run_plan on a new thread with `stack` bytes of stack (0: the default). */
+static pthread_t start_thread(struct run *r, size_t stack) {
+    pthread_attr_t attr;
+    pthread_t thread;
+    pthread_attr_init(&attr);
+    if (stack && pthread_attr_setstacksize(&attr, stack) != 0) fail("pthread_attr_setstacksize");
+    if (pthread_create(&thread, &attr, run_on_thread, r) != 0) fail("pthread_create");
+    pthread_attr_destroy(&attr);
+    return thread;
+}
+#endif
+
+#define THREADS 4
+
+int main(int argc, char **argv) {
+    library_t lib;
+    struct run r = {NULL, NULL};
+    const char *host = argc > 3 ? argv[3] : "default";
+    int i, k;
+
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: %s <library> <plan> [default|ftz|upward|downward|toward_zero|traps|stack64k|threads]\n",
+                argv[0]);
+        return 2;
+    }
+    read_plan(argv[2]);
+    /* The host's floating-point environment, from before the library is
+     * loaded (as a process built with -ffast-math has it from its start). */
+    if (strcmp(host, "ftz") == 0) {
+        if (!flush_subnormals()) fail("unsupported: ftz on this processor");
+    } else if (strcmp(host, "upward") == 0) {
+        if (fesetround(FE_UPWARD) != 0) fail("fesetround(FE_UPWARD)");
+    } else if (strcmp(host, "downward") == 0) {
+        if (fesetround(FE_DOWNWARD) != 0) fail("fesetround(FE_DOWNWARD)");
+    } else if (strcmp(host, "toward_zero") == 0) {
+        if (fesetround(FE_TOWARDZERO) != 0) fail("fesetround(FE_TOWARDZERO)");
+    } else if (strcmp(host, "traps") == 0) {
+#if defined(__GLIBC__)
+        if (feenableexcept(FE_INVALID | FE_DIVBYZERO | FE_OVERFLOW) == -1) fail("feenableexcept");
+#else
+        fail("unsupported: traps need glibc's feenableexcept");
+#endif
+    } else if (strcmp(host, "default") != 0 && strcmp(host, "stack64k") != 0 && strcmp(host, "threads") != 0) {
+        fail("unknown host mode");
+    }
+    lib = open_library(argv[1]);
+    if (!lib) fail("cannot load the library");
+    bind(lib);
+
+    if (strcmp(host, "stack64k") == 0 || strcmp(host, "threads") == 0) {
+#ifdef _WIN32
+        fail("unsupported: thread modes on Windows");
+#else
+        if (strcmp(host, "stack64k") == 0) {
+            pthread_join(start_thread(&r, 64 * 1024), NULL);
+        } else {
+            struct run others[THREADS - 1];
+            pthread_t threads[THREADS - 1];
+            size_t trace_bytes = (size_t)steps * (size_t)(n_out ? n_out : 1) * sizeof *r.trace;
+            size_t me_bytes = (size_t)steps * (size_t)(2 * n_x + 1) * sizeof *r.me;
+            for (i = 0; i < THREADS - 1; i++) threads[i] = start_thread(&others[i], 0);
+            run_plan(&r);
+            for (i = 0; i < THREADS - 1; i++) {
+                pthread_join(threads[i], NULL);
+                if (memcmp(r.trace, others[i].trace, trace_bytes) != 0 || memcmp(r.me, others[i].me, me_bytes) != 0)
+                    fail("runs on concurrent threads differ");
+                free(others[i].trace);
+                free(others[i].me);
+            }
+        }
+#endif
+    } else {
+        run_plan(&r);
+    }
     close_library(lib);
 
     for (k = 0; k < steps; k++) {
-        for (i = 0; i < n_out; i++) printf(i ? " %016llx" : "%016llx", trace[k * n_out + i]);
-        for (i = 0; i < 2 * n_x; i++) printf(" %016llx", me[k * 2 * n_x + i]);
+        for (i = 0; i < n_out; i++) printf(i ? " %016llx" : "%016llx", r.trace[k * n_out + i]);
+        for (i = 0; i < 2 * n_x; i++) printf(" %016llx", r.me[k * 2 * n_x + i]);
         printf("\n");
     }
-    n = (size_t)steps;
-    printf("OK %u steps, state replay and reset equal; %u Model Exchange steps\n", (unsigned)n, has_me ? (unsigned)n : 0u);
-    free(trace);
-    free(replay);
-    free(me);
+    printf("OK %u steps, state replay and reset equal; %u Model Exchange steps; host %s\n", (unsigned)steps,
+           has_me ? (unsigned)steps : 0u, host);
+    free(r.trace);
+    free(r.me);
     free(inputs);
     return 0;
 }

@@ -10,6 +10,8 @@
 //! - `cargo xtask test` — provision the importers (FMPy, libclang for the
 //!   `fmi` crate) in `target/venv`, build the FMUs, run every test, the
 //!   valgrind memcheck and a bounded fuzz run.
+//! - `cargo xtask hostile-host` — the linux64 FMUs in hostile host processes
+//!   (flushed subnormals, rounding modes, traps, a small stack, threads).
 //! - `cargo xtask fuzz [SECONDS | --runs N]` — the libFuzzer target alone
 //!   (default 60 s; `--runs N`: N executions, however long they take).
 //! - `cargo xtask bench [call-cost | model-exchange]` — benches; writes
@@ -20,6 +22,7 @@
 
 mod bench;
 mod cross_tools;
+mod hostile_host;
 mod macho;
 mod package;
 mod platform_check;
@@ -39,6 +42,16 @@ fn main() -> ExitCode {
         Some("docs") => write_docs(),
         Some("test") => test(&args[1..]),
         Some("platform-check") => platform_check::report(&package::fmu_dir()).map(|_| ()),
+        Some("hostile-host") => hostile_host::check(&package::fmu_dir()).map(|outcomes| {
+            for o in outcomes {
+                let verdict = match o.passed {
+                    Some(true) => "ok",
+                    Some(false) => "FAILED",
+                    None => "SKIPPED",
+                };
+                println!("{}: {verdict}: {}", o.name, o.detail);
+            }
+        }),
         Some("bench") => bench::bench(&args[1..]),
         Some("plots") => plots::plots(),
         Some("fuzz") => match (args.get(1).map(String::as_str), args.get(2).and_then(|s| s.parse().ok())) {
@@ -50,7 +63,7 @@ fn main() -> ExitCode {
             (None, _) => fuzz(FuzzBudget::Seconds(60)).map(|_| ()),
         },
         _ => {
-            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | fuzz [seconds | --runs N] | bench [call-cost | model-exchange] | plots>"
+            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | hostile-host | fuzz [seconds | --runs N] | bench [call-cost | model-exchange] | plots>"
                 .into())
         }
     };

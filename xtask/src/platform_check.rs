@@ -118,6 +118,11 @@ pub fn check(fmus: &Path) -> Result<Vec<Outcome>> {
         ),
     });
     outcomes.push(elf_structure("linux64", &linux, &models, "x86-64"));
+    // linux64 as a guest in hostile host processes (issue 30).
+    match crate::hostile_host::check(fmus) {
+        Ok(hostile) => outcomes.extend(hostile),
+        Err(e) => outcomes.push(Outcome { name: "hostile host".into(), passed: Some(false), detail: e }),
+    }
 
     // win64 under wine.
     outcomes.push(match win64(fmus, &dir, &models, &plans) {
@@ -155,22 +160,36 @@ fn skip_or_fail(name: &str, e: String) -> Outcome {
 fn plan(id: &str) -> Result<String> {
     let index = fmu::registry::MODELS.iter().position(|m| m.info.identifier == id).expect("registered");
     let entry = &fmu::registry::MODELS[index];
-    let variables = (entry.variables)();
     let scenario = fmu::scenarios::all().into_iter().find(|s| s.model == id);
     let h = scenario.map(|s| s.step_size).unwrap_or(entry.info.default_experiment.step_size);
+    let parameters = scenario.map(|s| s.parameters).unwrap_or(&[]);
+    let inputs = scenario.map(|s| s.inputs).unwrap_or(&[]);
+    plan_text(index, parameters, inputs, h, STEPS)
+}
+
+/// A plan for model `index`: these parameters, these input signals held
+/// over each of `steps` steps of `h`.
+pub fn plan_text(
+    index: usize,
+    parameters: &[(&str, f64)],
+    inputs: &[(&str, fmu::scenarios::Signal)],
+    h: f64,
+    steps: usize,
+) -> Result<String> {
+    let entry = &fmu::registry::MODELS[index];
+    let id = entry.info.identifier;
+    let variables = (entry.variables)();
     let code = |t: &str| t.chars().next().unwrap_or('R');
     let bits = |x: f64| format!("{:016x}", x.to_bits());
     let find = |name: &str| variables.iter().find(|v| v.name == name).ok_or(format!("{id}: no variable {name}"));
-    let mut text = format!("guid {}\nstep {} steps {STEPS}\n", fmu::registry::guid(index), bits(h));
-    let parameters = scenario.map(|s| s.parameters).unwrap_or(&[]);
+    let mut text = format!("guid {}\nstep {} steps {steps}\n", fmu::registry::guid(index), bits(h));
     text += &format!("parameters {}\n", parameters.len());
     for (name, value) in parameters {
         let v = find(name)?;
         text += &format!("{} {} {}\n", v.value_reference, code(v.type_name), bits(*value));
     }
-    let inputs: Vec<_> = scenario.map(|s| s.inputs.to_vec()).unwrap_or_default();
     text += &format!("inputs {}", inputs.len());
-    for (name, _) in &inputs {
+    for (name, _) in inputs {
         text += &format!(" {}", find(name)?.value_reference);
     }
     let outputs: Vec<_> = variables.iter().filter(|v| v.causality == fmu::description::Causality::Output).collect();
@@ -182,7 +201,7 @@ fn plan(id: &str) -> Result<String> {
     let hybrid = (entry.new_instance)().hybrid_sizes();
     let (states, indicators) = hybrid.unwrap_or((0, 0));
     text += &format!("\nmodelexchange {} {states} {indicators}\n", hybrid.is_some() as u8);
-    for k in 0..STEPS {
+    for k in 0..steps {
         let t = k as f64 * h;
         let row: Vec<String> = inputs.iter().map(|(_, s)| bits(s.hold_value(t, h))).collect();
         text += &row.join(" ");
@@ -193,7 +212,7 @@ fn plan(id: &str) -> Result<String> {
 
 /// `binaries/<folder>/<id><ext>` of every FMU into `into/` (named after the
 /// model: the binary picks its model by its file name).
-fn extract(fmus: &Path, folder: &str, extension: &str, into: &Path) -> Result<PathBuf> {
+pub fn extract(fmus: &Path, folder: &str, extension: &str, into: &Path) -> Result<PathBuf> {
     io(std::fs::create_dir_all(into), into)?;
     for m in fmu::registry::MODELS {
         let id = m.info.identifier;
@@ -223,10 +242,10 @@ fn compile(mut cmd: Command) -> Result<()> {
     }
 }
 
-fn compile_native(dir: &Path) -> Result<PathBuf> {
+pub fn compile_native(dir: &Path) -> Result<PathBuf> {
     let exe = dir.join("fmu_harness");
     let mut cmd = Command::new("cc");
-    cmd.args(["-std=c99", "-O1", "-Wall", "-Werror", "-o"]).arg(&exe).arg(harness_source()).arg("-ldl");
+    cmd.args(["-std=c99", "-O1", "-Wall", "-Werror", "-o"]).arg(&exe).arg(harness_source()).args(["-ldl", "-lm", "-lpthread"]);
     compile(cmd)?;
     Ok(exe)
 }
@@ -359,7 +378,7 @@ fn aarch64(fmus: &Path, dir: &Path, models: &[&str], plans: &[String]) -> Result
     cmd.args(["cc", "-target", "aarch64-linux-gnu.2.17", "-std=c99", "-O1", "-Wall", "-Werror", "-o"])
         .arg(&exe)
         .arg(harness_source())
-        .arg("-ldl");
+        .args(["-ldl", "-lm", "-lpthread"]);
     compile(cmd)?;
     run_all(models, plans, &arm, |lib, plan| {
         Command::new("qemu-aarch64-static")

@@ -90,25 +90,24 @@ pub fn valgrind() -> Result<()> {
     run(Command::new("apt-get").args(["install", "-y", "-q", "valgrind"]))
 }
 
-/// OpenModelica's simulator, built once from `../shared/omsimulator/` (the
+/// OpenModelica's simulator, built from `../shared/omsimulator/` (the
 /// source and `build.sh` beside this repository) into `target/omsimulator`
-/// (about 6 minutes on 2 cores; `build.sh` does nothing when the binary is
-/// there). `Err` says why the OMSimulator tests will be skipped: a clone
-/// without `../shared` beside it, or a build that failed.
+/// (about 6 minutes on 2 cores). `build.sh` is called every time: it returns
+/// at once when the build there is its `VERSION` and rebuilds an older one
+/// (a patched OMSimulator must not be shadowed by an old cached build).
+/// `Err` says why the OMSimulator tests will be skipped: a clone without
+/// `../shared` beside it, or a build that failed.
 pub fn omsimulator() -> std::result::Result<PathBuf, String> {
     let prefix = root().join("target/omsimulator");
     let binary = prefix.join("bin/OMSimulator");
     let script = root().join("../shared/omsimulator/build.sh");
-    if binary.exists() {
-        return Ok(binary);
-    }
     if !script.exists() {
         return Err(format!(
             "{} not found (a clone without ../shared beside it): the OMSimulator tests are skipped",
             script.display()
         ));
     }
-    println!("building OMSimulator from {} into {} (about 6 minutes, once)", script.display(), prefix.display());
+    println!("OMSimulator from {} into {} (build.sh: at once when current, about 6 minutes to build)", script.display(), prefix.display());
     run(Command::new("bash").arg(&script).arg(&prefix))
         .map_err(|e| format!("building OMSimulator failed ({e}): the OMSimulator tests are skipped"))?;
     if binary.exists() {
