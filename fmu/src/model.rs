@@ -56,6 +56,14 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
         Ok(())
     }
 
+    /// Rules of Co-Simulation's internal step (stability bounds of the
+    /// model's own integration), checked with [`Model::check`] in
+    /// Co-Simulation instances only: in Model Exchange the importer's solver
+    /// integrates and `internal_step` is not used.
+    fn check_internal_step(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Called when the declared start values have just been applied (at
     /// instantiation and reset), before `initialize`: lets a model tell its
     /// own start values from values the environment sets later.

@@ -301,6 +301,48 @@ fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
     }
 }
 
+/// A rule about Co-Simulation's internal step is not Model Exchange's: there
+/// the importer's solver integrates and `internal_step` is unused. Every
+/// internal-step rule of the table above, set on a Model Exchange instance,
+/// leaves initialization with fmi2OK (issue 29: `k_shaft` = 1e4 with `J` =
+/// 0.01 was refused there).
+#[test]
+fn internal_step_rules_apply_to_co_simulation_only() {
+    use fmi::fmi2::binding;
+    let cases: &[(&str, &[(&str, f64)])] = &[
+        ("DahlInertia", &[("internal_step", 1.0)]),
+        ("FlapActuatorServo", &[("internal_step", 1e-3)]),
+        ("CmgGimbalRateLoop", &[("internal_step", 1e-2)]),
+        ("AntennaAzimuthServo", &[("internal_step", 1.0)]),
+        ("DahlShaftLoad", &[("internal_step", 0.2)]),
+        ("LoadDependentFrictionShaftLoad", &[("internal_step", 0.2)]),
+        ("StribeckShaftLoad", &[("k_shaft", 1e4), ("J", 0.01)]),
+    ];
+    for (id, assignments) in cases {
+        let variables = models().into_iter().find(|(m, _)| m == id).unwrap().1;
+        let fmu = RawFmu::load(id);
+        let interfaces = [(binding::fmi2Type_fmi2CoSimulation, ERROR), (binding::fmi2Type_fmi2ModelExchange, OK)];
+        for (fmu_type, expected) in interfaces {
+            unsafe {
+                let c = fmu.instantiate_as("internal-step", fmu_type);
+                assert!(!c.is_null(), "{id}");
+                for (name, value) in assignments.iter() {
+                    let vr = variables.iter().find(|v| v.name == *name).unwrap().value_reference;
+                    assert_eq!(fmu.lib.fmi2SetReal(c, &vr, 1, value), OK, "{id}.{name}");
+                }
+                assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+                assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+                let status = fmu.lib.fmi2ExitInitializationMode(c);
+                assert_eq!(status, expected, "{id} (fmuType {fmu_type}): {}", fmu.last_error());
+                if expected == ERROR {
+                    assert!(fmu.last_error().contains("internal_step"), "{id}: {}", fmu.last_error());
+                }
+                fmu.lib.fmi2FreeInstance(c);
+            }
+        }
+    }
+}
+
 /// Every function given a NULL component fails cleanly (or, for the
 /// functions without a component, does what it should).
 #[test]

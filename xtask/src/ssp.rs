@@ -245,7 +245,17 @@ fn system_structure(s: &System) -> Result<String> {
     x += "    </ssd:Connections>\n";
     x += &omsimulator_annotation(s);
     x += "  </ssd:System>\n";
-    x += &format!("  <ssd:DefaultExperiment startTime=\"0\" stopTime=\"{}\"/>\n", s.stop_time);
+    // OMSimulator reads its vendor annotation in the DefaultExperiment too and
+    // warns "Wrong/deprecated content detected ... re-export the SSP file"
+    // on every run when there is none (Model.cpp, importFromSnapshot); an
+    // empty one keeps its defaults (result file, logging interval).
+    x += &format!(
+        "  <ssd:DefaultExperiment startTime=\"0\" stopTime=\"{}\">\n    <ssd:Annotations>\n      \
+         <ssc:Annotation type=\"org.openmodelica\">\n        <oms:Annotations \
+         xmlns:oms=\"https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd\"/>\n      \
+         </ssc:Annotation>\n    </ssd:Annotations>\n  </ssd:DefaultExperiment>\n",
+        s.stop_time
+    );
     x += "</ssd:SystemStructureDescription>\n";
     Ok(x)
 }

@@ -271,7 +271,8 @@ impl Component {
     #[cold]
     #[inline(never)]
     fn refresh_now(&mut self) -> Result<(), String> {
-        self.model.check().map_err(|e| format!("outputs cannot be computed yet: {e}"))?;
+        let co_simulation = self.interface == Interface::CoSimulation;
+        self.model.check(co_simulation).map_err(|e| format!("outputs cannot be computed yet: {e}"))?;
         self.model.initialize();
         self.stale = false;
         if self.interface == Interface::ModelExchange {
@@ -338,7 +339,7 @@ impl Component {
     }
 
     pub fn exit_initialization_mode(&mut self) -> Outcome {
-        self.model.check()?;
+        self.model.check(self.interface == Interface::CoSimulation)?;
         let saved = self.model.boxed_clone();
         self.model.initialize();
         self.stale = false;
@@ -783,7 +784,7 @@ impl Component {
             ));
         }
         model.check_finite().map_err(|e| format!("serialized FMU state is not finite: {e}"))?;
-        model.check_all().map_err(|e| format!("serialized FMU state breaks a rule: {e}"))?;
+        model.check_all(self.interface == Interface::CoSimulation).map_err(|e| format!("serialized FMU state breaks a rule: {e}"))?;
         let snapshot = Snapshot { magic: SNAPSHOT_MAGIC, phase, time, start_time, substeps, stale, model };
         if self.owns(existing) {
             // SAFETY: checked live and ours.

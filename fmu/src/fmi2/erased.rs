@@ -76,7 +76,9 @@ pub trait Erased: Send {
     fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), String>;
     /// `fmi2GetRealOutputDerivatives`: first derivatives of declared outputs.
     fn get_output_derivatives(&self, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Result<(), String>;
-    fn check(&self) -> Result<(), String>;
+    /// The model's rules, and in Co-Simulation its internal step's
+    /// ([`Model::check_internal_step`]).
+    fn check(&self, co_simulation: bool) -> Result<(), String>;
     fn initialize(&mut self);
     fn max_substep(&self) -> f64;
     /// `fmi2DoStep` from `t` over `h` in one dynamic call, so that the checks
@@ -95,7 +97,7 @@ pub trait Erased: Send {
     fn check_finite(&self) -> Result<(), String>;
     /// Every input and parameter within its declared range, and the model's
     /// own rules: for states that come from outside (deserialization).
-    fn check_all(&self) -> Result<(), String>;
+    fn check_all(&self, co_simulation: bool) -> Result<(), String>;
     fn reset_to_start(&mut self);
     fn boxed_clone(&self) -> Box<dyn Erased>;
     /// Copy `other` into `self`; false if it is another model type.
@@ -833,8 +835,12 @@ impl<M: Model> Erased for ModelBox<M> {
         Ok(())
     }
 
-    fn check(&self) -> Result<(), String> {
-        self.model.check()
+    fn check(&self, co_simulation: bool) -> Result<(), String> {
+        self.model.check()?;
+        if co_simulation {
+            self.model.check_internal_step()?;
+        }
+        Ok(())
     }
 
     fn initialize(&mut self) {
@@ -868,7 +874,7 @@ impl<M: Model> Erased for ModelBox<M> {
         real_value(&self.model, vr)
     }
 
-    fn check_all(&self) -> Result<(), String> {
+    fn check_all(&self, co_simulation: bool) -> Result<(), String> {
         for v in M::VARIABLES {
             match v.value {
                 Value::Real { get, set: Some(_), .. } => check_real(v, get(&self.model))?,
@@ -876,7 +882,7 @@ impl<M: Model> Erased for ModelBox<M> {
                 _ => {}
             }
         }
-        self.model.check()
+        self.check(co_simulation)
     }
 
     fn check_finite(&self) -> Result<(), String> {

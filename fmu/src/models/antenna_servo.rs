@@ -313,9 +313,7 @@ impl Model for AntennaAzimuthServo {
     }
 
     /// Static friction at least the Coulomb level (Hill's algorithm assumes
-    /// it), and an internal step under which the explicit (Euler) loop stays
-    /// stable: symplectic Euler on the gear mode needs `h*omega < 2`, we ask
-    /// `h*omega <= 1` (0.44 at Hill's 10 ms and 7 Hz).
+    /// it).
     fn check(&self) -> Result<(), String> {
         let d = &self.design;
         if d.static_torque < d.coulomb_torque {
@@ -324,6 +322,14 @@ impl Model for AntennaAzimuthServo {
                 d.static_torque, d.coulomb_torque
             ));
         }
+        Ok(())
+    }
+
+    /// An internal step under which the explicit (Euler) loop stays stable:
+    /// symplectic Euler on the gear mode needs `h*omega < 2`, we ask
+    /// `h*omega <= 1` (0.44 at Hill's 10 ms and 7 Hz).
+    fn check_internal_step(&self) -> Result<(), String> {
+        let d = &self.design;
         // The free motor-gear-antenna mode is the stiffest: with the axis
         // stuck the motor swings at omega*sqrt(1 - motor_inertia_fraction).
         let omega = 2.0 * std::f64::consts::PI * d.gear_mode_frequency;

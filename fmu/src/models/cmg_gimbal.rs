@@ -206,7 +206,7 @@ impl Model for CmgGimbalRateLoop {
     /// stiffest spring on the gimbal (control `K_I` plus Dahl's presliding
     /// spring at its stiffest, `4*gamma*Tf0^2`); the explicit rate feedback
     /// `K_p` needs `h*K_p/I` small alike.
-    fn check(&self) -> Result<(), String> {
+    fn check_internal_step(&self) -> Result<(), String> {
         let g = &self.gimbal;
         // Dahl's presliding spring is stiffest just after a reversal, where
         // dTf/dtheta = gamma*(2*Tf0)^2 (Nurre: it "jumps from zero to 4*gamma*Tf0^2").

@@ -580,6 +580,10 @@ impl Model for FlapActuatorServo {
                 self.position_start, self.stop_angle
             ));
         }
+        Ok(())
+    }
+
+    fn check_internal_step(&self) -> Result<(), String> {
         let h = self.internal_step;
         let omega = 2.0 * std::f64::consts::PI * self.flapper_frequency;
         if h * omega > 0.2 {

@@ -314,7 +314,10 @@ impl Model for LoadDependentFrictionShaftLoad {
     }
 
     fn check(&self) -> Result<(), String> {
-        within_stops(self.angle_start, &self.element)?;
+        within_stops(self.angle_start, &self.element)
+    }
+
+    fn check_internal_step(&self) -> Result<(), String> {
         super::shaft_port::check_substep(&self.shaft, self.element.inertia, self.internal_step)
     }
 

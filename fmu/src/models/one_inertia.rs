@@ -34,7 +34,8 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
         0.0
     }
     /// Rules that tie the law to the body and the internal step (e.g. a
-    /// stability bound), checked when leaving initialization.
+    /// stability bound), checked when a Co-Simulation instance leaves
+    /// initialization.
     fn check_step(&self, _inertia: f64, _internal_step: f64) -> Result<(), String> {
         Ok(())
     }
@@ -405,7 +406,9 @@ macro_rules! inertia_model {
                 self.internal_step
             }
             fn check(&self) -> Result<(), String> {
-                $crate::models::one_inertia::LawHooks::check(&self.body.law)?;
+                $crate::models::one_inertia::LawHooks::check(&self.body.law)
+            }
+            fn check_internal_step(&self) -> Result<(), String> {
                 $crate::models::one_inertia::LawHooks::check_step(&self.body.law, self.body.inertia, self.internal_step)
             }
             fn initialize(&mut self) {

@@ -126,11 +126,15 @@ where
         self.shaft.torque(&self.drive, 0.0, self.load.body.angle, self.load.body.rate)
     }
 
-    /// The rules the internal step must meet: the shaft's (see
-    /// `friction::SUBSTEP_LIMIT`) and the law's own.
+    /// The law's rules.
     pub fn check_port(&self) -> Result<(), String> {
+        self.load.body.law.check()
+    }
+
+    /// The rules the internal step must meet (Co-Simulation): the shaft's
+    /// (see `friction::SUBSTEP_LIMIT`) and the law's own.
+    pub fn check_port_step(&self) -> Result<(), String> {
         let (j, h) = (self.load.body.inertia, self.load.internal_step);
-        self.load.body.law.check()?;
         check_substep(&self.shaft, j, h)?;
         self.load.body.law.check_step(j, h)
     }
@@ -264,6 +268,9 @@ macro_rules! shaft_model {
             }
             fn check(&self) -> Result<(), String> {
                 self.check_port()
+            }
+            fn check_internal_step(&self) -> Result<(), String> {
+                self.check_port_step()
             }
             fn initialize(&mut self) {
                 self.initialize_port();
