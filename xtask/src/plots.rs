@@ -112,7 +112,7 @@ fn draw_shaft_system(data: &std::path::Path, path: &std::path::Path, text: &Text
     let width = 2 * PANEL_WIDTH;
     // The stick durations the test measures on the runs behind the data.
     let title = "A stiff speed loop winding a 10 N.m/rad shaft at 0.5 rad/s against a 1 kg.m2 load with 1.5 / 1.0 \
-                 N.m static / Coulomb friction: the load sticks 0.1989 s exactly, 0.1997 s in Model Exchange, 0.42 s \
+                 N.m static / Coulomb friction: the load sticks 0.1989 s exactly, 0.1988 s in Model Exchange, 0.42 s \
                  in a co-simulation at 20 ms that holds the shaft torque over each step, 0.20 s (on the 20 ms grid) \
                  cut at the shaft port";
     let lines = text.wrap(title, TITLE_SIZE, width as f32 - 24.0);
