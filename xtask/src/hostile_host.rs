@@ -63,7 +63,13 @@ fn plans() -> Result<Vec<Plan>> {
         plans.push(Plan {
             model: m.info.identifier,
             name: "default experiment".into(),
-            text: plan_text(index, &[], m.info.default_inputs, e.step_size, steps(e.stop_time - e.start_time, e.step_size))?,
+            text: plan_text(
+                index,
+                &[],
+                m.info.default_inputs,
+                e.step_size,
+                steps(e.stop_time - e.start_time, e.step_size),
+            )?,
             outputs,
         });
         for s in fmu::scenarios::all().into_iter().filter(|s| s.model == m.info.identifier) {
