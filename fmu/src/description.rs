@@ -142,6 +142,18 @@ pub enum Quantity {
     LeakageCoefficient,
     /// Rotary hydraulic displacement (m3/rad).
     Displacement,
+    /// Rate of change of a torque (N.m/s): `der(tau_friction)` of Dahl's law.
+    TorqueRate,
+    /// Rate of change of a pressure (Pa/s).
+    PressureRate,
+    /// Rate of change of a pressure in psi (psi/s), for [`Quantity::PressurePsi`] states.
+    PressureRatePsi,
+    /// Angular acceleration in deg/s2, for [`Quantity::AngularVelocityDegrees`] states.
+    AngularAccelerationDegrees,
+    /// Angular acceleration in mdeg/s2, for [`Quantity::AngularVelocityMillidegrees`] states.
+    AngularAccelerationMillidegrees,
+    /// Linear acceleration (m/s2).
+    Acceleration,
 }
 
 impl Quantity {
@@ -171,16 +183,30 @@ impl Quantity {
             Quantity::FlowGain => "FlowGain",
             Quantity::LeakageCoefficient => "LeakageCoefficient",
             Quantity::Displacement => "Displacement",
+            Quantity::TorqueRate => "TorqueRate",
+            Quantity::PressureRate => "PressureRate",
+            Quantity::PressureRatePsi => "PressureRatePsi",
+            Quantity::AngularAccelerationDegrees => "AngularAccelerationDegrees",
+            Quantity::AngularAccelerationMillidegrees => "AngularAccelerationMillidegrees",
+            Quantity::Acceleration => "Acceleration",
         }
     }
 
-    /// The quantity of this one's time derivative, where it is declared.
+    /// The quantity of this one's time derivative, in the same units per
+    /// second, where it is declared (every quantity a continuous state has:
+    /// a test checks that every `der(x)` has a unit).
     pub fn per_second(self) -> Option<Quantity> {
         match self {
             Quantity::Angle => Some(Quantity::AngularVelocity),
             Quantity::AngularVelocity => Some(Quantity::AngularAcceleration),
             Quantity::AngleDegrees => Some(Quantity::AngularVelocityDegrees),
+            Quantity::AngularVelocityDegrees => Some(Quantity::AngularAccelerationDegrees),
+            Quantity::AngularVelocityMillidegrees => Some(Quantity::AngularAccelerationMillidegrees),
             Quantity::Length => Some(Quantity::Velocity),
+            Quantity::Velocity => Some(Quantity::Acceleration),
+            Quantity::Torque => Some(Quantity::TorqueRate),
+            Quantity::Pressure => Some(Quantity::PressureRate),
+            Quantity::PressurePsi => Some(Quantity::PressureRatePsi),
             _ => None,
         }
     }
@@ -190,7 +216,9 @@ impl Quantity {
         match self {
             Quantity::AngleDegrees => "Angle",
             Quantity::AngularVelocityDegrees | Quantity::AngularVelocityMillidegrees => "AngularVelocity",
+            Quantity::AngularAccelerationDegrees | Quantity::AngularAccelerationMillidegrees => "AngularAcceleration",
             Quantity::PressurePsi => "Pressure",
+            Quantity::PressureRatePsi => "PressureRate",
             q => q.type_name(),
         }
     }
@@ -221,6 +249,12 @@ impl Quantity {
             Quantity::FlowGain => "m2/s",
             Quantity::LeakageCoefficient => "m3/(s.Pa)",
             Quantity::Displacement => "m3/rad",
+            Quantity::TorqueRate => "N.m/s",
+            Quantity::PressureRate => "Pa/s",
+            Quantity::PressureRatePsi => "psi/s",
+            Quantity::AngularAccelerationDegrees => "deg/s2",
+            Quantity::AngularAccelerationMillidegrees => "mdeg/s2",
+            Quantity::Acceleration => "m/s2",
         }
     }
 
@@ -250,6 +284,12 @@ impl Quantity {
             Quantity::FlowGain => BaseUnit { m: 2, s: -1, ..b },
             Quantity::LeakageCoefficient => BaseUnit { kg: -1, m: 4, s: 1, ..b },
             Quantity::Displacement => BaseUnit { m: 3, rad: -1, ..b },
+            Quantity::TorqueRate => BaseUnit { kg: 1, m: 2, s: -3, ..b },
+            Quantity::PressureRate => BaseUnit { kg: 1, m: -1, s: -3, ..b },
+            Quantity::PressureRatePsi => BaseUnit { kg: 1, m: -1, s: -3, factor: PSI, ..b },
+            Quantity::AngularAccelerationDegrees => BaseUnit { rad: 1, s: -2, factor: DEGREE, ..b },
+            Quantity::AngularAccelerationMillidegrees => BaseUnit { rad: 1, s: -2, factor: 1e-3 * DEGREE, ..b },
+            Quantity::Acceleration => BaseUnit { m: 1, s: -2, ..b },
         }
     }
 

@@ -1,4 +1,5 @@
-//! FMI 2.0 Co-Simulation export of the friction models, in layers that
+//! FMI 2.0 export of the friction models (Co-Simulation and Model Exchange
+//! in one binary), in layers that
 //! only point down (see `docs/dev/architecture.md`):
 //!
 //! - model layer, on the physics crate `friction`:
@@ -7,6 +8,7 @@
 //!   - [`model`]: the trait a model implements: declarations plus a step;
 //!   - [`models`]: the models, listed once in `models!`;
 //!   - [`scenarios`]: the papers' experiments as data;
+//!   - [`text`]: numbers and units as messages show them;
 //! - FMI layer:
 //!   - [`xml`]: `modelDescription.xml` and the GUID, generated from a declaration;
 //!   - [`registry`]: every model's entry (XML, GUID, type-erased instance);
@@ -25,6 +27,7 @@ pub mod model;
 pub mod models;
 pub mod registry;
 pub mod scenarios;
+pub mod text;
 pub mod xml;
 
 pub use model::Model;

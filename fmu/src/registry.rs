@@ -20,6 +20,30 @@ pub struct Entry {
     pub variables_table: fn() -> String,
     /// The variables as plain data (for table-driven tests).
     pub variables: fn() -> Vec<VariableInfo>,
+    /// Model Exchange's continuous states, in order, each with the unit of
+    /// its derivative `der(x)` (empty without Model Exchange).
+    pub states: fn() -> Vec<(&'static str, &'static str)>,
+    /// The inputs Co-Simulation interpolates with their derivatives
+    /// (fmi2SetRealInputDerivatives); the others are held over a step.
+    pub interpolated_inputs: fn() -> Vec<&'static str>,
+}
+
+fn states<M: Model>() -> Vec<(&'static str, &'static str)> {
+    let unit = |name: &str| {
+        M::VARIABLES
+            .iter()
+            .find(|v| v.name == name)
+            .and_then(|v| match v.value {
+                crate::description::Value::Real { quantity, .. } => quantity.per_second(),
+                _ => None,
+            })
+            .map_or("", |q| q.unit())
+    };
+    M::HYBRID.map_or(Vec::new(), |h| h.states.iter().map(|s| (s.variable, unit(s.variable))).collect())
+}
+
+fn interpolated_inputs<M: Model>() -> Vec<&'static str> {
+    M::INPUT_DERIVATIVES.iter().map(|d| d.input).collect()
 }
 
 fn boxed<M: Model>() -> Box<dyn Erased> {
@@ -34,6 +58,8 @@ pub const fn entry<M: Model>() -> Entry {
         new_instance: boxed::<M>,
         variables_table: crate::xml::variables_table::<M>,
         variables: crate::models::variables::<M>,
+        states: states::<M>,
+        interpolated_inputs: interpolated_inputs::<M>,
     }
 }
 
@@ -125,6 +151,19 @@ mod tests {
 
     /// Every model names its papers, but the coupling plants written for
     /// this project; every source is in the README's bibliography.
+    /// Every `der(x)` of Model Exchange has a unit, x's per second (issue
+    /// 29: twelve had none).
+    #[test]
+    fn every_derivative_has_its_states_unit_per_second() {
+        for m in MODELS {
+            let xml = (m.model_description)();
+            for variable in xml.split("<ScalarVariable").skip(1).filter(|v| v.contains("name=\"der(")) {
+                let name = variable.split('"').nth(1).unwrap_or("?");
+                assert!(variable.contains(" unit=\""), "{}: {name} has no unit", m.info.identifier);
+            }
+        }
+    }
+
     #[test]
     fn every_model_names_its_sources_and_the_readme_cites_them() {
         let without: Vec<&str> =

@@ -76,12 +76,12 @@ static void close_library(library_t lib) { dlclose(lib); }
 static unsigned long long float_env(void) {
 #if defined(__x86_64__)
     unsigned int csr;
-    __asm__ volatile("stmxcsr %0" : "=m"(csr));
+    __asm__ volatile("stmxcsr %0" : "=m"(csr) : : "memory");
     return csr;
 #elif defined(__aarch64__)
     unsigned long long fpcr, fpsr;
-    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr));
-    __asm__ volatile("mrs %0, fpsr" : "=r"(fpsr));
+    __asm__ volatile("mrs %0, fpcr" : "=r"(fpcr) : : "memory");
+    __asm__ volatile("mrs %0, fpsr" : "=r"(fpsr) : : "memory");
     return (fpcr << 32) ^ fpsr;
 #else
     return 0;
@@ -125,9 +125,12 @@ static void fail(const char *what) {
     exit(1);
 }
 
-/* A call must leave the caller's floating-point environment as it was
- * (arguments are plain values, so nothing of the harness's own arithmetic
- * runs between the two reads). */
+/* A call must leave the caller's floating-point environment as it was.
+ * Nothing of the harness's own arithmetic may run between the two reads:
+ * arguments are plain values, times computed into volatile variables
+ * before (a compiler may otherwise sink `k * h`, which raises the inexact
+ * flag, past the first read), and the reads clobber memory so that stored
+ * results are complete. */
 #define SAME_ENV(call)                                                                                                 \
     do {                                                                                                               \
         unsigned long long env_before_ = float_env();                                                                  \
@@ -306,7 +309,7 @@ static void initialize(fmi2Component c) {
 /* Step k (from t = k*h), then the outputs' bits into row[]. */
 static void step(fmi2Component c, int k, unsigned long long *row) {
     int i;
-    double t = k * h;
+    volatile double t = k * h;
     if (n_in) CHECK(fmi.SetReal(c, in_vr, (size_t)n_in, &inputs[k * n_in]));
     CHECK(fmi.DoStep(c, t, h, 1));
     for (i = 0; i < n_out; i++) {
@@ -346,7 +349,7 @@ static void model_exchange(unsigned long long *me, int width) {
     fmi2Real x[MAX_VARS], dx[MAX_VARS], z[MAX_VARS], z_before[MAX_VARS], nominal[MAX_VARS];
     fmi2Boolean enter, terminate;
     int i, k, crossed;
-    double t;
+    volatile double t;
     fmi2Component c;
     SAME_ENV(c = fmi.Instantiate("harness-me", 0 /* fmi2ModelExchange */, guid, "", &callbacks, 0, 0));
     if (!c) fail("fmi2Instantiate(fmi2ModelExchange) returned NULL");
@@ -389,7 +392,7 @@ static void model_exchange(unsigned long long *me, int width) {
 }
 
 /* Bind every function of the library (a missing export is a failure). */
-static void bind(library_t lib) {
+static void bind_functions(library_t lib) {
     int i;
     for (i = 0; i < (int)(sizeof ALL_FUNCTIONS / sizeof ALL_FUNCTIONS[0]); i++) need(lib, ALL_FUNCTIONS[i]);
     *(void **)&fmi.GetTypesPlatform = need(lib, "fmi2GetTypesPlatform");
@@ -539,7 +542,7 @@ int main(int argc, char **argv) {
     }
     lib = open_library(argv[1]);
     if (!lib) fail("cannot load the library");
-    bind(lib);
+    bind_functions(lib);
 
     if (strcmp(host, "stack64k") == 0 || strcmp(host, "threads") == 0) {
 #ifdef _WIN32

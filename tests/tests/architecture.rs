@@ -27,7 +27,9 @@ enum Layer {
 fn layer_of(module: &[String]) -> Option<Layer> {
     let first = module.first()?.as_str();
     Some(match first {
-        "description" | "model" | "models" | "scenarios" | "bibliography" | "equations" | "Model" => Layer::Model,
+        "description" | "model" | "models" | "scenarios" | "bibliography" | "equations" | "text" | "Model" => {
+            Layer::Model
+        }
         "xml" | "registry" => Layer::Fmi,
         "fmi2" => match module.get(1).map(String::as_str) {
             Some("exports") | Some("in_process") => Layer::Exported,

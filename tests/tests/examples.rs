@@ -272,3 +272,44 @@ fn compliant_drive_is_the_damped_oscillator() {
     // The shaft carries the drive torque once the oscillation has died out.
     assert!((torque[time.len() - 1] - tau).abs() < 1e-3);
 }
+
+/// The README's two Python blocks (the quick start and the coupling loop),
+/// run as written from the repository root, and the physics they print
+/// (issue 29: a quick start that runs, within the first 100 lines).
+#[test]
+fn readme_quick_start_and_coupling_loop_run_as_written() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let start = readme.find("```python").expect("a Python block in the README");
+    assert!(readme[..start].lines().count() < 100, "the quick start starts past line 100");
+    let blocks: Vec<&str> = readme.split("```python\n").skip(1).map(|b| b.split("\n```").next().unwrap()).collect();
+    assert_eq!(blocks.len(), 2, "the quick start and the coupling loop");
+    let dir = out_dir("readme");
+    std::fs::create_dir_all(&dir).unwrap();
+    let python = std::env::var("FMPY_PYTHON").unwrap_or_else(|_| "python3".into());
+    let mut outputs = Vec::new();
+    for (k, block) in blocks.iter().enumerate() {
+        let script = dir.join(format!("block{k}.py"));
+        std::fs::write(&script, block).unwrap();
+        let out = std::process::Command::new(&python).arg(&script).current_dir(workspace_root()).output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success() && stderr.trim().is_empty(), "README block {k}:\n{stdout}\n{stderr}");
+        eprintln!("README block {k}:\n{stdout}");
+        outputs.push(stdout.into_owned());
+    }
+    // The README shows what the blocks print; the physics it claims:
+    // breakaway in the step after F_s/(1 N.m/s) = 1.2 s (the torque held
+    // over each step), 0.474 rad/s at release, a stop inside the step at
+    // 2.474 s and exactly zero rate after it.
+    for line in outputs[0].lines() {
+        assert!(readme.contains(line), "the README does not show the printed line {line:?}");
+    }
+    assert!(outputs[0].contains("breaks away in the step to t = 1.22 s"), "{}", outputs[0]);
+    assert!(outputs[0].contains("fastest: w = 0.474 rad/s at t = 2.00 s"), "{}", outputs[0]);
+    assert!(outputs[0].contains("stuck from t = 2.48 s on: w = 0.0 rad/s, mode = 0"), "{}", outputs[0]);
+    // The loop: at rest until k_shaft*w_command*t = tau_static (0.3 s),
+    // then the system's one stick, 0.1989 s exact (shaft_reference.py's
+    // stiff_loop), on the 10 ms grid.
+    let printed = outputs[1].trim();
+    assert_eq!(printed, "load stuck (w exactly 0.0) for [0.3, 0.2] s; motor at 0.500 rad/s");
+    assert!(readme.contains(&format!("prints `{printed}`")), "the README shows another result");
+}

@@ -545,3 +545,43 @@ fn every_model_refuses_bad_model_exchange_calls_and_changes_nothing() {
         }
     }
 }
+
+/// One FMU, one physics (issue 29 item 2): every FMU's default experiment in
+/// FMPy's Co-Simulation and Model Exchange tells the same discrete story,
+/// the same discrete outputs at t = 0 and the same sequence of changes
+/// (`tests/python/discrete_story.py`). The FMUs below still differ, each
+/// for a reason of its own, and are the open part of that item; one that
+/// comes to agree must leave this list, one that is not on it must agree.
+const DISCRETE_STORY_DIFFERS: &[(&str, &str)] = &[
+    ("CoulombInertia", "CS is Hill's chattering Fig. 1 baseline (31 mode changes), ME Coulomb's law (2)"),
+    ("LoadDependentFrictionInertia", "t = 0: CS reports the rest it starts from (0), ME the sliding that follows (-1)"),
+    ("TwoInertiaClutch", "t = 0: CS reports free (0) before its first step, ME locked (1) after the initial event"),
+    // HillFrictionShaftLoad left this list: its Co-Simulation reports the
+    // sliding mode at t = 0 when the shaft starts past the static level.
+    ("MajdSimaanInertia", "ME reverses once more near the end of the run where CS's rate stays positive"),
+    ("MajdSimaanShaftLoad", "CS reverses once more than ME in the default run"),
+    ("StribeckShaftLoad", "ME sticks (mode 0) at each reversal, CS's Stribeck map passes through w = 0 (item 5)"),
+];
+
+#[test]
+fn every_fmu_tells_the_same_discrete_story_in_both_interfaces() {
+    let script = workspace_root().join("tests/python/discrete_story.py");
+    let paths: Vec<String> =
+        fmu_tests::identifiers().iter().map(|id| fmu_path(id).to_string_lossy().into_owned()).collect();
+    let args: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let (ok, out, err) = run_python(&script, &args);
+    println!("{out}");
+    assert!(ok, "{out}\n{err}");
+    for id in fmu_tests::identifiers() {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(&format!("{id}:")))
+            .unwrap_or_else(|| panic!("{id} not run:\n{out}"));
+        let known = DISCRETE_STORY_DIFFERS.iter().any(|(k, _)| *k == id);
+        if known {
+            assert!(line.starts_with("DIFFERS"), "{id} now agrees: take it off DISCRETE_STORY_DIFFERS\n{line}");
+        } else {
+            assert!(line.starts_with("ok "), "{id}: CS and ME tell different discrete stories\n{line}");
+        }
+    }
+}

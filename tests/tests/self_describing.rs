@@ -49,8 +49,26 @@ fn every_fmu_holds_its_documentation_icon_and_licenses() {
                 "{id}: {folder} not named"
             );
         }
-        // Every variable is in the table, with its description.
+        // No NaN shown (issue 29: "internal_step (default NaN s)" on models
+        // without one); every Model Exchange state's derivative listed with
+        // its unit; the interpolated inputs named where there are any.
+        assert!(!html.contains("NaN"), "{id}: the page shows a NaN");
         let entry = fmu::registry::get(id);
+        for (state, unit) in (entry.states)() {
+            assert!(!unit.is_empty(), "{id}: der({state}) has no unit");
+            assert!(
+                html.contains(&format!("<td><code>der({state})</code></td><td>{unit}</td>")),
+                "{id}: der({state}) not on the page"
+            );
+        }
+        for input in (entry.interpolated_inputs)() {
+            assert!(
+                html.contains(&format!("<code>{input}</code> follow"))
+                    || html.contains(&format!("<code>{input}</code>, ")),
+                "{id}: {input}"
+            );
+        }
+        // Every variable is in the table, with its description.
         for v in (entry.variables)() {
             assert!(html.contains(&format!("<tr id=\"{}\">", v.name)), "{id}: variable {} not documented", v.name);
             if let Some(e) = v.choices {

@@ -274,7 +274,21 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
     }
     h.push_str("</table>\n");
 
-    let step = variables.iter().find(|v| v.name == "internal_step").map(|v| v.start).unwrap_or(f64::NAN);
+    let internal_step = variables.iter().find(|v| v.name == "internal_step").map(|v| v.start);
+    let states = (m.states)();
+    if !states.is_empty() {
+        h.push_str(
+            "<h2 id=\"states\">Model Exchange states</h2>\n<p>The continuous states, in the order of the state vector \
+             (<code>fmi2GetContinuousStates</code>), and their derivatives, declared as variables \
+             <code>der(x)</code>:</p>\n<table><tr><th>state</th><th>derivative</th><th>unit of the derivative</th></tr>\n",
+        );
+        for (state, unit) in &states {
+            h.push_str(&format!(
+                "<tr><td><code>{state}</code></td><td><code>der({state})</code></td><td>{unit}</td></tr>\n"
+            ));
+        }
+        h.push_str("</table>\n");
+    }
     h.push_str(&format!(
         "<h2 id=\"interface\">Which interface to pick</h2>\n<ul>\n<li><b>Model Exchange</b> when the plant has its own \
          variable-step solver (a Modelica tool, FMPy's CVode, OMSimulator's strongly coupled system): the FMU gives \
@@ -283,7 +297,8 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
          coupled system, libcosim): exact alone at any step; but a master that holds a coupling torque over each \
          step makes every stick late. Through a compliant shaft, couple at the shaft port instead \
          (<code>HillFrictionShaftLoad</code>, exact; <code>StribeckShaftLoad</code>, <code>MajdSimaanShaftLoad</code>, \
-         <code>DahlShaftLoad</code> substepped: the drive's angle and rate in, the shaft torque out).</li>\n</ul>\n\
+         <code>DahlShaftLoad</code>, <code>LoadDependentFrictionShaftLoad</code> substepped: the drive's angle and \
+         rate in, the shaft torque out).</li>\n</ul>\n\
          <p><img class=\"figure\" src=\"figures/{f}.png\" alt=\"the shaft-and-load system three ways\"></p>\n\
          <p>The figure: CompliantDrive winding its shaft against HillFrictionInertia, exact; as two Model Exchange \
          FMUs in OMSimulator's strongly coupled system; as two Co-Simulation FMUs in its weakly coupled system at \
@@ -291,14 +306,47 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
         f = crate::plots::SHAFT_SYSTEM_FIGURE
     ));
 
+    // What this model does with a communication step (no NaN for a model
+    // without internal_step; interpolated inputs named).
+    let splitting = match internal_step {
+        Some(step) => format!(
+            "<code>fmi2DoStep</code> splits it into equal substeps no longer than <code>internal_step</code> \
+             (default {step} s) and lands exactly on <code>t + h</code>"
+        ),
+        None => "<code>fmi2DoStep</code> solves the step exactly, whatever its length (a closed form per mode; \
+                 stops, sticks and breakaways found inside the step)"
+            .into(),
+    };
+    let interpolated = (m.interpolated_inputs)();
+    let all_inputs: Vec<&str> =
+        variables.iter().filter(|v| v.causality == fmu::description::Causality::Input).map(|v| v.name).collect();
+    let inputs = if all_inputs.is_empty() {
+        "it has no inputs".to_string()
+    } else if interpolated.is_empty() {
+        "inputs are held constant over a step".to_string()
+    } else {
+        let held: Vec<&str> = all_inputs.iter().copied().filter(|n| !interpolated.contains(n)).collect();
+        let code = |names: &[&str]| names.iter().map(|n| format!("<code>{n}</code>")).collect::<Vec<_>>().join(", ");
+        format!(
+            "{} follow{} the derivative set by <code>fmi2SetRealInputDerivatives</code> over the next step \
+             (<code>canInterpolateInputs</code>; held when none is set){}",
+            code(&interpolated),
+            if interpolated.len() == 1 { "s" } else { "" },
+            if held.is_empty() { String::new() } else { format!("; {} held constant over a step", code(&held)) }
+        )
+    };
+    let bounds = if internal_step.is_some() {
+        "<li>Stability bounds of the law or plant (e.g. Dahl's presliding spring, a servo's fastest mode) are checked \
+         in <code>fmi2ExitInitializationMode</code> of a Co-Simulation instance, which refuses a too large \
+         <code>internal_step</code> and logs the bound (Model Exchange does not use it).</li>\n"
+    } else {
+        ""
+    };
     h.push_str(&format!(
         "<h2>Step size</h2>\n<ul>\n<li>The communication step is free (<code>canHandleVariableCommunicationStepSize</code>): \
-         <code>fmi2DoStep</code> splits it into equal substeps no longer than <code>internal_step</code> (default {step} s) \
-         and lands exactly on <code>t + h</code>; inputs are held constant over a step.</li>\n\
+         {splitting}; {inputs}.</li>\n\
          <li>A step must start where the last one ended (relative tolerance 1e-9), be finite and &gt; 0, take at most 1e8 \
-         substeps, and not pass a <code>stopTime</code> given to <code>fmi2SetupExperiment</code>.</li>\n\
-         <li>Stability bounds of the law or plant (e.g. Dahl's presliding spring, a servo's fastest mode) are checked in \
-         <code>fmi2ExitInitializationMode</code>, which refuses a too large <code>internal_step</code> and logs the bound.</li>\n\
+         substeps, and not pass a <code>stopTime</code> given to <code>fmi2SetupExperiment</code>.</li>\n{bounds}\
          <li>Every refused call returns <code>fmi2Error</code> and logs the value and the rule; the instance stays usable.</li>\n</ul>\n"
     ));
 

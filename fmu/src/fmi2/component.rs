@@ -4,6 +4,7 @@
 use super::erased::{substep_count, Clock, Erased, StepError, MAX_SUBSTEPS_PER_STEP};
 use super::log::{self, Log};
 use super::types::Status;
+use crate::text::number;
 
 /// States of the FMI 2.0 call sequences: Co-Simulation (standard, 4.2.4;
 /// `stepCanceled`/`stepInProgress` never occur: doStep is synchronous) and
@@ -368,9 +369,10 @@ impl Component {
         let tolerance = 1e-9 * self.committed_time.abs().max(1.0);
         if time < self.committed_time - tolerance {
             return Err(format!(
-                "time = {time} s rejected: before t = {} s, the last event or completed integrator step \
+                "time = {} s rejected: before t = {} s, the last event or completed integrator step \
                  (time may not go back past it)",
-                self.committed_time
+                number(time),
+                number(self.committed_time)
             ));
         }
         // No stopTime check: a variable-step solver evaluates past its last
@@ -546,6 +548,7 @@ impl Component {
     #[cold]
     #[inline(never)]
     fn step_refused(&self, t: f64, h: f64) -> String {
+        let (end, t_shown, h_shown) = (number(t + h), number(t), number(h));
         let tolerance = 1e-9 * self.clock.time.abs().max(1.0);
         let max_substep = self.model.max_substep();
         let substeps = substep_count(h, max_substep);
@@ -560,23 +563,24 @@ impl Component {
         }
         if (t - self.clock.time).abs() > tolerance {
             return format!(
-                "currentCommunicationPoint = {t} s rejected: the FMU is at t = {} s \
+                "currentCommunicationPoint = {t_shown} s rejected: the FMU is at t = {} s \
                  (a step must start where the last one ended, within {tolerance:e} s)",
-                self.clock.time
+                number(self.clock.time)
             );
         }
         if let Some(stop) = self.clock.stop_time() {
             if !self.clock.within_stop(t + h) {
                 return format!(
-                    "step from t = {t} s to {} s rejected: it passes stopTime = {stop} s set by fmi2SetupExperiment \
-                     (stopTimeDefined = true)",
-                    t + h
+                    "step from t = {t_shown} s to {end} s rejected: it passes stopTime = {} s set by \
+                     fmi2SetupExperiment (stopTimeDefined = true)",
+                    number(stop)
                 );
             }
         }
         format!(
-            "communicationStepSize = {h} s rejected: it would take {substeps:e} internal steps of {max_substep} s \
-             (limit {MAX_SUBSTEPS_PER_STEP:e}); use smaller communication steps or a larger internal step"
+            "communicationStepSize = {h_shown} s rejected: it would take {substeps:e} internal steps of {} s \
+             (limit {MAX_SUBSTEPS_PER_STEP:e}); use smaller communication steps or a larger internal step",
+            number(max_substep)
         )
     }
 
@@ -586,10 +590,10 @@ impl Component {
     #[inline(never)]
     fn step_failed(&mut self, t: f64, h: f64, what: &str) -> String {
         self.phase = Phase::Error;
+        let (t, end) = (number(t), number(t + h));
         format!(
-            "step from t = {t} s to {} s failed: {what}; the model is left at t = {t} s in state error \
-             (restore a saved FMU state or reset it)",
-            t + h
+            "step from t = {t} s to {end} s failed: {what}; the model is left at t = {t} s in state error \
+             (restore a saved FMU state or reset it)"
         )
     }
 
@@ -784,7 +788,9 @@ impl Component {
             ));
         }
         model.check_finite().map_err(|e| format!("serialized FMU state is not finite: {e}"))?;
-        model.check_all(self.interface == Interface::CoSimulation).map_err(|e| format!("serialized FMU state breaks a rule: {e}"))?;
+        model
+            .check_all(self.interface == Interface::CoSimulation)
+            .map_err(|e| format!("serialized FMU state breaks a rule: {e}"))?;
         let snapshot = Snapshot { magic: SNAPSHOT_MAGIC, phase, time, start_time, substeps, stale, model };
         if self.owns(existing) {
             // SAFETY: checked live and ours.

@@ -189,7 +189,14 @@ fn log_transition(log: &Log, identifier: &str, time: f64, tr: Transition) {
     log.emit(
         Status::Ok,
         log::EVENTS,
-        &format!("t = {time} s: {identifier} {} {} -> {} ({})", tr.what, tr.from, tr.to, tr.meaning),
+        &format!(
+            "t = {} s: {identifier} {} {} -> {} ({})",
+            crate::text::number(time),
+            tr.what,
+            tr.from,
+            tr.to,
+            tr.meaning
+        ),
     );
 }
 
@@ -277,15 +284,16 @@ fn check_real<M>(v: &Variable<M>, x: f64) -> Result<(), String> {
     if !x.is_finite() {
         return Err(format!("{} = {x} rejected: must be finite", v.name));
     }
+    let shown = |x: f64| crate::text::with_unit(x, unit);
     if let Some(min) = min {
         if x < min || (exclusive_min && x == min) {
             let op = if exclusive_min { ">" } else { ">=" };
-            return Err(format!("{} = {x} {unit} rejected: must be {op} {min} {unit}", v.name));
+            return Err(format!("{} = {} rejected: must be {op} {}", v.name, shown(x), shown(min)));
         }
     }
     if let Some(max) = max {
         if x > max {
-            return Err(format!("{} = {x} {unit} rejected: must be <= {max} {unit}", v.name));
+            return Err(format!("{} = {} rejected: must be <= {}", v.name, shown(x), shown(max)));
         }
     }
     Ok(())
@@ -491,12 +499,23 @@ fn check_state_count(states: usize, given: usize, what: &str) -> Result<(), Stri
 /// so that `doStep` allocates nothing).
 const MAX_INTERPOLATED: usize = 8;
 
-/// The order of a derivative in fmi2Set/GetReal*Derivatives: only 1 here.
-fn check_order(function_order: i32, name: &str) -> Result<(), String> {
+/// The order of an input derivative (fmi2SetRealInputDerivatives): only 1.
+fn check_input_order(function_order: i32, name: &str) -> Result<(), String> {
     if function_order != 1 {
         return Err(format!(
-            "order = {function_order} for {name} rejected: this FMU handles first derivatives only \
-             (inputs linear in time over a step, maxOutputDerivativeOrder = 1)"
+            "order = {function_order} for {name} rejected: this FMU takes first derivatives of its inputs only \
+             (inputs linear in time over a step)"
+        ));
+    }
+    Ok(())
+}
+
+/// The order of an output derivative (fmi2GetRealOutputDerivatives): only 1.
+fn check_output_order(function_order: i32, name: &str) -> Result<(), String> {
+    if function_order != 1 {
+        return Err(format!(
+            "order = {function_order} for {name} rejected: this FMU gives first derivatives of its outputs only \
+             (maxOutputDerivativeOrder = 1)"
         ));
     }
     Ok(())
@@ -798,7 +817,7 @@ impl<M: Model> Erased for ModelBox<M> {
                     )
                 });
             }
-            check_order(order, v.name)?;
+            check_input_order(order, v.name)?;
             if !x.is_finite() {
                 return Err(format!("derivative of {} = {x} rejected: must be finite", v.name));
             }
@@ -829,7 +848,7 @@ impl<M: Model> Erased for ModelBox<M> {
                     }
                 ));
             };
-            check_order(order, v.name)?;
+            check_output_order(order, v.name)?;
             *slot = (d.get)(&self.model);
         }
         Ok(())

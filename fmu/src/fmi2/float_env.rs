@@ -18,7 +18,9 @@
 //! environment, which masks every exception.
 //!
 //! x86_64: MXCSR (Rust's `f64` arithmetic is SSE2 there; no x87 is used).
-//! aarch64: FPCR and FPSR. Elsewhere: nothing is changed.
+//! aarch64: FPCR and FPSR. Elsewhere: nothing is changed. The register
+//! accesses may touch memory as far as the compiler knows (no `nomem`), so
+//! the model's results are stored before the host's registers come back.
 
 /// The caller's floating-point registers, restored on drop.
 #[must_use = "the caller's environment is restored when this is dropped"]
@@ -69,7 +71,7 @@ fn read_fpcr_fpsr() -> (u64, u64) {
     // SAFETY: reading the FP control and status registers has no side
     // effect; both are accessible at EL0.
     unsafe {
-        core::arch::asm!("mrs {}, fpcr", "mrs {}, fpsr", out(reg) fpcr, out(reg) fpsr, options(nomem, nostack, preserves_flags))
+        core::arch::asm!("mrs {}, fpcr", "mrs {}, fpsr", out(reg) fpcr, out(reg) fpsr, options(nostack, preserves_flags))
     };
     (fpcr, fpsr)
 }
@@ -79,14 +81,14 @@ fn read_fpcr_fpsr() -> (u64, u64) {
 fn write_fpcr(value: u64) {
     // SAFETY: FPCR is writable at EL0; the values written are 0 (IEEE default)
     // or one read from it before.
-    unsafe { core::arch::asm!("msr fpcr, {}", in(reg) value, options(nomem, nostack, preserves_flags)) };
+    unsafe { core::arch::asm!("msr fpcr, {}", in(reg) value, options(nostack, preserves_flags)) };
 }
 
 #[cfg(target_arch = "aarch64")]
 #[inline(always)]
 fn write_fpsr(value: u64) {
     // SAFETY: FPSR is writable at EL0; the value written is one read from it.
-    unsafe { core::arch::asm!("msr fpsr, {}", in(reg) value, options(nomem, nostack, preserves_flags)) };
+    unsafe { core::arch::asm!("msr fpsr, {}", in(reg) value, options(nostack, preserves_flags)) };
 }
 
 impl CallEnv {

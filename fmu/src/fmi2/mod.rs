@@ -1,4 +1,4 @@
-//! The FMI 2.0 Co-Simulation C ABI, written once for every model.
+//! The FMI 2.0 C ABI (Co-Simulation and Model Exchange in one binary), written once for every model.
 //!
 //! The only folder of the product crates with `unsafe` (a test in
 //! `fmu/tests/unsafe_contained.rs` keeps it so): every operation that needs

@@ -66,7 +66,8 @@ crate::inertia_model!(
             eq("mode = sign(w)", "", "-1 backward, 0 stuck, +1 forward; in Co-Simulation 0 only where w is exactly \
                 0, which the chattering rate seldom is"),
         ])
-        .description("Inertia with \
+        .description("Hill's Fig. 1 baseline, not Coulomb friction to use (for that take HillFrictionInertia \
+        with tau_static = tau_coulomb: stuck at exactly w = 0 while |tau| <= tau_coulomb). Inertia with \
         conventional Coulomb friction tau_f = -F_c*sign(w), sign(0) = 0, explicit Euler (Hill, Fig. 1): the baseline \
         that chatters about a non-zero mean rate when the applied torque is below the friction. Default experiment \
         (tau from CoulombInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, F_c = 1 N.m, 1 ms internal steps): \

@@ -34,7 +34,7 @@ pub struct HillFrictionShaftLoad {
 impl Default for HillFrictionShaftLoad {
     fn default() -> Self {
         Self {
-            drive: DriveEnd { angle: 0.25, rate: 0.0, acceleration: 0.0 },
+            drive: DriveEnd { angle: 0.0, rate: 0.0, acceleration: 0.0 },
             angle_start: 0.0,
             rate_start: 0.0,
             load: ShaftLoad {
@@ -59,6 +59,9 @@ impl HillFrictionShaftLoad {
 
 impl Model for HillFrictionShaftLoad {
     const INFO: ModelInfo = ModelInfo::new("HillFrictionShaftLoad", Experiment::new(0.0, 2.0, 0.01))
+        // A coupling input starts at 0 (a partner drives it); the default
+        // experiment holds the drive end at 0.25 rad through its _in.csv.
+        .default_inputs(&[("phi_drive", crate::scenarios::Signal::Constant(0.25))])
         .sources(&[(&bibliography::HILL, "static and Coulomb levels, stick and breakaway, Eqs. (1)-(6)")])
         .equations(&[
             eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \
@@ -84,7 +87,9 @@ impl Model for HillFrictionShaftLoad {
         breakaway, stops and reversals found exactly inside the step (closed form per mode); tau_shaft is the shaft's \
         torque on the drive, mean over the last step (connect to a torque-input plant such as MotorDrive's tau_load). \
         Choose it over HillFrictionInertia (torque in) for fixed-step co-simulation masters: the stick is decided on \
-        the present step's shaft torque. Default: drive end held at 0.25 rad (2.5 N.m > F_s = 1.5 N.m); the load \
+        the present step's shaft torque. Default experiment (phi_drive from HillFrictionShaftLoad_in.csv: the drive end \
+        held at 0.25 rad, 2.5 N.m > F_s = 1.5 N.m; without the file phi_drive keeps its start value 0 and the load \
+        rests): the load \
         breaks away, swings about 0.15 rad and stops at 0.3 rad after pi*sqrt(J/k_shaft) = 0.993 s, where the shaft \
         pulls back with 0.5 N.m < F_s: stuck from then on (w exactly 0). Model Exchange: the same contact with the \
         importer's solver (stuck: w and der(w) exactly 0; breakaway where |k_shaft*(phi_drive - phi) + d_shaft*w_drive| \
@@ -92,7 +97,7 @@ impl Model for HillFrictionShaftLoad {
         shaft's torque now");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(phi_drive = drive.angle, "Angle of the drive end of the shaft at the step's start (connect the drive's \
-            phi)", Angle, 0.25),
+            phi); starts at 0, where the load rests", Angle, 0.0),
         input(w_drive = drive.rate, "Rate of the drive end; the drive end moves as phi_drive + w_drive*(t - t0) over \
             the step, + a*(t - t0)^2/2 with the input derivative a of w_drive (connect the drive's w)", AngularVelocity,
             0.0),
@@ -187,13 +192,21 @@ impl Model for HillFrictionShaftLoad {
     fn initialize(&mut self) {
         self.load.angle = self.angle_start;
         self.load.rate = self.rate_start;
-        self.contact = Motion::of_rate(self.rate_start);
         self.acceleration = 0.0;
         // Before the first step: the instantaneous shaft torque, and the
         // friction that holds it (at rest) or slides against the motion.
         let tau = self.load.load_torque(self.drive.angle, self.drive.rate);
         self.load.drive_torque = 0.0 - tau;
         let law = self.load.law;
+        // At rest under a shaft torque past the static level the load slides
+        // from the start: its mode after initialization is the sliding one
+        // (w still exactly 0), the mode Model Exchange's event iteration
+        // settles to, so that both interfaces report the same mode at t = 0.
+        self.contact = if self.rate_start == 0.0 && tau.abs() > law.static_torque {
+            Motion::of_rate(tau)
+        } else {
+            Motion::of_rate(self.rate_start)
+        };
         self.load.friction_torque = if self.rate_start != 0.0 {
             -law.coulomb_torque * sign(self.rate_start)
         } else if tau.abs() <= law.static_torque {
