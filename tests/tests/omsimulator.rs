@@ -146,7 +146,9 @@ fn omsimulator_default_run(
         mode: Mode::CoSimulation,
         components: vec![("fmu", fmu.clone())],
         connections: Vec::new(),
-        values: Vec::new(),
+        // The first step's inputs also before initialization, as FMPy sets
+        // them, so that both report the outputs at t = 0 alike.
+        values: names.iter().enumerate().map(|(i, n)| (format!("fmu.{n}"), values[0][i])).collect(),
         stop,
         step,
         tolerance: 1e-6,

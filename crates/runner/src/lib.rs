@@ -75,10 +75,17 @@ fn run(s: &Scenario, hold: fn(&Signal, f64, f64) -> f64) -> Result<Table, String
         };
         check(status, &format!("setting {name} = {value}"))?;
     }
-    check(c.enter_initialization_mode(), "fmi2EnterInitializationMode")?;
-    check(c.exit_initialization_mode(), "fmi2ExitInitializationMode")?;
     let inputs: Vec<u32> =
         s.inputs.iter().map(|(n, _)| find(n).map(|v| v.value_reference)).collect::<Result<_, _>>()?;
+    let points = s.points();
+    check(c.enter_initialization_mode(), "fmi2EnterInitializationMode")?;
+    // The inputs of the first step are set in initialization mode, as FMPy
+    // does, so that the outputs at t = 0 follow from them.
+    if let [t0, t1, ..] = points[..] {
+        let first: Vec<f64> = s.inputs.iter().map(|(_, signal)| hold(signal, t0, t1 - t0)).collect();
+        check(c.set_real(&inputs, &first), "setting the inputs in initialization mode")?;
+    }
+    check(c.exit_initialization_mode(), "fmi2ExitInitializationMode")?;
     let sample = |c: &mut Instance, t: f64| -> Result<Vec<f64>, String> {
         let mut row = vec![t];
         for v in &outputs {
@@ -105,7 +112,6 @@ fn run(s: &Scenario, hold: fn(&Signal, f64, f64) -> f64) -> Result<Table, String
         Ok(row)
     };
     // Inputs are recorded with the row of the step they are held over.
-    let points = s.points();
     let mut rows = vec![sample(&mut c, 0.0)?];
     for w in points.windows(2) {
         let (t, h) = (w[0], w[1] - w[0]);
