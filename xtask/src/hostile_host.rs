@@ -21,7 +21,7 @@
 //! assertions (the snapshot and closed-form tests) hold for these runs
 //! because the values are the same.
 
-use crate::platform_check::{compile_native, extract, plan_text, Outcome};
+use crate::platform_check::{compile_native, extract, harness_rows, plan_text, Outcome};
 use crate::{root, Result};
 use std::path::Path;
 use std::process::Command;
@@ -97,21 +97,7 @@ fn run(harness: &Path, dir: &Path, plan: &Plan, host: &str) -> Result<Rows> {
         .current_dir(dir)
         .output()
         .map_err(|e| format!("cannot run the harness: {e}"))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() || !stdout.lines().any(|l| l.starts_with("OK ")) {
-        return Err(format!(
-            "{} {} in host {host}: harness failed ({}): {}",
-            plan.model,
-            plan.name,
-            out.status,
-            stdout.lines().filter(|l| l.starts_with("FAIL")).collect::<Vec<_>>().join("; ")
-        ));
-    }
-    Ok(stdout
-        .lines()
-        .filter(|l| !l.starts_with("OK "))
-        .map(|l| l.split_whitespace().map(|h| u64::from_str_radix(h, 16).unwrap_or(u64::MAX)).collect())
-        .collect())
+    harness_rows(&out, &format!("{} {} in host {host}", plan.model, plan.name))
 }
 
 /// What one host mode gave over all plans.

@@ -245,7 +245,11 @@ fn compile(mut cmd: Command) -> Result<()> {
 pub fn compile_native(dir: &Path) -> Result<PathBuf> {
     let exe = dir.join("fmu_harness");
     let mut cmd = Command::new("cc");
-    cmd.args(["-std=c99", "-O1", "-Wall", "-Werror", "-o"]).arg(&exe).arg(harness_source()).args(["-ldl", "-lm", "-lpthread"]);
+    cmd.args(["-std=c99", "-O1", "-Wall", "-Werror", "-o"]).arg(&exe).arg(harness_source()).args([
+        "-ldl",
+        "-lm",
+        "-lpthread",
+    ]);
     compile(cmd)?;
     Ok(exe)
 }
@@ -275,26 +279,32 @@ fn run_all(
         io(std::fs::write(&plan_file, plan), &plan_file)?;
         let out = run(&format!("./{id}.{extension}"), &format!("{id}.plan"))
             .map_err(|e| format!("cannot run: the harness for {id}: {e}"))?;
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        if !out.status.success() || !stdout.lines().any(|l| l.starts_with("OK ")) {
-            return Err(format!(
-                "{id}: harness failed ({}): {}{}",
-                out.status,
-                stdout.lines().filter(|l| l.starts_with("FAIL")).collect::<Vec<_>>().join("; "),
-                String::from_utf8_lossy(&out.stderr).lines().take(5).collect::<Vec<_>>().join("; ")
-            ));
-        }
-        let rows: Run = stdout
-            .lines()
-            .filter(|l| !l.starts_with("OK "))
-            .map(|l| l.split_whitespace().map(|h| u64::from_str_radix(h, 16).unwrap_or(u64::MAX)).collect())
-            .collect();
+        let rows: Run = harness_rows(&out, id)?;
         if rows.len() != STEPS {
             return Err(format!("{id}: {} rows of outputs, expected {STEPS}", rows.len()));
         }
         runs.push(rows);
     }
     Ok(runs)
+}
+
+/// The rows of bits a harness run printed; `Err` names `what` and the
+/// harness's FAIL lines when it failed.
+pub fn harness_rows(out: &std::process::Output, what: &str) -> Result<Vec<Vec<u64>>> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() || !stdout.lines().any(|l| l.starts_with("OK ")) {
+        return Err(format!(
+            "{what}: harness failed ({}): {}{}",
+            out.status,
+            stdout.lines().filter(|l| l.starts_with("FAIL")).collect::<Vec<_>>().join("; "),
+            String::from_utf8_lossy(&out.stderr).lines().take(5).collect::<Vec<_>>().join("; ")
+        ));
+    }
+    Ok(stdout
+        .lines()
+        .filter(|l| !l.starts_with("OK "))
+        .map(|l| l.split_whitespace().map(|h| u64::from_str_radix(h, 16).unwrap_or(u64::MAX)).collect())
+        .collect())
 }
 
 /// Compare with the linux64 run: bitwise, else within the tolerance.

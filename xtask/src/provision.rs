@@ -107,7 +107,11 @@ pub fn omsimulator() -> std::result::Result<PathBuf, String> {
             script.display()
         ));
     }
-    println!("OMSimulator from {} into {} (build.sh: at once when current, about 6 minutes to build)", script.display(), prefix.display());
+    println!(
+        "OMSimulator from {} into {} (build.sh: at once when current, about 6 minutes to build)",
+        script.display(),
+        prefix.display()
+    );
     run(Command::new("bash").arg(&script).arg(&prefix))
         .map_err(|e| format!("building OMSimulator failed ({e}): the OMSimulator tests are skipped"))?;
     if binary.exists() {
