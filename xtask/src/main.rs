@@ -12,8 +12,9 @@
 //!   valgrind memcheck and a bounded fuzz run.
 //! - `cargo xtask hostile-host` — the linux64 FMUs in hostile host processes
 //!   (flushed subnormals, rounding modes, traps, a small stack, threads).
-//! - `cargo xtask fuzz [SECONDS | --runs N]` — the libFuzzer target alone
-//!   (default 60 s; `--runs N`: N executions, however long they take).
+//! - `cargo xtask fuzz [SECONDS | --runs N] [--jobs J]` — the libFuzzer target
+//!   alone (default 60 s; `--runs N`: N executions, however long they take;
+//!   `--jobs J`: J processes in libFuzzer's fork mode).
 //! - `cargo xtask bench [call-cost | model-exchange]` — benches; writes
 //!   docs/performance.md and its plot (`call-cost`: only the FMI call cost
 //!   against a C FMU; `model-exchange`: only the Model Exchange evaluation cost).
@@ -54,16 +55,29 @@ fn main() -> ExitCode {
         }),
         Some("bench") => bench::bench(&args[1..]),
         Some("plots") => plots::plots(),
-        Some("fuzz") => match (args.get(1).map(String::as_str), args.get(2).and_then(|s| s.parse().ok())) {
-            (Some("--runs"), Some(runs)) => fuzz(FuzzBudget::Runs(runs)).map(|_| ()),
-            (Some(s), _) => match s.parse() {
-                Ok(seconds) => fuzz(FuzzBudget::Seconds(seconds)).map(|_| ()),
-                Err(_) => Err("usage: cargo xtask fuzz [SECONDS | --runs N]".into()),
-            },
-            (None, _) => fuzz(FuzzBudget::Seconds(60)).map(|_| ()),
-        },
+        Some("fuzz") => {
+            // `--jobs J`: libFuzzer's fork mode, J processes sharing one corpus
+            // (the executions counted are the sum over them).
+            let (jobs, rest): (u32, Vec<&str>) = match args.iter().position(|a| a == "--jobs") {
+                Some(i) => (
+                    args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(0),
+                    args[1..].iter().enumerate().filter(|(k, _)| *k + 1 != i && *k != i).map(|(_, a)| a.as_str()).collect(),
+                ),
+                None => (1, args[1..].iter().map(String::as_str).collect()),
+            };
+            let usage = "usage: cargo xtask fuzz [SECONDS | --runs N] [--jobs J]";
+            let budget = match (rest.first().copied(), rest.get(1).and_then(|s| s.parse().ok())) {
+                (Some("--runs"), Some(runs)) => Ok(FuzzBudget::Runs(runs)),
+                (Some(s), _) => s.parse().map(FuzzBudget::Seconds).map_err(|_| usage.to_string()),
+                (None, _) => Ok(FuzzBudget::Seconds(60)),
+            };
+            match budget {
+                Ok(budget) if jobs >= 1 => fuzz(budget, jobs).map(|_| ()),
+                _ => Err(usage.into()),
+            }
+        }
         _ => {
-            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | hostile-host | fuzz [seconds | --runs N] | bench [call-cost | model-exchange] | plots>"
+            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | hostile-host | fuzz [seconds | --runs N] [--jobs J] | bench [call-cost | model-exchange] | plots>"
                 .into())
         }
     };
@@ -114,7 +128,7 @@ enum FuzzBudget {
 /// Build the libFuzzer target with coverage instrumentation (stable flags:
 /// sancov without a sanitizer) and run it for the budget; true when it found
 /// nothing. The corpus lives in `target/fuzz-corpus`.
-fn fuzz(budget: FuzzBudget) -> Result<bool> {
+fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<bool> {
     let dir = root().join("tests/fuzz");
     let target_dir = root().join("target/fuzz");
     let flags = [
@@ -142,13 +156,16 @@ fn fuzz(budget: FuzzBudget) -> Result<bool> {
         })
         // Long inputs are long call sequences: let them grow early.
         .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1", "-max_len=2048", "-len_control=10"])
+        // Fork mode counts a timeout and goes on (a child starved of CPU by
+        // another job is not a hang); a crash still stops the run.
+        .args(if jobs > 1 { vec![format!("-fork={jobs}")] } else { vec![] })
         .arg(format!("-artifact_prefix={}/", root().join("target").display()))
         .status()
         .map_err(|e| format!("cannot run the fuzz target: {e}"))?;
     let budget = match budget {
         FuzzBudget::Seconds(seconds) => format!("{seconds} s"),
         FuzzBudget::Runs(runs) => format!("{runs} executions"),
-    };
+    } + &if jobs > 1 { format!(" in {jobs} jobs") } else { String::new() };
     println!(
         "fuzz ({budget} over all models): {}",
         if status.success() { "no crash, hang or panic" } else { "FOUND A PROBLEM (see target/crash-*)" }
@@ -239,7 +256,7 @@ fn test(extra: &[String]) -> Result<()> {
     // under valgrind memcheck; any invalid access or leak fails.
     // And a bounded fuzz run of the C ABI (the long runs: `cargo xtask fuzz N`).
     let memcheck_ok = !full || (status.success() && memcheck(&fmus, &env)?);
-    let fuzz_ok = !full || (status.success() && fuzz(FuzzBudget::Seconds(120))?);
+    let fuzz_ok = !full || (status.success() && fuzz(FuzzBudget::Seconds(120), 1)?);
     // Every platform's binary run (wine, qemu) or checked (darwin64).
     let mut platforms_ok = true;
     if full && status.success() {
