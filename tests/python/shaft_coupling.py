@@ -8,7 +8,10 @@ Cuts:
   HillFrictionInertia (load; phi, w out) -> phi_load, w_load;
 - shaft: MotorDrive (motor; phi, w out) -> phi_drive, w_drive ->
   HillFrictionShaftLoad (shaft + load; tau_shaft out, the mean over the step)
-  -> tau_load.
+  -> tau_load;
+- implicit: the same two FMUs, but MotorDrive holds the shaft itself: the
+  port's phi, w, k_coupling, d_coupling -> phi_load, w_load, k_coupling,
+  d_coupling (tau_load stays 0).
 
 Masters (inputs held over the step, one doStep each per step):
 - jacobi: both FMUs step with the other's outputs at the step's start;
@@ -24,11 +27,19 @@ rate. Prints one line per run: key=value pairs (parsed by
 tests/tests/shaft_port.rs), and writes nothing else.
 
     python shaft_coupling.py FMU_DIR [STOP]
-    python shaft_coupling.py --ssp SSP STEP [STOP]
+    python shaft_coupling.py --ssp SSP STEP [STOP [CSV]]
         MotorShaftLoadHillFriction.ssp (the stiff_loop system) in fmpy.ssp
+        with its parameter set (CSV: write time, w of the load there)
+    python shaft_coupling.py --ssp-defaults SSP STEP STOP
+        the same SSP in fmpy.ssp without its parameter set (the FMUs' defaults)
     python shaft_coupling.py --derivatives FMU_DIR
         HillFrictionShaftLoad with an accelerating drive end (input derivative
         of w_drive) over one step, against closed forms and solve_ivp
+    python shaft_coupling.py --light FMU_DIR [PORT]
+        the light and softly controlled motors (LIGHT_MOTORS) on PORT (default
+        HillFrictionShaftLoad) under the Jacobi master, plain and implicit,
+        at 1 to 50 ms: the load rate against the exact solution (Hill) or
+        against the implicit run at 0.25 ms (the other ports)
     python shaft_coupling.py --systems          the systems' parameters, one line each
     python shaft_coupling.py --score SYSTEM STEP CSV
         the same figures for a run made elsewhere (OMSimulator): CSV with
@@ -44,11 +55,11 @@ from fmpy import extract, read_model_description
 from fmpy.fmi2 import FMU2Slave
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from shaft_reference import SYSTEMS, simulate  # noqa: E402
+from shaft_reference import LIGHT_MOTORS, SYSTEMS, simulate  # noqa: E402
 
 STEPS = (1e-3, 5e-3, 20e-3)
 MASTERS = ("gauss_seidel", "jacobi")
-CUTS = ("torque", "shaft")
+CUTS = ("torque", "shaft", "implicit")
 
 
 class Fmu:
@@ -91,7 +102,7 @@ class Fmu:
             shutil.rmtree(d, ignore_errors=True)
 
 
-def pair(fmu_dir, cut, s, h):
+def pair(fmu_dir, cut, s, h, port="HillFrictionShaftLoad"):
     """(friction FMU, plant FMU, friction outputs, plant outputs, friction
     inputs from plant outputs, plant inputs from friction outputs)."""
     law = {"J": s.J, "w_start": 0.0, "tau_static": s.tau_static, "tau_coulomb": s.tau_coulomb}
@@ -105,8 +116,17 @@ def pair(fmu_dir, cut, s, h):
                 lambda f: {"phi_load": f["phi"], "w_load": f["w"]})
     plant = Fmu(fmu_dir, "MotorDrive", {"J_motor": s.J_motor, "speed_gain": s.speed_gain,
                                         "tau_motor": s.tau_motor, "w_command": s.w_command})
-    load = Fmu(fmu_dir, "HillFrictionShaftLoad", {**law, "k_shaft": s.k_shaft, "d_shaft": s.d_shaft,
-                                                  "phi_drive": 0.0, "w_drive": 0.0})
+    shaft = {"k_shaft": s.k_shaft, "d_shaft": s.d_shaft, "phi_drive": 0.0, "w_drive": 0.0}
+    if port == "HillFrictionShaftLoad":
+        load = Fmu(fmu_dir, port, {**law, **shaft})
+    else:
+        # Another law's port: its own friction levels, the system's shaft and load.
+        load = Fmu(fmu_dir, port, {**shaft, **({"J": s.J} if port != "LoadDependentFrictionShaftLoad" else {})})
+    if cut == "implicit":
+        return (load, plant, ["phi", "w", "tau_shaft", "k_coupling", "d_coupling"], ["phi", "w"],
+                lambda p: {"phi_drive": p["phi"], "w_drive": p["w"]},
+                lambda f: {"phi_load": f["phi"], "w_load": f["w"], "k_coupling": f["k_coupling"],
+                           "d_coupling": f["d_coupling"]})
     return (load, plant, ["phi", "w", "tau_shaft"], ["phi", "w"],
             lambda p: {"phi_drive": p["phi"], "w_drive": p["w"]},
             lambda f: {"tau_load": f["tau_shaft"]})
@@ -253,7 +273,7 @@ def score_events(name, path, stop):
           f"seen_starts={' '.join(f'{a:.9f}' for a, _ in runs)}")
 
 
-def ssp(path, h, stop):
+def ssp(path, h, stop, out=None):
     """The shipped shaft-port SSP system in fmpy.ssp's fixed-step master,
     with its own parameter set (checked to be the stiff_loop system; the
     motor's w_command keeps its start value, 0.5 rad/s)."""
@@ -271,9 +291,26 @@ def ssp(path, h, stop):
     # fmpy.ssp records each row after the step from `time` to `time + h`.
     times = np.concatenate([[0.0], np.asarray(result["time"], dtype=float) + h])
     w = np.concatenate([[0.0], np.asarray(result["Load.w"], dtype=float)])
+    if out:
+        with open(out, "w") as f:
+            f.write("time,w\n" + "".join(f"{float(t)!r},{float(x)!r}\n" for t, x in zip(times, w)))
     exact = simulate(s, stop)
     print(f"system=stiff_loop cut=shaft master=fmpy_ssp step={h} "
           f"{figures(exact, complete_sticks(exact, stop), times, w, h)}")
+
+
+def ssp_defaults(path, h, stop):
+    """The shipped shaft-port SSP in fmpy.ssp as a user calls it first:
+    stop time and step only, no parameter set (fmpy.ssp 0.3.32 applies
+    neither the .ssv nor the DefaultExperiment), so every FMU runs its own
+    start values. Prints the largest |w| of motor and load and the motor's
+    final angle."""
+    from fmpy.ssp.simulation import simulate_ssp
+
+    result = simulate_ssp(path, stop_time=stop, step_size=h)
+    motor_w, load_w = np.asarray(result["Motor.w"], dtype=float), np.asarray(result["Load.w"], dtype=float)
+    print(f"ssp_defaults step={h} rows={len(motor_w)} motor_w_max={float(np.max(np.abs(motor_w)))!r} "
+          f"load_w_max={float(np.max(np.abs(load_w)))!r} motor_phi_end={float(result['Motor.phi'][-1])!r}")
 
 
 def derivatives(fmu_dir):
@@ -341,15 +378,60 @@ def figure_data(name, stop, out, series):
             f.write(",".join([f"{t:.6g}"] + [f"{c[i]:.6g}" for c in columns.values()]) + "\n")
 
 
+LIGHT_STEPS = (1e-3, 5e-3, 10e-3, 20e-3, 50e-3)
+
+
+def light(fmu_dir, port="HillFrictionShaftLoad", stop=4.0):
+    """One line per light motor, cut (plain shaft or implicit) and step under
+    the Jacobi master: the largest |w| of the load (bounded?) and the rms of
+    its rate error relative to the peak reference rate. The reference: the
+    exact solution for Hill's port; the implicit run at 0.25 ms for the other
+    laws (their own levels: no closed form)."""
+    for name, s in LIGHT_MOTORS.items():
+        if port == "HillFrictionShaftLoad":
+            exact = simulate(s, stop)
+
+            def reference(times):
+                return exact.load_rate(times)
+            label = "exact"
+        else:
+            fine_h = 0.25e-3
+            fine = run_master(pair(fmu_dir, "implicit", s, fine_h, port), "jacobi", fine_h, stop)
+            fine_t = np.arange(len(fine)) * fine_h
+
+            def reference(times):
+                return np.interp(times, fine_t, fine)
+            label = "implicit_0.25ms"
+        for h in LIGHT_STEPS:
+            n = int(round(stop / h))
+            times = np.arange(n + 1) * h
+            w_ref = reference(times)
+            peak = float(np.max(np.abs(w_ref)))
+            for cut in ("shaft", "implicit"):
+                with np.errstate(all="ignore"):
+                    w = run_master(pair(fmu_dir, cut, s, h, port), "jacobi", h, stop)
+                    finite = bool(np.all(np.isfinite(w)))
+                    rate = float(math.sqrt(np.mean((w - w_ref) ** 2)) / peak) if finite else float("inf")
+                print(f"port={port} system={name} cut={cut} master=jacobi step={h} reference={label} "
+                      f"peak={peak:.6g} w_max={float(np.max(np.abs(w))):.6g} rate_rms={rate:.6g}", flush=True)
+    Fmu.cleanup()
+
+
 def main(argv):
+    if argv[0] == "--light":
+        light(argv[1], *argv[2:3])
+        return
     if argv[0] == "--figure-data":
         figure_data(argv[1], float(argv[2]), argv[3], argv[4:])
         return
     if argv[0] == "--derivatives":
         derivatives(argv[1])
         return
+    if argv[0] == "--ssp-defaults":
+        ssp_defaults(argv[1], float(argv[2]), float(argv[3]))
+        return
     if argv[0] == "--ssp":
-        ssp(argv[1], float(argv[2]), float(argv[3]) if len(argv) > 3 else 4.0)
+        ssp(argv[1], float(argv[2]), float(argv[3]) if len(argv) > 3 else 4.0, argv[4] if len(argv) > 4 else None)
         return
     if argv[0] == "--systems":
         for name, s in SYSTEMS.items():

@@ -219,6 +219,16 @@ SYSTEMS = {
     "stiff_shaft": ShaftSystem(0.01, 1e4, 100.0, 0.0, 1.0, 1.5, 1.0, 0.5),
 }
 
+# Light or softly controlled motors (issue 28): J_motor 1e-2 or 1e-3, speed
+# gain 1 or 0.1 with 2 N.m stall torque (w_command = 2/K_v) on the same shaft
+# and load. The held shaft torque of the plain exchange diverges on them
+# under a Jacobi master once h*sqrt(k/J_motor) passes about 0.5.
+LIGHT_MOTORS = {
+    f"motor_J{j:g}_Kv{kv:g}": ShaftSystem(j, kv, 10.0, 0.0, 1.0, 1.5, 1.0, 2.0 / kv)
+    for j in (1e-2, 1e-3)
+    for kv in (1.0, 0.1)
+}
+
 
 def validate(t_end=5.0):
     """Largest difference of the load rate and of the stick instants against

@@ -54,7 +54,7 @@ fn parse(out: &str) -> BTreeMap<Key, Figures> {
 
 /// Issue 20's goals for the shaft cut's figures `f` at step `h`, beside
 /// the torque cut's figures at the same step and master.
-fn assert_goals(system: &str, h: f64, f: &Figures, torque: &Figures, what: &str) {
+fn assert_goals(system: &str, h: f64, f: &Figures, torque: &Figures, what: &str, late_inputs: bool) {
     if system.starts_with("stiff") {
         // Stiff speed loop: every stick within max(2 %, one step), none
         // spurious, and the load rate within 2 % rms of its peak.
@@ -65,6 +65,11 @@ fn assert_goals(system: &str, h: f64, f: &Figures, torque: &Figures, what: &str)
         if f.exact_stick > h {
             assert_eq!(f.sticks, f.exact_sticks, "{what}");
         }
+    } else if late_inputs {
+        // The implicit coupling under a load-first Gauss-Seidel master: the
+        // motor extrapolates the load end from the step's end, not its start
+        // (it is made for Jacobi masters); still no worse than the torque cut.
+        assert!(f.rate_rms <= torque.rate_rms, "{what} vs torque cut {torque:?}");
     } else {
         // Soft speed loop: at least 5 times smaller rate error than the torque cut.
         assert!(f.rate_rms * 5.0 <= torque.rate_rms, "{what} vs torque cut {torque:?}");
@@ -79,11 +84,16 @@ fn the_shaft_port_keeps_the_stick_at_every_step_and_master() {
     let (ok, out, err) = run_python(&script, &[dir.to_str().unwrap(), "4.0"]);
     assert!(ok, "shaft_coupling.py failed:\n{out}\n{err}");
     let runs = parse(&out);
-    assert_eq!(runs.len(), 3 * 3 * 2 * 2, "{out}");
+    assert_eq!(runs.len(), 3 * 3 * 3 * 2, "{out}");
 
     println!(
-        "\n{:<12} {:>6} {:<13} | {:>26} | {:>26} | exact stick",
-        "system", "step", "master", "torque cut: stick (n), rate", "shaft cut: stick (n), rate"
+        "\n{:<12} {:>6} {:<13} | {:>26} | {:>26} | {:>26} | exact stick",
+        "system",
+        "step",
+        "master",
+        "torque cut: stick (n), rate",
+        "shaft cut: stick (n), rate",
+        "implicit: stick (n), rate"
     );
     let cell = |f: &Figures| format!("{:.4} s ({}), {:.2e}", f.mean_stick, f.sticks, f.rate_rms);
     let mut rows: Vec<_> = runs.keys().map(|(s, h, m, _)| (s.clone(), h.clone(), m.clone())).collect();
@@ -92,9 +102,10 @@ fn the_shaft_port_keeps_the_stick_at_every_step_and_master() {
         let get = |cut: &str| &runs[&(system.clone(), step.clone(), master.clone(), cut.to_string())];
         let (torque, shaft) = (get("torque"), get("shaft"));
         println!(
-            "{system:<12} {step:>6} {master:<13} | {:>26} | {:>26} | {:.4} s ({}); worst stick error {:.4} / {:.4} s",
+            "{system:<12} {step:>6} {master:<13} | {:>26} | {:>26} | {:>26} | {:.4} s ({}); worst stick error {:.4} / {:.4} s",
             cell(torque),
             cell(shaft),
+            cell(get("implicit")),
             shaft.exact_stick,
             shaft.exact_sticks,
             torque.stick_error,
@@ -105,11 +116,12 @@ fn the_shaft_port_keeps_the_stick_at_every_step_and_master() {
     for ((system, step, master, cut), f) in &runs {
         let h: f64 = step.parse().unwrap();
         let what = format!("{system} {cut} {master} h = {h}: {f:?}");
-        if cut != "shaft" {
+        // The shaft cut, plain or implicit (MotorDrive holds the shaft): the same goals.
+        if cut == "torque" {
             continue;
         }
         let torque = &runs[&(system.clone(), step.clone(), master.clone(), "torque".to_string())];
-        assert_goals(system, h, f, torque, &what);
+        assert_goals(system, h, f, torque, &what, cut == "implicit" && master == "gauss_seidel");
     }
     // The torque cut loses the stick as the issue reports (its stick is late:
     // 0.30-0.42 s instead of 0.199 s at 20 ms on the issue's system).
@@ -177,7 +189,7 @@ fn omsimulator_weakly_coupled_system_keeps_the_stick_with_the_shaft_port() {
             continue;
         }
         let torque = &runs[&(system.clone(), step.clone(), "omsimulator_wc".into(), "torque".into())];
-        assert_goals(system, h, f, torque, &what);
+        assert_goals(system, h, f, torque, &what, false);
     }
 }
 
@@ -200,6 +212,32 @@ fn the_shaft_port_ssp_system_in_fmpy_keeps_the_stick() {
         );
         assert!(f.stick_score <= 1.0 + 1e-9 && f.spurious == 0 && f.sticks == f.exact_sticks, "{step}: {f:?}");
         assert!(f.rate_rms <= 0.02, "{step}: {f:?}");
+    }
+}
+
+/// Issue 28: the shipped shaft-port SSP as a user first calls it in
+/// fmpy.ssp, stop time and step only (no parameter set: MotorDrive's own
+/// soft defaults, J_motor 0.01, speed_gain 0.1, which diverged at 20 ms with
+/// the plain exchange). With the implicit coupling it stays bounded at 5, 20
+/// and 50 ms and shows the physics of those defaults: at most
+/// speed_gain*w_command = 0.05 N.m, below F_s = 1.5 N.m, so the load never
+/// moves (w exactly 0) and the motor settles where the shaft's torque
+/// balances its speed loop, phi = speed_gain*w_command/k_shaft = 5 mrad (the
+/// decay e^(-5 t) leaves 2e-9 rad at 4 s).
+#[test]
+fn the_shaft_port_ssp_system_in_fmpy_without_its_parameter_set_stays_bounded() {
+    let script = workspace_root().join("tests/python/shaft_coupling.py");
+    let ssp = fmu_path("MotorDrive").with_file_name("MotorShaftLoadHillFriction.ssp");
+    for step in ["0.005", "0.02", "0.05"] {
+        let (ok, out, err) = run_python(&script, &["--ssp-defaults", ssp.to_str().unwrap(), step, "4.0"]);
+        assert!(ok, "{out}\n{err}");
+        println!("{out}");
+        let value = |key: &str| -> f64 {
+            out.split_whitespace().find_map(|p| p.strip_prefix(&format!("{key}="))).unwrap().parse().unwrap()
+        };
+        assert_eq!(value("load_w_max"), 0.0, "{step}: the load moved: {out}");
+        assert!(value("motor_w_max") < 0.2, "{step}: {out}");
+        assert!((value("motor_phi_end") - 0.005).abs() < 1e-6, "{step}: {out}");
     }
 }
 
@@ -281,5 +319,177 @@ fn the_shaft_port_ssp_system_in_omsimulator_keeps_the_stick() {
         );
         assert!(f.stick_score <= 1.0 + 1e-9 && f.spurious == 0 && f.sticks == f.exact_sticks, "{step}: {f:?}");
         assert!(f.rate_rms <= 0.02, "{step}: {f:?}");
+        // fmpy.ssp with the SSP's parameter set gives the same run: both are
+        // Jacobi masters over the same FMUs (measured: 3.3e-7 rad/s apart at
+        // most, of a 0.5 rad/s peak; not bit for bit, as the two masters
+        // initialize differently and OMSimulator's CSV rounds).
+        let fmpy_csv = dir.join("fmpy.csv");
+        let (ok, out, err) =
+            run_python(&script, &["--ssp", ssp.to_str().unwrap(), step, "4.0", fmpy_csv.to_str().unwrap()]);
+        assert!(ok, "{out}\n{err}");
+        let column = |path: &std::path::Path| -> Vec<f64> {
+            let text = std::fs::read_to_string(path).unwrap();
+            text.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect()
+        };
+        let (oms_w, fmpy_w) = (column(&path), column(&fmpy_csv));
+        assert_eq!(oms_w.len(), fmpy_w.len());
+        let worst = oms_w.iter().zip(&fmpy_w).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        println!("OMSimulator vs fmpy.ssp with the parameter set, h = {step}: largest |w| difference {worst:e} rad/s");
+        assert!(worst <= 1e-6, "OMSimulator and fmpy.ssp differ by {worst} rad/s");
     }
+}
+
+/// Every shipped SSP in OMSimulator, weakly coupled, with and without
+/// `--inputExtrapolation=true` (which sets the derivative of every input
+/// of an FMU that can interpolate): no error and no warning in the log, and
+/// the run reaches its stop time: OMSimulator's command line runs an SSP to
+/// `--stopTime` (default 1 s) and does not read the SSD's DefaultExperiment
+/// for it (OMSimulator.cpp, `.ssp` branch). (The SSD schema is linked beside
+/// the binary, so each SSP is also validated against SSP 1.0's schema.)
+#[test]
+fn every_shipped_ssp_runs_in_omsimulator_without_errors_or_warnings() {
+    let Some(oms) = fmu_tests::oms::omsimulator("the shipped SSPs in OMSimulator") else { return };
+    let fmu_dir = fmu_path("MotorDrive").parent().unwrap().to_path_buf();
+    let mut ssps: Vec<_> = std::fs::read_dir(&fmu_dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "ssp"))
+        .collect();
+    ssps.sort();
+    assert_eq!(ssps.len(), 2, "{ssps:?}");
+    for ssp in &ssps {
+        for extrapolation in ["false", "true"] {
+            let dir = workspace_root()
+                .join(format!("target/oms_ssp_{}_{extrapolation}", ssp.file_stem().unwrap().to_string_lossy()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            let result = dir.join("result.csv");
+            let out = std::process::Command::new(&oms)
+                .current_dir(&dir)
+                .arg(ssp)
+                .args(["--mode=cs", &format!("--inputExtrapolation={extrapolation}")])
+                .arg(format!("--resultFile={}", result.display()))
+                .arg(format!("--tempDir={}", dir.display()))
+                .output()
+                .unwrap();
+            let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            let what = format!("{} --inputExtrapolation={extrapolation}", ssp.display());
+            assert!(out.status.success(), "{what}: {log}");
+            let bad: Vec<_> = log.lines().filter(|l| l.starts_with("error") || l.starts_with("warning")).collect();
+            assert!(bad.is_empty(), "{what}: {bad:#?}");
+            let text = std::fs::read_to_string(&result).unwrap();
+            let last = text.lines().last().unwrap();
+            let t_end: f64 = last.split(',').next().unwrap().trim().parse().unwrap();
+            assert!(last.split(',').all(|c| c.trim().parse::<f64>().is_ok_and(f64::is_finite)), "{what}: {last}");
+            println!("{what}: 0 errors, 0 warnings, ran to {t_end} s");
+            assert!(t_end > 0.99, "{what}: stopped at {t_end}");
+        }
+    }
+}
+
+/// The shaft ports: every model that offers the implicit coupling (a
+/// `k_coupling` output), from the registry.
+fn implicit_ports() -> Vec<&'static str> {
+    fmu::registry::MODELS
+        .iter()
+        .filter(|m| {
+            (m.variables)().iter().any(|v| v.name == "k_coupling" && v.causality == fmu::description::Causality::Output)
+        })
+        .map(|m| m.info.identifier)
+        .collect()
+}
+
+/// Issue 28: light or softly controlled motors (J_motor 1e-2 or 1e-3, K_v 1
+/// or 0.1 with 2 N.m stall torque) on every shaft port under the Jacobi
+/// master, 1 to 50 ms. With the implicit coupling (MotorDrive holds the
+/// shaft, from the port's k_coupling, d_coupling, phi, w) the load stays
+/// bounded at every step, and its rate is within rms 2 % of its peak at
+/// 5 ms and 5 % at 20 ms, against the exact solution (Hill) or the same
+/// system at 0.25 ms (the other laws). The plain exchange (held tau_shaft)
+/// diverges at 20 ms on the soft loops, as the issue measured.
+#[test]
+fn light_motors_stay_bounded_and_accurate_under_jacobi_with_the_implicit_coupling() {
+    let script = workspace_root().join("tests/python/shaft_coupling.py");
+    let dir = fmu_path("MotorDrive").parent().unwrap().to_path_buf();
+    let ports = implicit_ports();
+    assert_eq!(ports.len(), 5, "{ports:?}");
+    println!("\n{:<32} {:<22} {:>6} | {:>22} | {:>22}", "port", "motor", "step", "plain: |w|max, rms", "implicit");
+    for port in ports {
+        let (ok, out, err) = run_python(&script, &["--light", dir.to_str().unwrap(), port]);
+        assert!(ok, "{out}\n{err}");
+        let mut runs = BTreeMap::new();
+        for line in out.lines().filter(|l| l.starts_with("port=")) {
+            let word =
+                |k: &str| line.split_whitespace().find_map(|p| p.strip_prefix(&format!("{k}="))).unwrap().to_string();
+            let number = |k: &str| word(k).parse::<f64>().unwrap();
+            runs.insert(
+                (word("system"), word("step"), word("cut")),
+                (number("peak"), number("w_max"), number("rate_rms"), word("reference")),
+            );
+        }
+        assert_eq!(runs.len(), 4 * 5 * 2, "{out}");
+        for ((system, step, cut), (peak, w_max, rms, reference)) in &runs {
+            let h: f64 = step.parse().unwrap();
+            let what =
+                format!("{port} {system} {cut} h = {h} against {reference}: |w|max {w_max}, peak {peak}, rms {rms}");
+            if cut == "implicit" {
+                let plain = &runs[&(system.clone(), step.clone(), "shaft".to_string())];
+                println!(
+                    "{port:<32} {system:<22} {step:>6} | {:>10.3e}, {:>9.2e} | {w_max:>10.3e}, {rms:>9.2e}",
+                    plain.1, plain.2
+                );
+                assert!(w_max.is_finite() && *w_max <= 1.1 * peak, "bounded: {what}");
+                if h <= 0.005 + 1e-12 {
+                    assert!(*rms <= 0.02, "{what}");
+                } else if h <= 0.02 + 1e-12 {
+                    assert!(*rms <= 0.05, "{what}");
+                }
+            } else if port == "HillFrictionShaftLoad" && system.ends_with("Kv0.1") && h >= 0.02 {
+                // The plain exchange as the issue measured it: no bound at 20 ms.
+                assert!(!(*w_max <= 100.0 * peak), "the plain exchange diverges: {what}");
+            }
+        }
+    }
+}
+
+/// Issue 28: the stability of the motor + shaft-port pair under a Jacobi
+/// master, from the exact step maps of both sides in their sliding phase
+/// (`tests/python/coupling_stability.py`, independent of the FMUs): the
+/// spectral radius of one master step. Plain exchange (held mean shaft
+/// torque): the motor's bound, unstable on the soft speed loops at 20 and
+/// 50 ms (radius 1.09 to 2.5), stable while h*sqrt(k/J_motor) <= 0.2.
+/// Implicit coupling: stable on every light motor at every step; over a
+/// grid of 6,912 pairs the bound is now the load's: no damped motor
+/// (speed_gain or d_shaft > 0) is unstable while h*max(sqrt(k/J), d/J) <=
+/// 0.1. An undamped torque drive is not covered (the grid finds unstable
+/// ones at any load ratio).
+#[test]
+fn the_implicit_coupling_moves_the_stability_bound_from_the_motor_to_the_load() {
+    let script = workspace_root().join("tests/python/coupling_stability.py");
+    let (ok, out, err) = run_python(&script, &["table"]);
+    assert!(ok, "{out}\n{err}");
+    println!("{out}");
+    let number = |line: &str, key: &str| -> f64 {
+        line.split_whitespace().find_map(|p| p.strip_prefix(&format!("{key}="))).unwrap().parse().unwrap()
+    };
+    let rows: Vec<_> = out.lines().filter(|l| l.starts_with("table ")).collect();
+    assert_eq!(rows.len(), 2 * 2 * 5, "{out}");
+    for line in rows {
+        let (gain, h, ratio) = (number(line, "speed_gain"), number(line, "step"), number(line, "motor_ratio"));
+        let (plain, implicit) = (number(line, "plain"), number(line, "implicit"));
+        assert!(implicit <= 1.0, "implicit unstable: {line}");
+        if ratio <= 0.2 {
+            assert!(plain <= 1.0, "plain unstable within its bound: {line}");
+        }
+        if gain == 0.1 && h >= 0.02 {
+            assert!(plain > 1.05, "plain stable where the issue measured a divergence: {line}");
+        }
+    }
+    let (ok, out, err) = run_python(&script, &["grid"]);
+    assert!(ok, "{out}\n{err}");
+    println!("{out}");
+    let line = out.lines().find(|l| l.starts_with("grid load_ratio<=0.1 ")).unwrap();
+    assert_eq!(number(line, "unstable_damped"), 0.0, "{line}");
+    let line = out.lines().find(|l| l.starts_with("grid combinations=")).unwrap();
+    assert_eq!(number(line, "combinations"), 6912.0, "{line}");
 }

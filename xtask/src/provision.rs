@@ -90,6 +90,26 @@ pub fn valgrind() -> Result<()> {
     run(Command::new("apt-get").args(["install", "-y", "-q", "valgrind"]))
 }
 
+/// The installed OMSimulator looks for the SSP schemas in `bin/schema`,
+/// the install puts them in `lib/<triple>/OMSimulator/schema`: without a
+/// link every run warns "could not load the ssd schema file" and validates
+/// no SSP. Link them, so that our SSPs are validated on every run.
+fn schema_beside(prefix: &std::path::Path) -> std::result::Result<(), String> {
+    let link = prefix.join("bin/schema");
+    if link.join("ssp/SystemStructureDescription.xsd").exists() {
+        return Ok(());
+    }
+    let lib = prefix.join("lib");
+    let found = std::fs::read_dir(&lib)
+        .map_err(|e| format!("{}: {e}", lib.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path().join("OMSimulator/schema"))
+        .find(|p| p.join("ssp/SystemStructureDescription.xsd").exists())
+        .ok_or_else(|| format!("no OMSimulator/schema under {}", lib.display()))?;
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&found, &link).map_err(|e| format!("linking {}: {e}", link.display()))
+}
+
 /// OpenModelica's simulator, built from `../shared/omsimulator/` (the
 /// source and `build.sh` beside this repository) into `target/omsimulator`
 /// (about 6 minutes on 2 cores). `build.sh` is called every time: it returns
@@ -115,6 +135,7 @@ pub fn omsimulator() -> std::result::Result<PathBuf, String> {
     run(Command::new("bash").arg(&script).arg(&prefix))
         .map_err(|e| format!("building OMSimulator failed ({e}): the OMSimulator tests are skipped"))?;
     if binary.exists() {
+        schema_beside(&prefix)?;
         Ok(binary)
     } else {
         Err(format!("{} did not produce {}: the OMSimulator tests are skipped", script.display(), binary.display()))

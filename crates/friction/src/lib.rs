@@ -40,7 +40,7 @@ pub use hill::HillFriction;
 pub use inertia::{FrictionInertia, Motion, StickSlipContact};
 pub use load_dependent::{LoadDependentFriction, StepCondition, UnderLoad};
 pub use majd_simaan::{MajdSimaan, SigmaMethod};
-pub use motor_drive::MotorDrive;
+pub use motor_drive::{MotorDrive, ShaftCoupling};
 pub use shaft_load::{substeps, DriveEnd, Shaft, ShaftLoad, ShaftStep, TorqueDriven, SUBSTEP_LIMIT};
 pub use smooth::VelocityMap;
 pub use stribeck::{ClassicalFriction, ClassicalShape};

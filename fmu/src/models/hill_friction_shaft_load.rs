@@ -97,7 +97,8 @@ impl Model for HillFrictionShaftLoad {
         shaft's torque now");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(phi_drive = drive.angle, "Angle of the drive end of the shaft at the step's start (connect the drive's \
-            phi); starts at 0, where the load rests", Angle, 0.0),
+            phi); starts at 0, where the load rests; a derivative set for it is accepted and not used (the drive end's \
+            slope is w_drive)", Angle, 0.0),
         input(w_drive = drive.rate, "Rate of the drive end; the drive end moves as phi_drive + w_drive*(t - t0) over \
             the step, + a*(t - t0)^2/2 with the input derivative a of w_drive (connect the drive's w)", AngularVelocity,
             0.0),
@@ -120,17 +121,25 @@ impl Model for HillFrictionShaftLoad {
         parameter(tau_coulomb = load.law.coulomb_torque, "Coulomb (sliding) friction torque F_c", Torque, 1.0).min(0.0),
         parameter(tau_static = load.law.static_torque, "Static (breakaway) friction torque F_s, >= tau_coulomb",
             Torque, 1.5).min(0.0),
+        output(k_coupling = load.stiffness, "Shaft stiffness as the drive sees it, for a drive that holds \
+            the shaft itself (implicit coupling, stable at any step: connect to MotorDrive's k_coupling, with phi and w \
+            to its phi_load and w_load); equals k_shaft", RotationalStiffness).depends_on(&[]),
+        output(d_coupling = load.damping, "Shaft damping as the drive sees it (implicit coupling: connect to \
+            MotorDrive's d_coupling); equals d_shaft", RotationalDamping).depends_on(&[]),
     };
 
     /// The ramp's acceleration: with `fmi2SetRealInputDerivatives` on
     /// `w_drive`, the drive end moves as `phi_drive + w_drive*u + a*u^2/2`
     /// over the step, integrated exactly (the shaft torque is then quadratic
     /// while stuck; the sliding particular solution shifts by `J*a/k`).
-    const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] = &[InputDerivative {
-        input: "w_drive",
-        get: |m| m.drive.acceleration,
-        set: |m, x| m.drive.acceleration = x,
-    }];
+    /// `phi_drive`'s derivative is accepted (a master that extrapolates every
+    /// input it can, as OMSimulator's `--inputExtrapolation`, sends it) and
+    /// not stored: the ramp's slope is `w_drive`, set with it (its `get` is 0,
+    /// so the shared layer adds nothing to `phi_drive` within a step).
+    const INPUT_DERIVATIVES: &'static [InputDerivative<Self>] = &[
+        InputDerivative { input: "w_drive", get: |m| m.drive.acceleration, set: |m, x| m.drive.acceleration = x },
+        InputDerivative { input: "phi_drive", get: |_| 0.0, set: |_, _| {} },
+    ];
 
     // Model Exchange: the stick-slip contact of HillFrictionInertia with the
     // shaft's torque k*(phi_drive - phi) + d*(w_drive - w) as the applied one.

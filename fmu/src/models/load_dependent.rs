@@ -266,6 +266,11 @@ impl Model for LoadDependentFrictionShaftLoad {
         integer_output("mode", "Motion: -1 backward, 0 stuck or at a stop, +1 forward", -1, 1, |m| m.contact.as_i32()),
         parameter(k_shaft = shaft.stiffness, "Shaft torsional stiffness", RotationalStiffness, 10.0).positive(),
         parameter(d_shaft = shaft.damping, "Shaft torsional damping", RotationalDamping, 0.0).min(0.0),
+        output(k_coupling = shaft.stiffness, "Shaft stiffness as the drive sees it, for a drive that holds \
+            the shaft itself (implicit coupling, stable at any step: connect to MotorDrive's k_coupling, with phi and w \
+            to its phi_load and w_load); equals k_shaft", RotationalStiffness).depends_on(&[]),
+        output(d_coupling = shaft.damping, "Shaft damping as the drive sees it (implicit coupling: connect to \
+            MotorDrive's d_coupling); equals d_shaft", RotationalDamping).depends_on(&[]),
     };
 
     // Model Exchange: LoadDependentFrictionInertia's contact with the shaft's

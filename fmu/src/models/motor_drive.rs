@@ -2,11 +2,13 @@
 //! with a proportional speed loop; the shaft's torque on it comes in, its
 //! angle and rate go out (see `friction::motor_drive`). It stands for the
 //! Modelica motor or gearbox a user exports with a flange-torque input.
+//! With the shaft port's `k_coupling`, `d_coupling`, `phi`, `w` connected
+//! it holds the shaft itself and is stable at any step (implicit coupling).
 
 use crate::description::{variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
-use friction::MotorDrive as Motor;
+use friction::{MotorDrive as Motor, ShaftCoupling};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -17,6 +19,8 @@ pub struct MotorDrive {
     angle_start: f64,
     rate_start: f64,
     motor: Motor,
+    /// The shaft to the load, when the motor holds it (implicit coupling).
+    shaft: ShaftCoupling,
     /// dw/dt now (Model Exchange).
     acceleration: f64,
 }
@@ -30,6 +34,7 @@ impl Default for MotorDrive {
             angle_start: 0.0,
             rate_start: 0.0,
             motor: Motor { inertia: 0.01, speed_gain: 0.1, ..Default::default() },
+            shaft: ShaftCoupling::default(),
             acceleration: 0.0,
         }
     }
@@ -41,15 +46,22 @@ impl Model for MotorDrive {
             eq("tau_drive = tau_motor + speed_gain*(w_command - w)", "", "motor torque: the feed-forward command \
                 plus the proportional speed loop (gain K_v); speed_gain = 0 makes it a torque drive"),
             eq("der(phi) = w", "", "kinematics"),
-            eq("J_motor*der(w) = tau_drive + tau_load", "", "rotor inertia under the motor torque and the load's \
-                torque on it, positive along the rotation (connect HillFrictionShaftLoad's tau_shaft); Co-Simulation: \
-                solved in closed form for inputs held over the step, exact at any step"),
+            eq("tau_coupling = k_coupling*(phi_load - phi) + d_coupling*(w_load - w)", "", "the shaft to the load \
+                when the motor holds it (implicit coupling: connect a shaft port's k_coupling, d_coupling, phi, w and \
+                leave tau_load at 0); Co-Simulation: the load end moves as phi_load + w_load*(t - t0) over the step; \
+                0 with k_coupling = d_coupling = 0 (default)"),
+            eq("J_motor*der(w) = tau_drive + tau_load + tau_coupling", "", "rotor inertia under the motor torque and \
+                the load's torque on it, positive along the rotation (plain exchange: connect a shaft port's \
+                tau_shaft to tau_load); Co-Simulation: solved in closed form for inputs held over the step, exact at \
+                any step"),
         ])
         .description("\
         Motor with a proportional speed loop, torque in, motion out, to drive a shaft-port friction FMU \
         (HillFrictionShaftLoad): J_motor*dw/dt = tau_motor + speed_gain*(w_command - w) + tau_load; connect phi, w \
         to the friction FMU's phi_drive, w_drive and its tau_shaft to tau_load; solved exactly for inputs held over \
-        the step (any step). Default: no load, the motor spins up from rest towards w_command = 0.5 rad/s with the \
+        the step (any step). Under a Jacobi master the held tau_load acts explicitly: stable while \
+        h*sqrt(k_shaft/J_motor) < about 0.5 for a weak speed loop; connect the port's k_coupling, d_coupling, phi, w \
+        instead (implicit coupling) and the motor holds the shaft itself, stable at any step. Default: no load, the motor spins up from rest towards w_command = 0.5 rad/s with the \
         time constant J_motor/speed_gain = 0.1 s (0.316 rad/s at 0.1 s)");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(tau_motor = motor_torque, "Motor torque command (feed-forward)", Torque, 0.0),
@@ -64,6 +76,15 @@ impl Model for MotorDrive {
             added to tau_motor; 0 = torque drive", RotationalDamping, 0.1).min(0.0),
         parameter(phi_start = angle_start, "Motor angle at the start time", Angle, 0.0),
         parameter(w_start = rate_start, "Motor rate at the start time", AngularVelocity, 0.0),
+        input(phi_load = shaft.far_angle, "Angle of the load end of the shaft, implicit coupling (connect a shaft \
+            port's phi); it moves as phi_load + w_load*(t - t0) over the step", Angle, 0.0),
+        input(w_load = shaft.far_rate, "Rate of the load end of the shaft, implicit coupling (connect a shaft port's \
+            w)", AngularVelocity, 0.0),
+        input(k_coupling = shaft.stiffness, "Stiffness of the shaft to the load, implicit coupling (connect a shaft \
+            port's k_coupling); 0 with d_coupling = 0: no shaft here, the load acts through tau_load only",
+            RotationalStiffness, 0.0).min(0.0),
+        input(d_coupling = shaft.damping, "Damping of the shaft to the load, implicit coupling (connect a shaft \
+            port's d_coupling)", RotationalDamping, 0.0).min(0.0),
     };
 
     // Model Exchange: the same motor as an ODE, no events.
@@ -74,13 +95,17 @@ impl Model for MotorDrive {
                 variable: "w",
                 set: |m, x| m.motor.rate = x,
                 derivative: |m| m.acceleration,
-                depends_on: &["w", "tau_motor", "w_command", "tau_load"],
+                depends_on: &["phi", "w", "tau_motor", "w_command", "tau_load", "phi_load", "w_load", "k_coupling",
+                    "d_coupling"],
                 nominal: 1.0,
             },
         ],
         indicators: 0,
         evaluate: |m| {
-            let drive = m.motor_torque + m.motor.speed_gain * (m.speed_command - m.motor.rate) + m.load_torque;
+            let drive = m.motor_torque
+                + m.motor.speed_gain * (m.speed_command - m.motor.rate)
+                + m.load_torque
+                + m.shaft.torque(m.motor.angle, m.motor.rate, 0.0);
             m.acceleration = drive / m.motor.inertia;
         },
         event_indicators: |_, _| {},
@@ -99,6 +124,6 @@ impl Model for MotorDrive {
 
     #[inline]
     fn step(&mut self, dt: f64, _on_transition: &mut dyn FnMut(Transition)) {
-        self.motor.step(self.motor_torque, self.speed_command, self.load_torque, dt);
+        self.motor.step_coupled(self.motor_torque, self.speed_command, self.load_torque, &self.shaft, dt);
     }
 }

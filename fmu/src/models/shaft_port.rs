@@ -259,6 +259,11 @@ macro_rules! shaft_model {
                 parameter(phi_start = load.angle_start, "Load angle at the start time", Angle, 0.0),
                 internal_step($step, $crate::description::field!(load.internal_step)),
                 $($extra)*
+                output(k_coupling = shaft.stiffness, "Shaft stiffness as the drive sees it, for a drive that holds \
+                    the shaft itself (implicit coupling, stable at any step: connect to MotorDrive's k_coupling, with phi and w \
+                    to its phi_load and w_load); equals k_shaft", RotationalStiffness).depends_on(&[]),
+                output(d_coupling = shaft.damping, "Shaft damping as the drive sees it (implicit coupling: connect to \
+                    MotorDrive's d_coupling); equals d_shaft", RotationalDamping).depends_on(&[]),
             };
             const HYBRID: Option<$crate::model::Hybrid<Self>> = Some(Self::HYBRID_PORT);
             // The port substeps itself: its drive end moves within the step.
