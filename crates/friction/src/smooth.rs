@@ -25,6 +25,12 @@ pub trait VelocityMap {
     fn friction(&self, rate: f64) -> f64;
     /// `dF/dw` (N.m.s), used by the implicit step.
     fn slope(&self, rate: f64) -> f64;
+    /// The level `F(0+)` the friction jumps to at `w = 0`, which holds a
+    /// body at rest against any smaller torque (stiction); 0 for a map
+    /// continuous at 0.
+    fn static_level(&self) -> f64 {
+        0.0
+    }
     /// Both at once; laws override it to share their transcendental terms.
     #[inline]
     fn friction_and_slope(&self, rate: f64) -> (f64, f64) {
@@ -32,16 +38,34 @@ pub trait VelocityMap {
     }
 }
 
-/// One linearly implicit Euler step of `J*dw/dt = T_ap - F(w)`.
+/// One linearly implicit Euler step of `J*dw/dt = T_ap - F(w)`, with the
+/// map's stiction: a law whose friction jumps at `w = 0` to a holding level
+/// `F(0+)` ([`VelocityMap::static_level`]: Stribeck's static level; 0 for a
+/// map continuous there, as Majd-Simaan's) holds a body at rest, or stops
+/// one whose rate would pass through 0, under any applied torque within
+/// that level: `w` is then exactly 0, as in the law's Model Exchange form
+/// with its stuck state.
+/// Without it a creep of 1e-18 rad/s under a torque below the static level
+/// was kicked to `h*(F(0+) + T_ap)/J` the other way for a step.
 #[inline]
 pub fn advance_map<M: VelocityMap>(map: &M, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
-    let (friction, slope) = map.friction_and_slope(rate);
+    let holds = |torque: f64| torque.abs() <= map.static_level() && map.static_level() > 0.0;
+    if rate == 0.0 && holds(applied) {
+        return Advance { rate: 0.0, friction: 0.0 - applied };
+    }
+    // Breaking away from rest: the map at 0+ in the torque's direction (the
+    // static level against it, as Model Exchange's breakaway), not sign(0) = 0.
+    let at = if rate == 0.0 && map.static_level() > 0.0 { f64::MIN_POSITIVE.copysign(applied) } else { rate };
+    let (friction, slope) = map.friction_and_slope(at);
     let step = |damping: f64| rate + dt * (applied - friction) / (inertia + dt * damping.max(0.0));
     // Signs compared directly: products of subnormal rates underflow to 0.
     let reverses = |w: f64| (rate > 0.0 && w < 0.0) || (rate < 0.0 && w > 0.0);
     let opposed = (rate > 0.0 && applied < 0.0) || (rate < 0.0 && applied > 0.0);
     let mut new_rate = step(slope);
-    if reverses(new_rate) && !opposed {
+    if reverses(new_rate) && holds(applied) {
+        // Through 0 under a torque the friction holds: the body stops there.
+        new_rate = 0.0;
+    } else if reverses(new_rate) && !opposed {
         // The tangent overshot zero (a small inertia on a curve that
         // flattens): take the secant, which friction alone cannot overshoot.
         new_rate = step(slope.max(friction / rate));
@@ -102,6 +126,36 @@ mod tests {
         fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> Advance {
             advance_map(self, applied, rate, inertia, dt)
         }
+    }
+
+    /// Stribeck's classical law (a jump to the static level at 0): a body
+    /// creeping at 1e-18 rad/s under a torque below the static level stops
+    /// at exactly 0 and stays there, where the map alone kicked it to
+    /// `h*(F_s + T)/J` the other way; above the static level it breaks away.
+    #[test]
+    fn a_map_with_a_static_level_holds_a_body_at_rest() {
+        use crate::stribeck::{ClassicalFriction, ClassicalShape};
+        let law = ClassicalFriction {
+            shape: ClassicalShape::Exponential,
+            coulomb_torque: 1.0,
+            static_torque: 1.5,
+            viscous: 0.1,
+            stribeck_velocity: 0.1,
+            exponent: 2.0,
+            band: 0.0,
+        };
+        for (rate, applied) in [(1e-18, -1.2), (-1e-18, 1.2), (1e-18, 1.4), (1e-22, 0.0)] {
+            let a = advance_map(&law, applied, rate, 1.0, 1e-3);
+            assert_eq!(a.rate, 0.0, "rate {rate}, torque {applied}: {a:?}");
+            let b = advance_map(&law, applied, a.rate, 1.0, 1e-3);
+            assert_eq!((b.rate, b.friction), (0.0, -applied), "held at rest: {b:?}");
+        }
+        let a = advance_map(&law, 1.6, 0.0, 1.0, 1e-3);
+        // Past the static level it breaks away against the static level, not
+        // against sign(0) = 0: the rate gains (1.6 - 1.5)*dt/J, not 1.6*dt/J.
+        assert!(a.rate > 0.0 && (a.rate - 1e-4).abs() < 1e-6, "past the static level it breaks away: {a:?}");
+        let a = advance_map(&law, -1.6, 1e-18, 1.0, 1e-3);
+        assert!(a.rate < 0.0, "and reverses: {a:?}");
     }
 
     #[test]

@@ -48,6 +48,12 @@ impl ClassicalFriction {
 }
 
 impl VelocityMap for ClassicalFriction {
+    /// Eqs. (2)-(4) at 0+: the static torque `F_s`, the stiction that holds
+    /// a body at rest (the laws' `sign(w)` jumps there).
+    fn static_level(&self) -> f64 {
+        self.static_torque
+    }
+
     /// One evaluation of the powers and the exponential for both values
     /// (the implicit step needs both every step).
     #[inline]

@@ -99,7 +99,7 @@ impl Model for ClutchStickSlip {
     }
 
     fn initialize(&mut self) {
-        self.two.start();
+        self.two.start((self.torque1, self.torque2), self.capacity);
         let clutch = &mut self.two.clutch;
         (clutch.acceleration1, clutch.acceleration2) = clutch.accelerations(self.torque1, self.torque2, self.capacity);
     }

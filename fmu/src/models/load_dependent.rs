@@ -167,7 +167,13 @@ impl Model for LoadDependentFrictionInertia {
         self.element.angle = self.angle_start;
         self.element.rate = self.rate_start;
         self.element.friction = 0.0;
-        self.contact = Motion::of_rate(self.rate_start);
+        // At rest, the motion the inputs start (the mode Model Exchange's
+        // initial event settles to), so both interfaces report it at t = 0.
+        self.contact = if self.rate_start == 0.0 {
+            self.element.motion_from_rest(self.motor_torque - self.load_torque, self.load_torque)
+        } else {
+            Motion::of_rate(self.rate_start)
+        };
     }
 
     #[inline]
@@ -256,7 +262,9 @@ impl Model for LoadDependentFrictionShaftLoad {
         input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles (Act = tau_on_load \
             - TLD - CM*w)", Torque, 0.0),
         output(tau_shaft = drive_torque, "Torque the shaft applies to the drive: Co-Simulation, the mean over the last \
-            step; Model Exchange, its value now (connect to the drive's tau_load)", Torque)
+            step; Model Exchange, its value now (connect to the drive's tau_load); plain exchange: the drive takes it held \
+            over the step, stable under a Jacobi master while h*sqrt(k_shaft/J_drive) <= 0.2 for a weakly damped drive \
+            (step this FMU first, or let the drive hold the shaft: k_coupling)", Torque)
             .depends_on(&["phi_drive", "w_drive"]),
         output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
         output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),

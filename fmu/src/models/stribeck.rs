@@ -18,7 +18,8 @@ impl LawHooks for ClassicalFriction {
         map_torque(self, rate_start)
     }
     // Model Exchange: the map while sliding, and a true stiction state at
-    // w = 0 that holds up to f_s (where the map alone creeps).
+    // w = 0 that holds up to f_s (Co-Simulation's step holds it as well:
+    // friction::smooth::advance_map with the map's static level).
     const STICK_SLIP: bool = true;
     fn breakaway_torque(&self) -> f64 {
         self.static_torque
@@ -52,15 +53,14 @@ pub type StribeckElement = LawElement<ClassicalFriction>;
 pub type StribeckShaftLoad = super::shaft_port::LawShaftLoad<ClassicalFriction>;
 
 /// `StribeckShaftLoad`'s equations: the port's (see `port_equations`) around the law's.
-const PORT_EQUATIONS: [crate::equations::Equation; 9] = super::shaft_port::port_equations::<5, 9>([
+const PORT_EQUATIONS: [crate::equations::Equation; 8] = super::shaft_port::port_equations::<4, 8>([
         eq("tau_friction = -F(w)", "w != 0", "sliding: the map F chosen by `equation` (Majd & Simaan, Eqs. \
             2-4, written out on StribeckInertia's page) against the motion"),
-        eq("tau_friction = -tau_on_load", "w = 0, abs(tau_on_load) <= tau_static, \"Model Exchange\"", "stuck: \
-            Model Exchange adds a true stiction state at w = 0, holding w exactly 0 up to tau_static"),
-        eq("tau_friction = -tau_static*sign(tau_on_load)", "w = 0, abs(tau_on_load) > tau_static, \"Model \
-            Exchange\"", "breakaway in the direction of the shaft torque"),
-        eq("tau_friction = 0", "w = 0, \"Co-Simulation\"", "the map at w = 0 itself: below tau_static the load \
-            creeps at tiny rates instead of sticking (as StribeckInertia)"),
+        eq("tau_friction = -tau_on_load", "w = 0, abs(tau_on_load) <= tau_static", "stuck: w exactly 0 up to \
+            tau_static (Model Exchange: a stiction state; Co-Simulation: a substep that would pass w through 0 under \
+            such a torque stops the load there, as StribeckInertia)"),
+        eq("tau_friction = -tau_static*sign(tau_on_load)", "w = 0, abs(tau_on_load) > tau_static", "breakaway in \
+            the direction of the shaft torque, against the static level (Co-Simulation: the map at 0+)"),
         eq("mode = sign(w)", "", "-1 sliding backward, 0 stuck, +1 sliding forward"),
 ]);
 
@@ -85,23 +85,20 @@ crate::law_models!(
                 exponent m: Eq. 4 itself is exponent = 1"),
             eq("tau_friction = -F", "w != 0", "sliding: the map against the motion; every map starts at tau_static \
                 as w leaves 0"),
-            eq("tau_friction = -tau", "w = 0, abs(tau) <= tau_static, \"Model Exchange\"", "stuck: Model \
-                Exchange adds a true stiction state at w = 0, holding w exactly 0 up to tau_static"),
-            eq("tau_friction = -tau_static*sign(tau)", "w = 0, abs(tau) > tau_static, \"Model Exchange\"",
-                "breakaway in the direction of tau, at the level every map has as w leaves 0 (Majd & Simaan, \
-                Eqs. 2-4)"),
-            eq("tau_friction = 0", "w = 0, \"Co-Simulation\"", "the map at w = 0 itself (sign(0) = 0): the map has \
-                no stiction state, so below tau_static the body creeps at tiny rates (under 1e-22 rad/s in the default \
-                experiment) instead of sticking; a coasting body's rate decays to exactly 0"),
+            eq("tau_friction = -tau", "w = 0, abs(tau) <= tau_static", "stuck: w exactly 0 up to tau_static, the \
+                level every map has as w leaves 0 (Model Exchange: a stiction state; Co-Simulation: a step that \
+                would pass w through 0 under such a torque stops the body there)"),
+            eq("tau_friction = -tau_static*sign(tau)", "w = 0, abs(tau) > tau_static", "breakaway in the direction \
+                of tau, at the level every map has as w leaves 0 (Majd & Simaan, Eqs. 2-4; Co-Simulation: the map \
+                at 0+)"),
             eq("mode = sign(w)", "", "-1 backward, 0 stuck, +1 forward"),
         ])
         .description("Inertia with classical \
         friction, Majd & Simaan Eq. (2) (static band), (3) (rational Stribeck) or (4) (exponential Stribeck), chosen \
         by `equation`; defaults: the paper's Eq. (14) values. Default experiment (tau from StribeckInertia_in.csv: 0 \
-        to 2 N.m over 2 s, then 0; J = 1, f_s = 0.95, f_c = 0.5 N.m, 10 ms steps): a map has no stiction state, so \
-        below f_s the body creeps at rates under 1e-22 rad/s (mode +1, 1e-8 rad by 0.9 s); it breaks away as tau \
-        passes f_s (|w| > 1 mrad/s from 1.0 s), slides to 0.947 rad/s at 2 s, and after the torque drops stops \
-        exactly at 3.80 s (w = 0.0, mode 0 from there). Without the input file tau stays 0 and the body at rest"),
+        to 2 N.m over 2 s, then 0; J = 1, f_s = 0.95, f_c = 0.5 N.m, 10 ms steps): the static level holds the body \
+        exactly at rest (w = 0.0, mode 0) until tau passes f_s (moving from 0.96 s); it slides to 0.958 rad/s at 2 s, \
+        and after the torque drops stops exactly at 3.81 s (w = 0.0, mode 0 from there). Without the input file tau stays 0 and the body at rest"),
     element: ModelInfo::new("StribeckElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::MAJD_SIMAAN, "the classical maps, Eqs. (2)-(5)")])
@@ -134,9 +131,9 @@ crate::law_models!(
         stick-slip follows the present step's shaft torque; tau_shaft is the shaft's torque on the drive, mean over \
         the step (connect to a torque-input plant such as MotorDrive's tau_load). Default experiment \
         (StribeckShaftLoad_in.csv: the drive end winds at 0.5 rad/s; k_shaft = 10 N.m/rad, J = 1, the Eq. 4 map with \
-        f_s = 0.95 and f_c = 0.5 N.m): the load holds (creeping under 1e-19 rad/s) until the shaft torque reaches f_s \
-        at 0.19 s, slips up to 1.03 rad/s, comes to rest near 1.99 s (under 1e-2 rad/s until 2.23 s) and slips again: \
-        the stick-slip cycle, twice in 4 s. Without the input file the drive end stays at 0 and the load at rest"),
+        f_s = 0.95 and f_c = 0.5 N.m): the load holds exactly (w = 0.0) until the shaft torque reaches f_s near \
+        0.2 s, slips up to 1.03 rad/s, sticks from 2.00 to 2.19 s, slips again and sticks at 3.99 s: the stick-slip \
+        cycle, twice in 4 s. Without the input file the drive end stays at 0 and the load at rest"),
     default_step: 1e-3,
     j_start: 1.0,
     w_start: 0.0,

@@ -26,10 +26,15 @@ pub struct TwoInertia {
 }
 
 impl TwoInertia {
-    /// Both inertias at their start rates (the clutch locked if they are equal).
-    pub fn start(&mut self) {
+    /// Both inertias at their start rates under the torques and capacity
+    /// at the start: locked if the rates are equal and the clutch can carry
+    /// the sticking torque (what Model Exchange's initial event decides, so
+    /// that both interfaces report it at t = 0).
+    pub fn start(&mut self, (torque1, torque2): (f64, f64), capacity: f64) {
         let (j1, j2) = (self.clutch.inertia1, self.clutch.inertia2);
         self.clutch = Clutch::new(j1, j2, self.rate1_start, self.rate2_start);
+        self.clutch.locked =
+            self.rate1_start == self.rate2_start && self.clutch.sticking_torque(torque1, torque2).abs() <= capacity;
         self.slip_sense = 0.0;
     }
 

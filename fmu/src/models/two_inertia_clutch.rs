@@ -118,7 +118,8 @@ impl Model for TwoInertiaClutch {
     }
 
     fn initialize(&mut self) {
-        self.two.start();
+        let torques = (self.drive_torque, -self.damping * self.two.rate2_start);
+        self.two.start(torques, self.capacity);
     }
 
     #[inline]
