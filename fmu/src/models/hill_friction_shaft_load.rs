@@ -103,7 +103,9 @@ impl Model for HillFrictionShaftLoad {
             the step, + a*(t - t0)^2/2 with the input derivative a of w_drive (connect the drive's w)", AngularVelocity,
             0.0),
         output(tau_shaft = load.drive_torque, "Torque the shaft applies to the drive, mean over the last step (its \
-            impulse over the step is exact; connect to the drive's tau_load)", Torque)
+            impulse over the step is exact; connect to the drive's tau_load); plain exchange: the drive takes it held \
+            over the step, stable under a Jacobi master while h*sqrt(k_shaft/J_drive) <= 0.2 for a weakly damped drive \
+            (step this FMU first, or let the drive hold the shaft: k_coupling)", Torque)
             .depends_on(&["phi_drive", "w_drive"]),
         output(phi = load.angle, "Angle of the load", Angle).display("deg"),
         output(w = load.rate, "Rate of the load; exactly 0 while stuck", AngularVelocity).display("deg/s"),

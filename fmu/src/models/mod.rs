@@ -81,6 +81,7 @@ models! {
     compliant_drive::CompliantDrive,
     hill_friction_shaft_load::HillFrictionShaftLoad,
     motor_drive::MotorDrive,
+    shaft_clutch::ShaftClutch,
 }
 
 /// Default experiment of the swappable 1-DOF FMUs (Coulomb, Hill, Stribeck,

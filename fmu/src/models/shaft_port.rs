@@ -238,7 +238,9 @@ macro_rules! shaft_model {
                     the step (connect the drive's w)", AngularVelocity, 0.0),
                 output(tau_shaft = drive_torque, "Torque the shaft applies to the drive: Co-Simulation, the mean \
                     over the last step (its impulse is the one the load received); Model Exchange, its value now \
-                    (connect to the drive's tau_load)", Torque)
+                    (connect to the drive's tau_load); plain exchange: the drive takes it held over the step, stable \
+                    under a Jacobi master while h*sqrt(k_shaft/J_drive) <= 0.2 for a weakly damped drive (step this \
+                    FMU first, or let the drive hold the shaft: k_coupling)", Torque)
                     .depends_on(&["phi_drive", "w_drive"]),
                 output(phi = load.body.angle, "Angle of the load", Angle).display("deg"),
                 output(w = load.body.rate, "Rate of the load", AngularVelocity).display("deg/s"),
