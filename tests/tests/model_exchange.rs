@@ -38,6 +38,7 @@ const WITH_MODEL_EXCHANGE: &[&str] = &[
     "FlapActuatorServo",
     "CompliantDrive",
     "MotorDrive",
+    "ShaftClutch",
 ];
 
 #[test]

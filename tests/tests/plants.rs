@@ -10,8 +10,13 @@ fn two_inertia_clutch_blog_scenario() {
     let t = run_scenario("clutch_blog");
     insta::assert_snapshot!("two_inertia_clutch_blog", t.snapshot_text(100));
     let (time, w1, w2, locked) = (t.column("time"), t.column("w1"), t.column("w2"), t.column("locked"));
+    // At t = 0 the clutch reports the state its start values give (both at
+    // rest, tau_capacity's start value 15 N.m holds the sticking torque
+    // 10 N.m: locked, as Model Exchange's initial event decides); this
+    // harness feeds the scenario's capacity 0 from the first step on.
+    assert_eq!(locked[0], 1.0);
     // Open: w1 = 20 t, w2 = 0.
-    for k in 0..time.len() {
+    for k in 1..time.len() {
         if time[k] <= 1.0 {
             assert!((w1[k] - 20.0 * time[k]).abs() < 1e-9 && w2[k] == 0.0);
         }
@@ -21,12 +26,13 @@ fn two_inertia_clutch_blog_scenario() {
         }
     }
     // Slipping from 1 s: w1 = 20 - 30 s, w2 = 5 (1 - exp(-10 s)); equal at s = 0.50111.
-    let lock = time[locked.iter().position(|&l| l == 1.0).unwrap()];
+    let first_lock = 1 + locked[1..].iter().position(|&l| l == 1.0).unwrap();
+    let lock = time[first_lock];
     eprintln!("TwoInertiaClutch locked at {lock} s");
     assert!((lock - 1.50111).abs() < 1.5e-3, "locked at {lock}");
     // Locked: (J1 + J2) dw/dt = 20 - 10 w, so w -> 2 rad/s with time constant 0.2 s.
     let k2 = time.iter().position(|&x| x >= 2.0 - 1e-9).unwrap();
-    let w_lock = w1[locked.iter().position(|&l| l == 1.0).unwrap()];
+    let w_lock = w1[first_lock];
     let expected = 2.0 + (w_lock - 2.0) * (-(2.0 - lock) / 0.2_f64).exp();
     assert!((w1[k2] - expected).abs() < 5e-3, "{} vs {expected}", w1[k2]);
     // Open again after 2 s: inertia 1 accelerates at 20 rad/s^2, inertia 2 decays.

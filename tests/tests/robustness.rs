@@ -271,6 +271,8 @@ fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
         // The shaft's substep rule: 0.2 s * sqrt(10/1) = 0.63 > 0.5.
         ("DahlShaftLoad", &[("internal_step", 0.2)], "h*max(sqrt(k_shaft/J), d_shaft/J) = 0.632"),
         ("LoadDependentFrictionShaftLoad", &[("internal_step", 0.2)], "h*max(sqrt(k_shaft/J), d_shaft/J) = 0.632"),
+        // Per shaft and plate: 0.2 s * sqrt(10/0.25) = 1.26 > 0.5.
+        ("ShaftClutch", &[("internal_step", 0.2)], "drive shaft and plate 1 (k_drive, d_drive, J1"),
     ];
     let without =
         ["DahlElement", "ClutchStickSlip", "TwoInertiaClutch", "CoupledClutches", "CompliantDrive", "MotorDrive"];

@@ -4,6 +4,7 @@
 
 use super::shaft_port::check_substep;
 use super::two_inertia::{ClutchPlant, HasTwoInertia, TwoInertia};
+use crate::bibliography;
 use crate::description::{variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
 use crate::model::{Hybrid, Model, Transition};
@@ -74,13 +75,15 @@ impl ClutchPlant for ShaftClutch {
 /// The default experiment's drive end (`ShaftClutch_in.csv`): it turns at
 /// 2 rad/s from rest; the load end stays at 0 (a wall).
 const DEFAULT_INPUTS: &[(&str, Signal)] = &[
-    ("phi_drive", Signal::Points(&[(0.0, 0.0), (2.0, 4.0)])),
+    ("phi_drive", Signal::Points(&[(0.0, 0.0), (1.0, 2.0)])),
     ("w_drive", Signal::Constant(2.0)),
 ];
 
 impl Model for ShaftClutch {
-    const INFO: ModelInfo = ModelInfo::new("ShaftClutch", Experiment::new(0.0, 2.0, 0.001))
+    const INFO: ModelInfo = ModelInfo::new("ShaftClutch", Experiment::new(0.0, 1.0, 0.001))
         .default_inputs(DEFAULT_INPUTS)
+        .sources(&[(&bibliography::FRICTION_BLOG, "the clutch between the plates: the sticking torque \
+            T_s = (T1*J2 - T2*J1)/(J1 + J2), locked while |T_s| <= capacity, lock-up found inside the step")])
         .equations(&[
             eq("tau1 = k_drive*(phi_drive - phi1) + d_drive*(w_drive - w1)", "", "the drive shaft's torque on plate \
                 1; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)"),
@@ -172,8 +175,10 @@ impl Model for ShaftClutch {
 
     fn check_internal_step(&self) -> Result<(), String> {
         let (c, h) = (&self.two.clutch, self.two.internal_step);
-        check_substep(&self.drive_shaft, c.inertia1, h)?;
+        check_substep(&self.drive_shaft, c.inertia1, h)
+            .map_err(|e| format!("drive shaft and plate 1 (k_drive, d_drive, J1 in the rule's k_shaft, d_shaft, J): {e}"))?;
         check_substep(&self.load_shaft, c.inertia2, h)
+            .map_err(|e| format!("load shaft and plate 2 (k_load, d_load, J2 in the rule's k_shaft, d_shaft, J): {e}"))
     }
 
     fn initialize(&mut self) {

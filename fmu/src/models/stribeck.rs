@@ -97,8 +97,8 @@ crate::law_models!(
         friction, Majd & Simaan Eq. (2) (static band), (3) (rational Stribeck) or (4) (exponential Stribeck), chosen \
         by `equation`; defaults: the paper's Eq. (14) values. Default experiment (tau from StribeckInertia_in.csv: 0 \
         to 2 N.m over 2 s, then 0; J = 1, f_s = 0.95, f_c = 0.5 N.m, 10 ms steps): the static level holds the body \
-        exactly at rest (w = 0.0, mode 0) until tau passes f_s (moving from 0.96 s); it slides to 0.958 rad/s at 2 s, \
-        and after the torque drops stops exactly at 3.81 s (w = 0.0, mode 0 from there). Without the input file tau stays 0 and the body at rest"),
+        exactly at rest (w = 0.0, mode 0) until tau passes f_s (moving from 0.96 s); it slides to 0.947 rad/s at 2 s, \
+        and after the torque drops stops exactly at 3.79 s (w = 0.0, mode 0 from there). Without the input file tau stays 0 and the body at rest"),
     element: ModelInfo::new("StribeckElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::MAJD_SIMAAN, "the classical maps, Eqs. (2)-(5)")])
@@ -132,7 +132,7 @@ crate::law_models!(
         the step (connect to a torque-input plant such as MotorDrive's tau_load). Default experiment \
         (StribeckShaftLoad_in.csv: the drive end winds at 0.5 rad/s; k_shaft = 10 N.m/rad, J = 1, the Eq. 4 map with \
         f_s = 0.95 and f_c = 0.5 N.m): the load holds exactly (w = 0.0) until the shaft torque reaches f_s near \
-        0.2 s, slips up to 1.03 rad/s, sticks from 2.00 to 2.19 s, slips again and sticks at 3.99 s: the stick-slip \
+        0.2 s, slips up to 1.03 rad/s, sticks from 1.99 to 2.19 s, slips again and sticks at 3.99 s: the stick-slip \
         cycle, twice in 4 s. Without the input file the drive end stays at 0 and the load at rest"),
     default_step: 1e-3,
     j_start: 1.0,
