@@ -113,7 +113,7 @@ impl Model for ShaftClutch {
         d_coupling_drive to MotorDrive's phi_load, w_load, k_coupling, d_coupling; phi2, w2, k_coupling_load, \
         d_coupling_load likewise on the load side). Default experiment (ShaftClutch_in.csv: the drive end turns at 2 \
         rad/s from rest, the load end held at 0; capacity 1 N.m, shafts 10 N.m/rad, plates 0.25 kg.m2): locked, \
-        both plates wind up together until the torque the clutch must carry passes 1 N.m at 0.104 s; then it \
+        both plates wind up together until the torque the clutch must carry passes 1 N.m near 0.10 s; then it \
         slips to the end, carrying 1 N.m: plate 1 follows the drive shaft, plate 2 swings on the load shaft \
         between 0 and 0.2 rad (about its 0.1 rad deflection under 1 N.m). Without the input file both ends stay \
         at 0 and nothing moves");
