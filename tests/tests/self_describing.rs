@@ -670,6 +670,21 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
                     assert!(close(w[i], exact, 1e-12), "{id}: w({ti}) = {} vs {exact}", w[i]);
                 }
             }
+            // Locked from rest (w1 == w2 exactly) until the torque the clutch must
+            // carry passes its 1 N.m near 0.10 s; then slipping to the end at the
+            // capacity, plate 2 swinging on its shaft about its 0.1 rad deflection
+            // under 1 N.m (k_load = 10 N.m/rad).
+            "ShaftClutch" => {
+                let (locked, w1, w2) = (r.col("locked"), r.col("w1"), r.col("w2"));
+                let (clutch, phi2) = (r.col("tau_clutch"), r.col("phi2"));
+                let k = locked.iter().position(|&l| l == 0.0).unwrap();
+                assert!(t[k] > 0.09 && t[k] < 0.11, "{id}: unlocked at {}", t[k]);
+                assert!((0..k).all(|i| locked[i] == 1.0 && w1[i] == w2[i]), "{id}: locked means w1 == w2");
+                assert!(locked[k..].iter().all(|&l| l == 0.0), "{id}: locked again");
+                assert!(clutch[k + 1..].iter().all(|&c| close(c, 1.0, 1e-12)), "{id}: slipping at the capacity");
+                let after = t.iter().position(|&ti| ti >= 0.2).unwrap();
+                assert!(phi2[after..].iter().all(|&p| (0.0..0.2).contains(&p)), "{id}: plate 2's swing");
+            }
             other => panic!("{other}: add the physics its reference must show"),
         }
     }

@@ -83,7 +83,8 @@ impl Model for ShaftClutch {
     const INFO: ModelInfo = ModelInfo::new("ShaftClutch", Experiment::new(0.0, 1.0, 0.001))
         .default_inputs(DEFAULT_INPUTS)
         .sources(&[(&bibliography::FRICTION_BLOG, "the clutch between the plates: the sticking torque \
-            T_s = (T1*J2 - T2*J1)/(J1 + J2), locked while |T_s| <= capacity, lock-up found inside the step")])
+            T_s = (T1*J2 - T2*J1)/(J1 + J2), locked while it stays within the capacity, lock-up found inside the \
+            step")])
         .equations(&[
             eq("tau1 = k_drive*(phi_drive - phi1) + d_drive*(w_drive - w1)", "", "the drive shaft's torque on plate \
                 1; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)"),
