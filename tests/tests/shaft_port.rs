@@ -265,6 +265,48 @@ fn an_accelerating_drive_end_is_integrated_exactly() {
     assert!((phi - expected).abs() < 1e-10, "{phi} vs {expected}");
 }
 
+/// Run `ssp` on OMSimulator's command line (weakly coupled, `args` added) in
+/// a fresh `dir`, check that it succeeded without an error, and return
+/// `(time, column)` at the communication points `k*h`: the first row at each
+/// (OMSimulator writes more rows, and ends with a sliver step).
+fn omsimulator_ssp_rows(
+    oms: &std::path::Path,
+    ssp: &std::path::Path,
+    dir: &std::path::Path,
+    args: &[&str],
+    column: &str,
+    h: f64,
+) -> Vec<(f64, f64)> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let result = dir.join("result.csv");
+    let out = std::process::Command::new(oms)
+        .current_dir(dir)
+        .arg(ssp)
+        .arg("--mode=cs")
+        .args(args)
+        .arg(format!("--resultFile={}", result.display()))
+        .args(["--stripRoot=true", "--suppressPath=true"])
+        .arg(format!("--tempDir={}", dir.display()))
+        .output()
+        .unwrap();
+    let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && !log.contains("error:"), "{log}");
+    let text = std::fs::read_to_string(&result).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> =
+        lines.next().unwrap().split(',').map(|c| c.trim().trim_matches('"').to_string()).collect();
+    let col = header.iter().position(|c| c == column).unwrap_or_else(|| panic!("no {column} in {header:?}"));
+    let mut rows = Vec::new();
+    for line in lines {
+        let cells: Vec<f64> = line.split(',').map(|c| c.trim().parse().unwrap()).collect();
+        if (cells[0] - rows.len() as f64 * h).abs() < 1e-9 {
+            rows.push((rows.len() as f64 * h, cells[col]));
+        }
+    }
+    rows
+}
+
 /// The shipped `MotorShaftLoadHillFriction.ssp` on OMSimulator's command
 /// line: its weakly coupled system at the step the SSP's OMSimulator
 /// annotation fixes (20 ms, which overrides `--stepSize`): the goals of a
@@ -277,36 +319,13 @@ fn the_shaft_port_ssp_system_in_omsimulator_keeps_the_stick() {
     let dir = workspace_root().join("target/shaft_port_oms_ssp");
     for step in ["0.02"] {
         let h: f64 = step.parse().unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let result = dir.join("result.csv");
-        let out = std::process::Command::new(&oms)
-            .current_dir(&dir)
-            .arg(&ssp)
-            .args(["--mode=cs", "--stopTime=4", &format!("--stepSize={step}"), "--intervals=200"])
-            .arg(format!("--resultFile={}", result.display()))
-            .args(["--stripRoot=true", "--suppressPath=true"])
-            .arg(format!("--tempDir={}", dir.display()))
-            .output()
-            .unwrap();
-        let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(out.status.success() && !log.contains("error:"), "{log}");
-        let text = std::fs::read_to_string(&result).unwrap();
-        let mut lines = text.lines();
-        let header: Vec<String> =
-            lines.next().unwrap().split(',').map(|c| c.trim().trim_matches('"').to_string()).collect();
-        let w_col = header.iter().position(|c| c == "Load.w").unwrap_or_else(|| panic!("no Load.w in {header:?}"));
-        // The first row at each communication point (OMSimulator ends with a sliver step).
+        let args = ["--stopTime=4", &format!("--stepSize={step}"), "--intervals=200"];
+        let rows = omsimulator_ssp_rows(&oms, &ssp, &dir, &args, "Load.w", h);
         let mut csv = String::from("time,w\n");
-        let mut next = 0usize;
-        for line in lines {
-            let cells: Vec<f64> = line.split(',').map(|c| c.trim().parse().unwrap()).collect();
-            if (cells[0] - next as f64 * h).abs() < 1e-9 {
-                csv += &format!("{:?},{:?}\n", next as f64 * h, cells[w_col]);
-                next += 1;
-            }
+        for (t, w) in &rows {
+            csv += &format!("{t:?},{w:?}\n");
         }
-        assert_eq!(next, (4.0 / h).round() as usize + 1, "{step}: rows");
+        assert_eq!(rows.len(), (4.0 / h).round() as usize + 1, "{step}: rows");
         let path = dir.join("w.csv");
         std::fs::write(&path, csv).unwrap();
         let (ok, out, err) = run_python(&script, &["--score", "stiff_loop", step, path.to_str().unwrap()]);
@@ -541,40 +560,11 @@ fn the_clutch_between_shafts_locks_and_slips_at_the_reference_instants() {
     // OMSimulator's weakly coupled system at the SSP's annotated 10 ms.
     let Some(oms) = fmu_tests::oms::omsimulator("the clutch SSP in OMSimulator") else { return };
     let dir = workspace_root().join("target/oms_clutch_instants");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let result = dir.join("result.csv");
-    let out = std::process::Command::new(&oms)
-        .current_dir(&dir)
-        .arg(&ssp)
-        .args(["--mode=cs", "--stopTime=3"])
-        .arg(format!("--resultFile={}", result.display()))
-        .args(["--stripRoot=true", "--suppressPath=true"])
-        .arg(format!("--tempDir={}", dir.display()))
-        .output()
-        .unwrap();
-    let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && !log.contains("error:"), "{log}");
-    let text = std::fs::read_to_string(&result).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<String> =
-        lines.next().unwrap().split(',').map(|c| c.trim().trim_matches('"').to_string()).collect();
-    let col = header.iter().position(|c| c == "Clutch.locked").unwrap_or_else(|| panic!("{header:?}"));
     let h = 0.01;
-    // The first row at each communication point, then the changes of `locked`.
-    let (mut next, mut previous, mut seen) = (0usize, None, Vec::new());
-    for line in lines {
-        let cells: Vec<f64> = line.split(',').map(|c| c.trim().parse().unwrap()).collect();
-        if (cells[0] - next as f64 * h).abs() < 1e-9 {
-            let locked = cells[col] as i32;
-            if previous.is_some_and(|p| p != locked) {
-                seen.push((cells[0], locked));
-            }
-            previous = Some(locked);
-            next += 1;
-        }
-    }
-    assert_eq!(next, 301, "rows at the communication points");
+    let rows = omsimulator_ssp_rows(&oms, &ssp, &dir, &["--stopTime=3"], "Clutch.locked", h);
+    assert_eq!(rows.len(), 301, "rows at the communication points");
+    // The changes of `locked` at the communication points.
+    let seen: Vec<(f64, i32)> = rows.windows(2).filter(|p| p[0].1 != p[1].1).map(|p| (p[1].0, p[1].1 as i32)).collect();
     println!("OMSimulator h = {h}: {seen:?}");
     assert_instants(&seen, &reference, h, "OMSimulator");
 }
