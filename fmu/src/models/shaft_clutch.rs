@@ -80,7 +80,7 @@ const DEFAULT_INPUTS: &[(&str, Signal)] = &[
 ];
 
 impl Model for ShaftClutch {
-    const INFO: ModelInfo = ModelInfo::new("ShaftClutch", Experiment::new(0.0, 1.0, 0.001))
+    const INFO: ModelInfo = ModelInfo::new("ShaftClutch", Experiment::new(0.0, 1.0, 0.002))
         .default_inputs(DEFAULT_INPUTS)
         .sources(&[(&bibliography::FRICTION_BLOG, "the clutch between the plates: the sticking torque \
             T_s = (T1*J2 - T2*J1)/(J1 + J2), locked while it stays within the capacity, lock-up found inside the \
