@@ -572,11 +572,11 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
                     }
                 }
             }
-            // The frictionless plant against a held load under 1 N.m: the damped
+            // The frictionless plant against a held load under 0.9 N.m: the damped
             // oscillator J*phi'' + d*phi' + k*phi = tau (J = 0.01, k = 10, d = 0.1).
             "CompliantDrive" => {
                 let (phi, torque) = (r.col("phi_motor"), r.col("tau_shaft"));
-                let (j, k, d, tau) = (0.01_f64, 10.0_f64, 0.1_f64, 1.0_f64);
+                let (j, k, d, tau) = (0.01_f64, 10.0_f64, 0.1_f64, 0.9_f64);
                 let (wn, zeta) = ((k / j).sqrt(), d / (2.0 * (k * j).sqrt()));
                 let wd = wn * (1.0 - zeta * zeta).sqrt();
                 for (i, &ti) in t.iter().enumerate() {
@@ -586,7 +586,7 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
                 }
                 assert!(close(*torque.last().unwrap(), tau, 1e-3), "{id}: the shaft does not carry the drive torque");
                 let peak = torque.iter().cloned().fold(f64::MIN, f64::max);
-                assert!(close(peak, 1.635, 1e-3), "{id}: shaft torque peak {peak}");
+                assert!(close(peak, 1.471, 1e-3), "{id}: shaft torque peak {peak}");
             }
             // The shaft port released: drive end held at 0.25 rad, J = 1, k = 10, F_c = 1,
             // F_s = 1.5: a half swing about 0.15 rad, phi = 0.15 - 0.15*cos(sqrt(10) t),

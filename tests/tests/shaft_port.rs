@@ -265,8 +265,9 @@ fn an_accelerating_drive_end_is_integrated_exactly() {
     assert!((phi - expected).abs() < 1e-10, "{phi} vs {expected}");
 }
 
-/// Run `ssp` on OMSimulator's command line (weakly coupled, `args` added) in
-/// a fresh `dir`, check that it succeeded without an error, and return
+/// Run `ssp` on OMSimulator's command line (`args` added, `--mode=cs`, weakly
+/// coupled, unless they say otherwise) in a fresh `dir`, check that it
+/// succeeded without an error, and return
 /// `(time, column)` at the communication points `k*h`: the first row at each
 /// (OMSimulator writes more rows, and ends with a sliver step).
 fn omsimulator_ssp_rows(
@@ -283,7 +284,7 @@ fn omsimulator_ssp_rows(
     let out = std::process::Command::new(oms)
         .current_dir(dir)
         .arg(ssp)
-        .arg("--mode=cs")
+        .args(if args.iter().any(|a| a.starts_with("--mode=")) { &[][..] } else { &["--mode=cs"][..] })
         .args(args)
         .arg(format!("--resultFile={}", result.display()))
         .args(["--stripRoot=true", "--suppressPath=true"])
@@ -540,7 +541,8 @@ fn assert_instants(seen: &[(f64, i32)], reference: &[(f64, i32)], h: f64, what: 
 /// 1, 5 and 20 ms: the clutch unlocks and locks again at the instants of a
 /// reference computed independently (scipy's solve_ivp on the whole system,
 /// the clutch's events located), each within max(2 %, one step); and so in
-/// OMSimulator's weakly coupled system at the SSP's annotated 10 ms.
+/// OMSimulator at the SSP's annotated 10 ms, weakly coupled (Co-Simulation)
+/// and strongly coupled (the three FMUs' Model Exchange under CVODE).
 #[test]
 fn the_clutch_between_shafts_locks_and_slips_at_the_reference_instants() {
     let script = workspace_root().join("tests/python/clutch_between_shafts.py");
@@ -561,12 +563,15 @@ fn the_clutch_between_shafts_locks_and_slips_at_the_reference_instants() {
     let Some(oms) = fmu_tests::oms::omsimulator("the clutch SSP in OMSimulator") else { return };
     let dir = workspace_root().join("target/oms_clutch_instants");
     let h = 0.01;
-    let rows = omsimulator_ssp_rows(&oms, &ssp, &dir, &["--stopTime=3"], "Clutch.locked", h);
-    assert_eq!(rows.len(), 301, "rows at the communication points");
-    // The changes of `locked` at the communication points.
-    let seen: Vec<(f64, i32)> = rows.windows(2).filter(|p| p[0].1 != p[1].1).map(|p| (p[1].0, p[1].1 as i32)).collect();
-    println!("OMSimulator h = {h}: {seen:?}");
-    assert_instants(&seen, &reference, h, "OMSimulator");
+    for mode in ["--mode=cs", "--mode=me"] {
+        let rows = omsimulator_ssp_rows(&oms, &ssp, &dir, &["--stopTime=3", mode], "Clutch.locked", h);
+        assert_eq!(rows.len(), 301, "{mode}: rows at the communication points");
+        // The changes of `locked` at the communication points.
+        let seen: Vec<(f64, i32)> =
+            rows.windows(2).filter(|p| p[0].1 != p[1].1).map(|p| (p[1].0, p[1].1 as i32)).collect();
+        println!("OMSimulator {mode} h = {h}: {seen:?}");
+        assert_instants(&seen, &reference, h, &format!("OMSimulator {mode}"));
+    }
 }
 
 /// Issue 28 item 4: the clutch between shafts under a plain Jacobi loop

@@ -86,11 +86,13 @@ fn max_f_plus(viscous: f64, coulomb: f64, sigma: f64, n: f64, wc: f64) -> f64 {
     let (mut a, mut b) = (0.0, wc);
     for _ in 0..120 {
         let (c, d) = (b - r * (b - a), a + r * (b - a));
-        if f(c) > f(d) {
-            b = d;
-        } else {
-            a = c;
+        let (a_next, b_next) = if f(c) > f(d) { (a, d) } else { (c, b) };
+        // Once the bracket stops shrinking (a few ulps wide) every further
+        // step repeats this one: stop, with the same bits as the full count.
+        if (a_next, b_next) == (a, b) {
+            break;
         }
+        (a, b) = (a_next, b_next);
     }
     f(0.5 * (a + b))
 }
@@ -107,11 +109,12 @@ pub fn sigma_with_viscous(viscous: f64, coulomb: f64, static_torque: f64, n: f64
     }
     for _ in 0..100 {
         let mid = 0.5 * (lo + hi);
-        if peak(mid) < static_torque {
-            lo = mid;
-        } else {
-            hi = mid;
+        let (lo_next, hi_next) = if peak(mid) < static_torque { (mid, hi) } else { (lo, mid) };
+        // A step that changes nothing repeats forever: stop (same bits).
+        if (lo_next, hi_next) == (lo, hi) {
+            break;
         }
+        (lo, hi) = (lo_next, hi_next);
     }
     0.5 * (lo + hi)
 }
@@ -189,6 +192,56 @@ map_law!(MajdSimaan);
 mod tests {
     use super::*;
     use crate::RigidBodyFriction;
+
+    /// The searches stop once their bracket stops moving; that must give the
+    /// bits of the full iteration counts (sigma feeds the shipped references).
+    #[test]
+    fn early_stops_give_the_bits_of_the_full_counts() {
+        fn full_max(v: f64, fc: f64, sigma: f64, n: f64, wc: f64) -> f64 {
+            let f = |w: f64| v * w + fc + sigma * (-w / wc).exp() - (sigma + fc) * (-n * w / wc).exp();
+            let r = 0.5 * (5.0_f64.sqrt() - 1.0);
+            let (mut a, mut b) = (0.0, wc);
+            for _ in 0..120 {
+                let (c, d) = (b - r * (b - a), a + r * (b - a));
+                if f(c) > f(d) {
+                    b = d;
+                } else {
+                    a = c;
+                }
+            }
+            f(0.5 * (a + b))
+        }
+        fn full_sigma(v: f64, fc: f64, fs: f64, n: f64, wc: f64) -> f64 {
+            let peak = |s: f64| full_max(v, fc, s, n, wc);
+            let (mut lo, mut hi) = (0.0_f64, fs - fc);
+            while peak(hi) < fs {
+                hi *= 2.0;
+            }
+            for _ in 0..100 {
+                let mid = 0.5 * (lo + hi);
+                if peak(mid) < fs {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            0.5 * (lo + hi)
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut uniform = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..300 {
+            let fc = 0.01 + 10.0 * uniform();
+            let fs = fc * (1.0 + 3.0 * uniform());
+            let (v, n, wc) = (0.5 * uniform(), 1.5 + 30.0 * uniform(), 1e-3 + uniform());
+            let (early, full) = (sigma_with_viscous(v, fc, fs, n, wc), full_sigma(v, fc, fs, n, wc));
+            assert_eq!(early.to_bits(), full.to_bits(), "v {v} fc {fc} fs {fs} n {n} wc {wc}");
+        }
+    }
 
     /// The paper's example, Eq. (14).
     fn example() -> MajdSimaan {

@@ -23,7 +23,7 @@ pub struct CompliantDrive {
 impl Default for CompliantDrive {
     fn default() -> Self {
         Self {
-            inputs: DriveInputs { motor_torque: 1.0, ..Default::default() },
+            inputs: DriveInputs { motor_torque: 0.9, ..Default::default() },
             angle_start: 0.0,
             rate_start: 0.0,
             internal_step: 0.01,
@@ -54,10 +54,11 @@ impl Model for CompliantDrive {
         Frictionless motor and compliant shaft, to drive a 1-DOF friction FMU: J_motor*dw_motor/dt = tau_motor + \
         speed_gain*(w_command - w_motor) - tau_shaft, tau_shaft = k_shaft*(phi_motor - phi_load) + d_shaft*(w_motor - \
         w_load); connect tau_shaft to the friction FMU's tau and its phi, w to phi_load, w_load; solved exactly for \
-        inputs held over the step (any step). Default experiment (tau_motor = 1 N.m on a still load): a damped 5 Hz \
-        wind-up, tau_shaft peaking at 1.635 N.m and settling at 1 N.m, phi_motor at tau/k_shaft = 0.1 rad");
+        inputs held over the step (any step). Default experiment (tau_motor = 0.9 N.m on a still load): a damped 5 Hz \
+        wind-up, tau_shaft peaking at 1.471 N.m and settling at 0.9 N.m, phi_motor at tau/k_shaft = 0.09 rad");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input(tau_motor = inputs.motor_torque, "Motor torque command (feed-forward)", Torque, 1.0),
+        input(tau_motor = inputs.motor_torque, "Motor torque command (feed-forward); its start value 0.9 N.m is below \
+            the static level of HillFrictionInertia's defaults (1.2 N.m) and its Coulomb level (1.0 N.m)", Torque, 0.9),
         input(w_command = inputs.speed_command, "Speed command of the proportional speed loop (no effect with \
             speed_gain = 0)", AngularVelocity, 0.0),
         input(phi_load = inputs.load_angle, "Angle of the load at the far end of the shaft (connect the friction FMU's \
