@@ -361,7 +361,8 @@ fn the_shaft_port_ssp_system_in_omsimulator_keeps_the_stick() {
 
 /// Every shipped SSP in OMSimulator, weakly coupled, with and without
 /// `--inputExtrapolation=true` (which sets the derivative of every input
-/// of an FMU that can interpolate): no error and no warning in the log, and
+/// of an FMU that can interpolate), and strongly coupled (every FMU's Model
+/// Exchange under CVODE): no error and no warning in the log, and
 /// the run reaches its stop time: OMSimulator's command line runs an SSP to
 /// `--stopTime` (default 1 s) and does not read the SSD's DefaultExperiment
 /// for it (OMSimulator.cpp, `.ssp` branch). (The SSD schema is linked beside
@@ -378,22 +379,22 @@ fn every_shipped_ssp_runs_in_omsimulator_without_errors_or_warnings() {
     ssps.sort();
     assert_eq!(ssps.len(), 3, "{ssps:?}");
     for ssp in &ssps {
-        for extrapolation in ["false", "true"] {
+        for (mode, extrapolation) in [("cs", "false"), ("cs", "true"), ("me", "false")] {
             let dir = workspace_root()
-                .join(format!("target/oms_ssp_{}_{extrapolation}", ssp.file_stem().unwrap().to_string_lossy()));
+                .join(format!("target/oms_ssp_{}_{mode}_{extrapolation}", ssp.file_stem().unwrap().to_string_lossy()));
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&dir).unwrap();
             let result = dir.join("result.csv");
             let out = std::process::Command::new(&oms)
                 .current_dir(&dir)
                 .arg(ssp)
-                .args(["--mode=cs", &format!("--inputExtrapolation={extrapolation}")])
+                .args([format!("--mode={mode}"), format!("--inputExtrapolation={extrapolation}")])
                 .arg(format!("--resultFile={}", result.display()))
                 .arg(format!("--tempDir={}", dir.display()))
                 .output()
                 .unwrap();
             let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-            let what = format!("{} --inputExtrapolation={extrapolation}", ssp.display());
+            let what = format!("{} --mode={mode} --inputExtrapolation={extrapolation}", ssp.display());
             assert!(out.status.success(), "{what}: {log}");
             let bad: Vec<_> = log.lines().filter(|l| l.starts_with("error") || l.starts_with("warning")).collect();
             assert!(bad.is_empty(), "{what}: {bad:#?}");
