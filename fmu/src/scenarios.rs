@@ -255,7 +255,7 @@ mod tests {
     }
 
     /// A scenario of the blog plant with a jump, a ramp and one input left
-    /// to its start value, for the exact file contents.
+    /// to its start value (tau_drive, 0 N.m), for the exact file contents.
     const CSV_CASE: Scenario = Scenario {
         name: "csv_case",
         model: "TwoInertiaClutch",
@@ -273,12 +273,12 @@ mod tests {
         assert_eq!(
             CSV_CASE.input_csv().unwrap(),
             "\"time\",\"tau_drive\",\"tau_capacity\"\n\
-             0.0,20.0,0.0\n\
-             0.5,20.0,0.0\n\
-             0.5,20.0,50.0\n\
-             1.0,20.0,50.0\n\
-             1.5,20.0,0.0\n\
-             2.0,20.0,0.0\n"
+             0.0,0.0,0.0\n\
+             0.5,0.0,0.0\n\
+             0.5,0.0,50.0\n\
+             1.0,0.0,50.0\n\
+             1.5,0.0,0.0\n\
+             2.0,0.0,0.0\n"
         );
         assert_eq!(CSV_CASE.ref_opt(), "StartTime, 0.0\nStopTime, 2.0\nStepSize, 0.25\nRelTol, 1e-6\n");
         assert_eq!(CSV_CASE.start_values_csv(), "\"name\",\"value\"\n\"J1\",2.0\n");

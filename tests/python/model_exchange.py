@@ -166,7 +166,7 @@ def main():
     # the plastic stop holds it (w exactly 0.0 from there).
     if "LoadDependentFrictionInertia" in with_me:
         from scipy.optimize import brentq
-        r = me("LoadDependentFrictionInertia", output_interval=1e-3)
+        r = me("LoadDependentFrictionInertia", output_interval=1e-3, start_values={"tau_load": 5.0})
         phi = lambda t: -25.0 * (t - 10.0 * (1.0 - np.exp(-t / 10.0)))
         t_wall = brentq(lambda t: phi(t) + 1.0, 0.1, 2.0, xtol=1e-14)
         t_me = r["time"][np.argmax(r["mode"] == 0)]
@@ -197,7 +197,7 @@ def main():
     # e^(-5t)), until T_s = (20 + 10*w)/2 passes the 15 N.m capacity at
     # ln(2)/5 s (w = 1); then w1 gains 5 rad/s each second.
     if "TwoInertiaClutch" in with_me:
-        r = me("TwoInertiaClutch", output_interval=1e-3)
+        r = me("TwoInertiaClutch", output_interval=1e-3, start_values={"tau_drive": 20.0})
         t_slip = r["time"][np.argmax(~r["locked"].astype(bool))]
         exact = np.log(2.0) / 5.0
         w1_end = 1.0 + 5.0 * (3.0 - exact)

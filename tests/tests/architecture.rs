@@ -340,4 +340,8 @@ fn readme_model_table_lists_exactly_the_registry() {
         missing.is_empty() && extra.is_empty(),
         "README model table vs the registry (fmu/src/models/mod.rs): missing {missing:?}, not registered {extra:?}"
     );
+    // The counts the README gives in its first lines and its pick table.
+    let n = registered.len();
+    assert!(readme.contains(&format!("as {n} FMI 2.0 FMUs")), "the README's first paragraph does not say {n} FMUs");
+    assert!(readme.contains(&format!("lists all {n}")), "the README's pick table does not say {n} FMUs");
 }

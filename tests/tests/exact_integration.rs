@@ -194,7 +194,7 @@ fn load_dependent_friction_is_exact_through_stops_reversals_and_hard_stops() {
             base(2.1).with("w_start", 1.0).with("tau_motor", -5.0).with("tau_load", 0.0).with("stop_angle", 100.0);
         // The default: back-driven from rest (Act = -5, aided static limit 3):
         // J*w' = -2.5 - 0.1*w up to the lower stop at -1 rad, held there.
-        let wall = base(2.1);
+        let wall = base(2.1).with("tau_load", 5.0);
         let cases: [(&Run, &ClosedForm<'_>); 3] = [
             (&coast, &|t| {
                 if t < stops_at {

@@ -223,12 +223,12 @@ fn clutch_blog_scenario() {
 }
 
 /// Borello & Dalla Vedova through LoadDependentFrictionInertia. Default
-/// experiment: a reversible transmission (EtA = 0.7) back-driven by a 5 N.m
+/// experiment (its `_in.csv`'s 5 N.m load, given here as the input's value): a reversible transmission (EtA = 0.7) back-driven by a 5 N.m
 /// load above its aided static limit FSD*(TFR0 + (1 - EtA)*TLD) = 3 N.m runs
 /// into the lower stop, where the rate is zeroed and the angle held at -XJM.
 #[test]
 fn load_dependent_reversible_back_driven_into_the_stop() {
-    let t = run_fmpy(&Run::new("LoadDependentFrictionInertia", 2.0, 0.01));
+    let t = run_fmpy(&Run::new("LoadDependentFrictionInertia", 2.0, 0.01).with("tau_load", 5.0));
     insta::assert_snapshot!("load_dependent_default", t.snapshot_text(10));
     let (time, phi, w) = (t.column("time"), t.column("phi"), t.column("w"));
     let at_stop = phi.iter().position(|&p| p == -1.0).expect("reaches the stop");
@@ -261,7 +261,7 @@ fn load_dependent_irreversible_holds_and_stops_release_at_once() {
     }
     // Start at the lower stop pressed by the load; from t = 0.5 s a motor
     // torque beyond the opposing static limit 1.2*(1 + 0.25*5) = 2.7 N.m.
-    let run = Run::new("LoadDependentFrictionInertia", 1.0, 0.01).with("phi_start", -1.0);
+    let run = Run::new("LoadDependentFrictionInertia", 1.0, 0.01).with("phi_start", -1.0).with("tau_load", 5.0);
     let t = run_fmi_with(&run, |time, _| vec![("tau_motor", if time >= 0.5 - 1e-9 { 10.0 } else { 0.0 })]);
     let (time, phi) = (t.column("time"), t.column("phi"));
     for k in 0..time.len() {

@@ -11,9 +11,9 @@ fn two_inertia_clutch_blog_scenario() {
     insta::assert_snapshot!("two_inertia_clutch_blog", t.snapshot_text(100));
     let (time, w1, w2, locked) = (t.column("time"), t.column("w1"), t.column("w2"), t.column("locked"));
     // At t = 0 the clutch reports the state its start values give (both at
-    // rest, tau_capacity's start value 15 N.m holds the sticking torque
-    // 10 N.m: locked, as Model Exchange's initial event decides); this
-    // harness feeds the scenario's capacity 0 from the first step on.
+    // rest, no drive torque yet, tau_capacity's start value 15 N.m: locked,
+    // as Model Exchange's initial event decides); this harness feeds the
+    // scenario's drive and capacity 0 from the first step on.
     assert_eq!(locked[0], 1.0);
     // Open: w1 = 20 t, w2 = 0.
     for k in 1..time.len() {

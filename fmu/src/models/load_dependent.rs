@@ -59,6 +59,7 @@ pub struct LoadDependentFrictionInertia {
 
 impl Model for LoadDependentFrictionInertia {
     const INFO: ModelInfo = ModelInfo::new("LoadDependentFrictionInertia", Experiment::new(0.0, 2.0, 0.01))
+        .default_inputs(&[("tau_load", crate::scenarios::Signal::Constant(5.0))])
         .sources(&[(&bibliography::BORELLO, "load-dependent friction and end stops, Table 1")])
         .equations(&[
             eq("der(phi) = w", "", "kinematics"),
@@ -98,13 +99,13 @@ impl Model for LoadDependentFrictionInertia {
         .description("Rigid element with load-dependent dry friction (Borello & Dalla Vedova, Eqs. 3-4 and Table 1): \
             friction TFR0 + (1/EtO - 1)|TLD| with opposing load, TFR0 + (1 - EtA)|TLD| with aiding load (EtA <= 0: \
             irreversible), static/dynamic ratio FSD, viscous CM, plastic hard stops at +-XJM. Default experiment \
-            (start values): a reversible transmission at rest, back-driven by its load: it moves backward from the \
+            (LoadDependentFrictionInertia_in.csv: a 5 N.m load, no motor torque): a reversible transmission at rest, back-driven by its load: it moves backward from the \
             first step and comes to rest on the lower stop, phi = -1 rad, at 0.91 s (w exactly 0, mode 0 from \
             there)");
     const VARIABLES: &'static [Variable<Self>] = with_element_parameters! {
         input(tau_motor = motor_torque, "Motor (driving) torque TM", Torque, 0.0),
         input(tau_load = load_torque, "External load TLD; positive pushes towards negative angles \
-            (Act = TM - TLD - CM*w)", Torque, 5.0),
+            (Act = TM - TLD - CM*w); starts at 0, the default experiment's _in.csv holds 5 N.m", Torque, 0.0),
         output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
         output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),
         output("tau_friction", "Friction torque on the element (-TFR): Co-Simulation, in the last internal step; \

@@ -64,6 +64,7 @@ impl ClutchPlant for TwoInertiaClutch {
 
 impl Model for TwoInertiaClutch {
     const INFO: ModelInfo = ModelInfo::new("TwoInertiaClutch", Experiment::new(0.0, 3.0, 0.001))
+        .default_inputs(&[("tau_drive", Signal::Constant(20.0))])
         .sources(&[(&bibliography::FRICTION_BLOG, "the example: J1 = J2 = 1, T1 = 20, T2 = -10*w2, 50 N.m")])
         .equations(&[
             eq("der(phi1) = w1", "", "kinematics"),
@@ -87,12 +88,14 @@ impl Model for TwoInertiaClutch {
         .description("Two \
         inertias and a friction clutch (the 1-D blog's plant): drive torque on inertia 1, viscous damping on inertia 2 \
         (held over each internal step), exact lock-up; defaults: the blog's J1 = J2 = 1, damping 10 N.m.s; drive and \
-        clutch capacity are inputs. Default experiment (start values: drive 20 N.m, capacity 15 N.m, from rest): \
+        clutch capacity are inputs. Default experiment (TwoInertiaClutch_in.csv: drive 20 N.m; capacity 15 N.m, its \
+        start value; from rest): \
         locked, both at 2*(1 - exp(-5*t)), until the torque the clutch must carry, (20 + 10*w)/2, passes 15 N.m at \
         ln(2)/5 = 0.139 s; then slipping at 15 N.m: w1 gains 5 rad/s each second (15.3 rad/s at 3 s), w2 settles \
         at 1.5 rad/s");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input(tau_drive = drive_torque, "Drive torque on inertia 1", Torque, 20.0),
+        input(tau_drive = drive_torque, "Drive torque on inertia 1 (from your engine or motor; starts at 0, the default \
+            experiment's TwoInertiaClutch_in.csv holds 20 N.m)", Torque, 0.0),
         input("tau_capacity", "Maximum torque the clutch transmits (>= 0; 0 = open). The start value 15 N.m makes the \
             default run show the clutch locked from rest and slipping once the torque it must carry passes 15 N.m",
             Torque, 15.0, field!(capacity)).min(0.0),
