@@ -871,7 +871,7 @@ pub struct ModelInfo {
     /// Input signals of the default experiment, by input name (shipped as
     /// `<Model>_in.csv`); inputs not named keep their start values. A model
     /// has no hidden signal: an input that is not set has its start value.
-    pub default_inputs: &'static [(&'static str, crate::scenarios::Signal)],
+    pub default_inputs: &'static [(&'static str, crate::scenario::Signal)],
     /// The papers the model implements, each with the equations and figures
     /// it takes from it (see [`crate::bibliography`]); empty for the
     /// project's own coupling plants.
@@ -890,7 +890,7 @@ impl ModelInfo {
     }
 
     /// The default experiment's input signals (see [`ModelInfo::default_inputs`]).
-    pub const fn default_inputs(self, default_inputs: &'static [(&'static str, crate::scenarios::Signal)]) -> Self {
+    pub const fn default_inputs(self, default_inputs: &'static [(&'static str, crate::scenario::Signal)]) -> Self {
         Self { default_inputs, ..self }
     }
 

@@ -26,6 +26,7 @@ pub mod fmi2;
 pub mod model;
 pub mod models;
 pub mod registry;
+pub mod scenario;
 pub mod scenarios;
 pub mod text;
 pub mod xml;

@@ -21,7 +21,7 @@
 //! assertions (the snapshot and closed-form tests) hold for these runs
 //! because the values are the same.
 
-use crate::platform_check::{compile_native, extract, harness_rows, plan_text, Outcome};
+use crate::harness::{compile_native, extract, harness_rows, plan_text, Outcome};
 use crate::{root, Result};
 use std::path::Path;
 use std::process::Command;

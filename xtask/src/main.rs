@@ -23,6 +23,7 @@
 
 mod bench;
 mod cross_tools;
+mod harness;
 mod hostile_host;
 mod macho;
 mod package;

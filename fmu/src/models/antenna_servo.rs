@@ -6,7 +6,7 @@ use crate::bibliography;
 use crate::description::{enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
-use crate::scenarios::{Scenario, Signal, Trace};
+use crate::scenario::{Scenario, Signal, Trace};
 use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion, StickSlipContact};
 use serde::{Deserialize, Serialize};
 

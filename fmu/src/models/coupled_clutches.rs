@@ -6,7 +6,7 @@ use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
-use crate::scenarios::{Scenario, Signal, Trace};
+use crate::scenario::{Scenario, Signal, Trace};
 use friction::{ClutchChain, ClutchMode};
 use serde::{Deserialize, Serialize};
 

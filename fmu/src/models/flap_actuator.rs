@@ -7,7 +7,7 @@ use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::equations::eq;
 use crate::model::{Hybrid, Model, State, Transition};
-use crate::scenarios::{Scenario, Signal, Trace};
+use crate::scenario::{Scenario, Signal, Trace};
 use friction::{sign, FlapActuatorServo as Servo, Motion};
 use serde::{Deserialize, Serialize};
 

@@ -61,7 +61,7 @@ impl Model for HillFrictionShaftLoad {
     const INFO: ModelInfo = ModelInfo::new("HillFrictionShaftLoad", Experiment::new(0.0, 2.0, 0.01))
         // A coupling input starts at 0 (a partner drives it); the default
         // experiment holds the drive end at 0.25 rad through its _in.csv.
-        .default_inputs(&[("phi_drive", crate::scenarios::Signal::Constant(0.25))])
+        .default_inputs(&[("phi_drive", crate::scenario::Signal::Constant(0.25))])
         .sources(&[(&bibliography::HILL, "static and Coulomb levels, stick and breakaway, Eqs. (1)-(6)")])
         .equations(&[
             eq("tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)", "", "torque of the shaft (spring \

@@ -15,7 +15,7 @@ pub mod two_inertia;
 
 use crate::description::{Experiment, VariableInfo};
 use crate::model::Model;
-use crate::scenarios::Scenario;
+use crate::scenario::Scenario;
 
 /// Declares the model files and what they export, once: `file::Type` (or
 /// `file::{TypeA, TypeB}` for a file with several models), followed by
@@ -93,8 +93,8 @@ pub const BREAKAWAY_EXPERIMENT: Experiment = Experiment { start_time: 0.0, stop_
 /// The default experiment's `tau` (`<Model>_in.csv`): 0 to 2 N.m in 2 s, then
 /// 0 N.m from 2 s on. Without the file `tau` keeps its start value 0 and the
 /// body stays at rest.
-pub const BREAKAWAY_TORQUE: &[(&str, crate::scenarios::Signal)] =
-    &[("tau", crate::scenarios::Signal::Points(&[(0.0, 0.0), (2.0, 2.0), (2.0, 0.0)]))];
+pub const BREAKAWAY_TORQUE: &[(&str, crate::scenario::Signal)] =
+    &[("tau", crate::scenario::Signal::Points(&[(0.0, 0.0), (2.0, 2.0), (2.0, 0.0)]))];
 
 /// The variables of `M` as plain data, value reference = index in `VARIABLES`.
 pub fn variables<M: Model>() -> Vec<VariableInfo> {

@@ -253,8 +253,8 @@ impl<L: ElementLaw> LawElement<L> {
 /// `w_rel = 0.05*sin(2*pi*t)` rad/s, one period in the 1 s run, so that
 /// the run shows the law's curve (or Dahl's loop). Without it `w_rel` keeps
 /// its start value 0.
-pub const ELEMENT_DEFAULT_INPUTS: &[(&str, crate::scenarios::Signal)] =
-    &[("w_rel", crate::scenarios::Signal::Sine { offset: 0.0, amplitude: 0.05, frequency: 1.0, phase: 0.0 })];
+pub const ELEMENT_DEFAULT_INPUTS: &[(&str, crate::scenario::Signal)] =
+    &[("w_rel", crate::scenario::Signal::Sine { offset: 0.0, amplitude: 0.05, frequency: 1.0, phase: 0.0 })];
 
 /// A friction element: relative speed in, friction torque out.
 #[derive(Clone, Default, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use crate::bibliography;
 use crate::description::{variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
 use crate::model::{Hybrid, Model, Transition};
-use crate::scenarios::Signal;
+use crate::scenario::Signal;
 use friction::{DriveEnd, Shaft};
 use serde::{Deserialize, Serialize};
 

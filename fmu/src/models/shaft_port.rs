@@ -112,9 +112,9 @@ impl<L> HasLaw<L> for LawShaftLoad<L> {
 pub const PORT_EXPERIMENT: Experiment = Experiment { start_time: 0.0, stop_time: 4.0, step_size: 0.01 };
 
 /// `phi_drive = 0.5*t`, `w_drive = 0.5` (see [`PORT_EXPERIMENT`]).
-pub const PORT_DEFAULT_INPUTS: &[(&str, crate::scenarios::Signal)] = &[
-    ("phi_drive", crate::scenarios::Signal::Points(&[(0.0, 0.0), (4.0, 2.0)])),
-    ("w_drive", crate::scenarios::Signal::Constant(0.5)),
+pub const PORT_DEFAULT_INPUTS: &[(&str, crate::scenario::Signal)] = &[
+    ("phi_drive", crate::scenario::Signal::Points(&[(0.0, 0.0), (4.0, 2.0)])),
+    ("w_drive", crate::scenario::Signal::Constant(0.5)),
 ];
 
 impl<L: LawHooks> LawShaftLoad<L>

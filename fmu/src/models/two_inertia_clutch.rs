@@ -6,7 +6,7 @@ use super::two_inertia::{ClutchPlant, HasTwoInertia, TwoInertia};
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
 use crate::model::{Hybrid, InputDerivative, Model, Transition};
-use crate::scenarios::{Scenario, Signal, Trace};
+use crate::scenario::{Scenario, Signal, Trace};
 use serde::{Deserialize, Serialize};
 
 /// The blog's example: drive 20 N.m, damping 10 N.m.s on inertia 2, clutch
