@@ -54,7 +54,10 @@ const SHAFT_DRIVE_HILL_FRICTION: System = System {
                   up and overshoots to 1.47 N.m: the load breaks away at 0.06 s although 0.9 N.m is below both \
                   the static (1.2 N.m) and the Coulomb (1.0 N.m) levels, slides 2.3 mrad at up to 0.026 rad/s and \
                   sticks again for good at 0.22 s, w exactly 0. The parameter set equals the start values, so an \
-                  importer that does not apply the .ssv (fmpy.simulate_ssp 0.3.32) runs the same system",
+                  importer that does not apply the .ssv (fmpy.simulate_ssp 0.3.32) runs the same system. A torque \
+                  cut: the load takes the shaft torque of the step's start, held, so its sticks come late and its \
+                  sliding gains energy as h*sqrt(k_shaft/J) grows (here 1 ms*sqrt(10/1) = 0.003); for larger steps \
+                  or a light load cut at the shaft instead (HillFrictionShaftLoad, MotorShaftLoadHillFriction.ssp)",
     inputs: &[],
     components: &[
         Component {
