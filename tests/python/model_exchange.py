@@ -122,7 +122,7 @@ def main():
     # Coasting to a stop (Hill, Eq. 1-2; the exact Co-Simulation test's case):
     # v0 = 1 rad/s, J = 2, F_c = 0.5 N.m: stop at J*v0/F_c = 4 s after
     # J*v0^2/(2 F_c) = 2 rad, then at rest with w exactly 0.
-    for name in ("HillFrictionInertia", "CoulombInertia"):
+    for name in ("HillFrictionInertia",):
         if name not in with_me:
             continue
         r = me(name, stop_time=6.0, output_interval=0.01,

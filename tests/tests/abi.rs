@@ -165,7 +165,7 @@ fn do_step_checks_its_arguments() {
 }
 
 /// The 1-DOF FMUs with J at vr 5 and tau_coulomb, tau_static at vr 9-10.
-const STATIC_COULOMB_MODELS: [&str; 2] = ["CoulombInertia", "HillFrictionInertia"];
+const STATIC_COULOMB_MODELS: [&str; 2] = ["ConventionalCoulombBaseline", "HillFrictionInertia"];
 
 #[test]
 fn set_checks_ranges_types_and_phase_and_applies_nothing_on_error() {
@@ -402,7 +402,7 @@ fn a_failed_step_leaves_the_model_at_its_start() {
 /// from before initialization cannot be put into an initialized instance.
 #[test]
 fn set_fmu_state_keeps_the_call_sequence_state() {
-    let fmu = RawFmu::load("CoulombInertia");
+    let fmu = RawFmu::load("ConventionalCoulombBaseline");
     unsafe {
         let c = fmu.instantiate("phase");
         let mut early = null_mut();

@@ -180,7 +180,7 @@ fn input_derivatives_make_the_ramp_exact_through_fmpy() {
 /// same in both runs). Through FMPy's FMU2Slave.
 #[test]
 fn input_derivatives_apply_the_ramp_mean_per_internal_step() {
-    let models = ["CoulombInertia", "StribeckInertia", "MajdSimaanInertia", "DahlInertia"];
+    let models = ["ConventionalCoulombBaseline", "StribeckInertia", "MajdSimaanInertia", "DahlInertia"];
     let paths: Vec<String> = models.iter().map(|id| fmu_path(id).display().to_string()).collect();
     let mut args = vec!["mean_impulse"];
     args.extend(paths.iter().map(String::as_str));

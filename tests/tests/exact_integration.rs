@@ -340,10 +340,10 @@ fn models_declare_interpolation_and_output_derivatives_only_where_they_use_them(
 
 #[test]
 fn laws_without_a_closed_form_apply_the_mean_of_the_torque_ramp_over_each_internal_step() {
-    // CoulombInertia (explicit Euler, Hill Fig. 1), J = 1, F_c = 1, w0 = 1:
+    // ConventionalCoulombBaseline (explicit Euler, Hill Fig. 1), J = 1, F_c = 1, w0 = 1:
     // tau = 0 + 1*t over one 0.2 s step in two 0.1 s substeps with means
     // 0.05 and 0.15: w = 1 + 0.1*(0.05 - 1) + 0.1*(0.15 - 1) = 0.82.
-    let fmu = RawFmu::load("CoulombInertia");
+    let fmu = RawFmu::load("ConventionalCoulombBaseline");
     let c = fmu.instantiate("coulomb-ramp");
     unsafe {
         let l = &fmu.lib;

@@ -4,7 +4,7 @@
 
 use fmu_tests::{run_fmi, run_fmpy, Run, Table};
 
-const COULOMB: &str = "CoulombInertia";
+const COULOMB: &str = "ConventionalCoulombBaseline";
 const HILL: &str = "HillFrictionInertia";
 
 /// First time at which `pred` holds for the row.

@@ -254,7 +254,7 @@ type Rule = (&'static str, &'static [(&'static str, f64)], &'static str);
 #[test]
 fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
     let rules: &[Rule] = &[
-        ("CoulombInertia", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
+        ("ConventionalCoulombBaseline", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
         ("HillFrictionInertia", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
         ("StribeckInertia", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
         ("StribeckElement", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),

@@ -331,7 +331,7 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
             // The conventional model (F_c = 1, 1 ms internal steps) under the same torque:
             // where it should rest it chatters within F_c*dt/J = 1e-3 rad/s of zero and creeps,
             // backward at F_c*dt/(2J) = 5e-4 rad/s after the stop; slides from tau = F_c.
-            "CoulombInertia" => {
+            "ConventionalCoulombBaseline" => {
                 let (w, mode, phi) = (r.col("w"), r.col("mode"), r.col("phi"));
                 let k1 = t.iter().position(|&x| close(x, 1.0, 1e-9)).unwrap();
                 assert!(w[..=k1].iter().all(|x| x.abs() <= 2e-3), "{id}: more than chatter below F_c");

@@ -378,7 +378,7 @@ impl AntennaAzimuthServo {
 
     /// The level the gear torque must pass to move the stuck axis: Hill's
     /// static friction, or for the conventional model Coulomb's law itself
-    /// (its Model Exchange form, as in CoulombInertia).
+    /// (the law's Model Exchange form; its chatter is Co-Simulation's).
     fn breakaway_torque(&self) -> f64 {
         match self.design.friction {
             AxisFriction::Hill => self.design.static_torque,

@@ -66,7 +66,7 @@ macro_rules! models {
 }
 
 models! {
-    coulomb_inertia::CoulombInertia,
+    conventional_coulomb_baseline::ConventionalCoulombBaseline,
     hill_friction_inertia::HillFrictionInertia,
     stribeck::{StribeckInertia, StribeckElement, StribeckShaftLoad},
     majd_simaan::{MajdSimaanInertia, MajdSimaanElement, MajdSimaanShaftLoad},

@@ -44,6 +44,9 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
     /// the 1-DOF FMU offers Model Exchange in the form of
     /// [`LawInertia::HYBRID_STICK_SLIP`].
     const STICK_SLIP: bool = false;
+    /// The law chatters about zero where the body should rest (the
+    /// conventional baseline): its `w` is not exactly 0 while "stuck".
+    const CHATTERS: bool = false;
     /// The static level: the torque the contact holds while stuck (> it
     /// breaks away).
     fn breakaway_torque(&self) -> f64 {
@@ -366,11 +369,19 @@ macro_rules! inertia_model {
                     unless the importer sends its derivative (fmi2SetRealInputDerivatives: exact laws integrate the \
                     ramp, the others apply its mean over each internal step); fmpy.simulate_fmu holds it", Torque, 0.0),
                 output(phi = body.angle, "Angle of the inertia", Angle).display("deg"),
-                output(w = body.rate, "Rate (angular velocity) of the inertia; exactly 0 while stuck",
-                    AngularVelocity).display("deg/s"),
-                output(tau_friction = body.friction_torque, "Friction torque on the inertia: Co-Simulation, its \
-                    effective value over the last internal step (J*dw/dt = tau + tau_friction); Model Exchange, its \
-                    value now (-tau while stuck)", Torque)
+                output(w = body.rate, if <$law as $crate::models::one_inertia::LawHooks>::CHATTERS {
+                    "Rate (angular velocity) of the inertia; where the body should rest it chatters about 0 (the \
+                    explicit Euler baseline), exactly 0 only where a step lands there"
+                } else {
+                    "Rate (angular velocity) of the inertia; exactly 0 while stuck"
+                }, AngularVelocity).display("deg/s"),
+                output(tau_friction = body.friction_torque, if <Self as $crate::model::Model>::HYBRID.is_some() {
+                    "Friction torque on the inertia: Co-Simulation, its effective value over the last internal step \
+                    (J*dw/dt = tau + tau_friction); Model Exchange, its value now (-tau while stuck)"
+                } else {
+                    "Friction torque on the inertia: its effective value over the last internal step (J*dw/dt = tau + \
+                    tau_friction)"
+                }, Torque)
                     .depends_on(if <$law as $crate::models::one_inertia::LawHooks>::STICK_SLIP { &["tau"] } else { &[] }),
                 integer_output("mode", "Motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward", -1, 1,
                     |m| m.contact.as_i32()),

@@ -1,5 +1,5 @@
 //! The call-cost bench: `fmi2DoStep` + one `fmi2GetReal` through the C ABI,
-//! for our HillFrictionInertia and CoulombInertia binaries and for two C FMUs
+//! for our HillFrictionInertia and ConventionalCoulombBaseline binaries and for two C FMUs
 //! of one first-order state (`tests/harness/c_fmu.c`, minimal bookkeeping;
 //! `tests/harness/c_fmu_reference_kind.c`, the Reference-FMUs framework's
 //! bookkeeping), timed by one
@@ -114,7 +114,7 @@ pub fn measure(binary: &Path) -> Result<String> {
             values: vec![(4, H), (2, 1.0)],
         },
         ours("HillFrictionInertia", binary, &dir)?,
-        ours("CoulombInertia", binary, &dir)?,
+        ours("ConventionalCoulombBaseline", binary, &dir)?,
     ];
     let mut cmd = Command::new(&harness);
     cmd.args(["time", &CALLS.to_string(), &ROUNDS.to_string(), &format!("{H:e}")]);
@@ -229,7 +229,7 @@ pub fn measure(binary: &Path) -> Result<String> {
          multiply-add, ours a friction law with its event logic (HillFrictionInertia's exact step finds stops and \
          breakaways inside the step), so the totals also compare two different physics.\n\n\
          History of this bench (same harness, same checks), instructions per call, total (own step, FMI layer): \
-         before issue 14, HillFrictionInertia 588 (216, 350), CoulombInertia 434 (69, 343); then 479 (199, 258) \
+         before issue 14, HillFrictionInertia 588 (216, 350), ConventionalCoulombBaseline 434 (69, 343); then 479 (199, 258) \
          and 343 (65, 256) with the one-substep path without the substep loop, the finiteness test as one sum of \
          `x - x` over the variables a step can write, `do_step` inlined into `fmi2DoStep` and a one-value \
          `fmi2GetReal` without the loop; then the figures above with one dynamic call per FMI call \

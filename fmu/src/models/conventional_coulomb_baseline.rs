@@ -1,4 +1,10 @@
-//! `CoulombInertia`: an inertia with the conventional Coulomb friction model.
+//! `ConventionalCoulombBaseline`: an inertia with the conventional Coulomb
+//! friction model integrated by explicit Euler, Hill's Fig. 1: the chattering
+//! baseline the exact laws are measured against, not friction to use.
+//! Co-Simulation only: its chatter is a property of the discrete-time
+//! algorithm; the same law under a variable-step solver is exact Coulomb
+//! friction, which `HillFrictionInertia` with `tau_static = tau_coulomb`
+//! already is (in both interfaces).
 
 use crate::bibliography;
 use super::one_inertia::{static_at_least_coulomb, HasLaw, LawHooks, LawInertia};
@@ -30,47 +36,31 @@ impl LawHooks for CoulombParameters {
     fn initial_friction(&self, rate_start: f64) -> f64 {
         0.0 - self.law.coulomb_torque * sign(rate_start)
     }
-    // Model Exchange: the Coulomb law itself, tau_f = -F_c*sign(w) with the
-    // body held while |tau| <= F_c (the set-valued sign at w = 0), located
-    // by the importer's solver: what the explicit Euler of Fig. 1 only
-    // approximates. tau_static stays ignored, as in Co-Simulation.
-    const STICK_SLIP: bool = true;
-    fn breakaway_torque(&self) -> f64 {
-        self.law.coulomb_torque
-    }
-    fn sliding_torque(&self, _speed: f64) -> f64 {
-        self.law.coulomb_torque
-    }
+    const CHATTERS: bool = true;
 }
 
-pub type CoulombInertia = LawInertia<CoulombParameters>;
+pub type ConventionalCoulombBaseline = LawInertia<CoulombParameters>;
 
 crate::inertia_model!(
     CoulombParameters,
-    ModelInfo::new("CoulombInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
+    ModelInfo::new("ConventionalCoulombBaseline", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
         .sources(&[(&bibliography::HILL, "the conventional model, Fig. 1")])
         .equations(&[
             eq("der(phi) = w", "", "kinematics; Co-Simulation: the trapezoid rule over each internal step"),
             eq("J*der(w) = tau + tau_friction", "", "the equation of motion (Hill, Eq. 2)"),
-            eq("tau_friction = -tau_coulomb*sign(w)", "\"Co-Simulation\"", "the conventional model (Hill, Fig. 1) \
+            eq("tau_friction = -tau_coulomb*sign(w)", "", "the conventional model (Hill, Fig. 1) \
                 with sign(0) = 0, so no friction at all at rest, integrated by explicit Euler at internal_step (the \
                 friction from the rate at the step's start): the chatter baseline, where the body should rest its rate \
                 chatters about a non-zero mean (Hill, Section I)"),
-            eq("tau_friction = -tau_coulomb*sign(w)", "w != 0, \"Model Exchange\"", "sliding: the same law (Hill, \
-                Eq. 4), the stops located by the importer's solver"),
-            eq("tau_friction = -tau", "w = 0, abs(tau) <= tau_coulomb, \"Model Exchange\"", "stuck: Coulomb's law \
-                itself, the set-valued sign at rest holding the body (w exactly 0) up to F_c, which the explicit \
-                Euler of Fig. 1 only approximates; tau_static stays ignored"),
-            eq("tau_friction = -tau_coulomb*sign(tau)", "w = 0, abs(tau) > tau_coulomb, \"Model Exchange\"",
-                "breakaway at F_c, not at tau_static, in the direction of tau (Hill, Eq. 1 with F_s = F_c)"),
-            eq("mode = sign(w)", "", "-1 backward, 0 stuck, +1 forward; in Co-Simulation 0 only where w is exactly \
-                0, which the chattering rate seldom is"),
+            eq("mode = sign(w)", "", "-1 backward, 0 stuck, +1 forward; 0 only where w is exactly 0, which the \
+                chattering rate seldom is"),
         ])
         .description("Hill's Fig. 1 baseline, not Coulomb friction to use (for that take HillFrictionInertia \
-        with tau_static = tau_coulomb: stuck at exactly w = 0 while |tau| <= tau_coulomb). Inertia with \
+        with tau_static = tau_coulomb: stuck at exactly w = 0 while |tau| <= tau_coulomb); Co-Simulation only, since \
+        its chatter is that of the discrete-time algorithm. Inertia with \
         conventional Coulomb friction tau_f = -F_c*sign(w), sign(0) = 0, explicit Euler (Hill, Fig. 1): the baseline \
         that chatters about a non-zero mean rate when the applied torque is below the friction. Default experiment \
-        (tau from CoulombInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, F_c = 1 N.m, 1 ms internal steps): \
+        (tau from ConventionalCoulombBaseline_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, F_c = 1 N.m, 1 ms internal steps): \
         where the body should rest it chatters within F_c*dt/J = 1 mrad/s of zero and creeps, never reporting mode 0 after its first step: forward \
         at a mean 0.44 mrad/s while tau < F_c (0 to 1 s), backward at F_c*dt/(2J) = 0.5 mrad/s after the stop at \
         2.49 s; it slides from tau = F_c at 1 s to 0.495 rad/s at 2 s. Without the input file tau stays 0 and the body at rest"),
