@@ -378,7 +378,9 @@ fn model_exchange_fmus_run_in_omsimulator_as_in_fmpy() {
         }
     }
     println!("compared in Model Exchange: {compared:?}");
-    assert_eq!(compared.len(), fmu::registry::MODELS.len(), "not every FMU compared: {compared:?}\n{failures:?}");
+    let with_me = fmu::registry::MODELS.iter().filter(|m| (m.new_instance)().hybrid_sizes().is_some()).count();
+    assert!(with_me >= 22, "only {with_me} models with Model Exchange");
+    assert_eq!(compared.len(), with_me, "not every FMU compared: {compared:?}\n{failures:?}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
