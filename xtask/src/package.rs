@@ -22,6 +22,7 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
     let aarch64_dir = out.join(platforms::AARCH64_FOLDER);
     // A host-only build must not leave an older aarch64 set looking current.
     let _ = std::fs::remove_dir_all(&aarch64_dir);
+    remove_stale(&out)?;
     for m in fmu::registry::MODELS {
         let id = m.info.identifier;
         let path = out.join(format!("{id}.fmu"));
@@ -98,5 +99,30 @@ fn write_fmu(path: &std::path::Path, entries: &[(String, Vec<u8>)]) -> zip::resu
         zip.write_all(bytes)?;
     }
     zip.finish()?;
+    Ok(())
+}
+
+/// Outputs of an earlier build that this one would not write (a model
+/// renamed or removed): its `.fmu` and cross-check files beside the FMUs,
+/// and the cross-check and scenario trees, which are written anew.
+fn remove_stale(out: &std::path::Path) -> Result<()> {
+    for tree in ["cross-check", "scenarios"] {
+        let dir = out.join(tree);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+    }
+    let registered: Vec<&str> = fmu::registry::MODELS.iter().map(|m| m.info.identifier).collect();
+    let entries = std::fs::read_dir(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let model = [".fmu", "_in.csv", "_ref.csv", "_ref.opt"].iter().find_map(|suffix| name.strip_suffix(suffix));
+        if let Some(model) = model {
+            if !registered.contains(&model) && entry.path().is_file() {
+                println!("removed {} (no such model now)", entry.path().display());
+                std::fs::remove_file(entry.path()).map_err(|e| format!("{name}: {e}"))?;
+            }
+        }
+    }
     Ok(())
 }
