@@ -24,15 +24,15 @@ struct Component {
     connectors: &'static [&'static str],
 }
 
-/// A system of components with its top-level inputs, wiring and parameters.
+/// A system of components with its wiring and parameters. It has no
+/// system inputs: importers set an unfed system input to 0 (fmpy.ssp
+/// starts every connector at 0), so a shipped system's commands are its
+/// components' start values and it runs the same everywhere.
 struct System {
     name: &'static str,
     description: &'static str,
-    /// Inputs of the system, fed by the master (e.g. `fmpy.ssp`'s `input`).
-    inputs: &'static [&'static str],
     components: &'static [Component],
-    /// `(start element, start connector, end element, end connector)`;
-    /// an empty element is the system itself.
+    /// `(start element, start connector, end element, end connector)`.
     connections: &'static [(&'static str, &'static str, &'static str, &'static str)],
     /// `(component, parameter, value)`: the bound parameter set.
     parameters: &'static [(&'static str, &'static str, f64)],
@@ -58,7 +58,6 @@ const SHAFT_DRIVE_HILL_FRICTION: System = System {
                   cut: the load takes the shaft torque of the step's start, held, so its sticks come late and its \
                   sliding gains energy as h*sqrt(k_shaft/J) grows (here 1 ms*sqrt(10/1) = 0.003); for larger steps \
                   or a light load cut at the shaft instead (HillFrictionShaftLoad, MotorShaftLoadHillFriction.ssp)",
-    inputs: &[],
     components: &[
         Component {
             name: "Drive",
@@ -109,7 +108,6 @@ const MOTOR_SHAFT_LOAD_HILL_FRICTION: System = System {
                   shipped). With the parameter set (stiff speed loop): stick-slip, sticks of 0.199 s. An importer \
                   that does not apply the .ssv (fmpy.simulate_ssp 0.3.32) runs MotorDrive's defaults (speed_gain \
                   0.1: 0.05 N.m at most, below F_s): the load stays stuck, the motor settles at 5 mrad",
-    inputs: &[],
     components: &[
         Component {
             name: "Motor",
@@ -170,7 +168,6 @@ const MOTOR_CLUTCH_LOAD: System = System {
                   meet again), then locked to the end, the drive line swinging on its shafts. An \
                   importer that does not apply the .ssv (fmpy.simulate_ssp 0.3.32) runs the FMUs' defaults (a \
                   weak motor loop): the clutch stays locked",
-    inputs: &[],
     components: &[
         Component {
             name: "Motor",
@@ -282,22 +279,14 @@ fn connector_xml(model: &str, name: &str) -> Result<String> {
     Ok(format!("<ssd:Connector name=\"{name}\" kind=\"{kind}\"><ssc:{}/></ssd:Connector>", v.type_name))
 }
 
-/// `SystemStructure.ssd`. Checks that every connection joins an output (or
-/// a system input) to an input of matching type, and feeds every input once.
+/// `SystemStructure.ssd`. Checks that every connection joins an output to an
+/// input of matching type, and feeds every input once.
 fn system_structure(s: &System) -> Result<String> {
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     x += "<ssd:SystemStructureDescription xmlns:ssd=\"http://ssp-standard.org/SSP1/SystemStructureDescription\" \
           xmlns:ssc=\"http://ssp-standard.org/SSP1/SystemStructureCommon\" version=\"1.0\"";
     x += &format!(" name=\"{}\" generationTool=\"cargo xtask fmu\">\n", s.name);
     x += &format!("  <ssd:System name=\"{}\" description=\"{}\">\n", s.name, escape(s.description));
-    // The schema wants at least one Connector in a Connectors element.
-    if !s.inputs.is_empty() {
-        x += "    <ssd:Connectors>\n";
-        for input in s.inputs {
-            x += &format!("      <ssd:Connector name=\"{input}\" kind=\"input\"><ssc:Real/></ssd:Connector>\n");
-        }
-        x += "    </ssd:Connectors>\n";
-    }
     x += "    <ssd:ParameterBindings>\n";
     x += &format!("      <ssd:ParameterBinding source=\"resources/{}.ssv\"/>\n", s.name);
     x += "    </ssd:ParameterBindings>\n    <ssd:Elements>\n";
@@ -319,19 +308,12 @@ fn system_structure(s: &System) -> Result<String> {
         if target.causality != Causality::Input || !end_component.connectors.contains(&end) {
             return Err(format!("{}: {end_element}.{end} is not an input connector", s.name));
         }
-        let source_type = if start_element.is_empty() {
-            if !s.inputs.contains(&start) {
-                return Err(format!("{}: no system input {start}", s.name));
-            }
-            "Real"
-        } else {
-            let c = component(s, start_element)?;
-            let v = variable(c.model, start)?;
-            if v.causality != Causality::Output || !c.connectors.contains(&start) {
-                return Err(format!("{}: {start_element}.{start} is not an output connector", s.name));
-            }
-            v.type_name
-        };
+        let c = component(s, start_element)?;
+        let source = variable(c.model, start)?;
+        if source.causality != Causality::Output || !c.connectors.contains(&start) {
+            return Err(format!("{}: {start_element}.{start} is not an output connector", s.name));
+        }
+        let source_type = source.type_name;
         if source_type != target.type_name {
             return Err(format!("{}: {start_element}.{start} ({source_type}) -> {end_element}.{end}", s.name));
         }
@@ -339,10 +321,8 @@ fn system_structure(s: &System) -> Result<String> {
             return Err(format!("{}: {end_element}.{end} is fed twice", s.name));
         }
         fed.push((end_element, end));
-        let start_attribute =
-            if start_element.is_empty() { String::new() } else { format!("startElement=\"{start_element}\" ") };
         x += &format!(
-            "      <ssd:Connection {start_attribute}startConnector=\"{start}\" endElement=\"{end_element}\" endConnector=\"{end}\"/>\n"
+            "      <ssd:Connection startElement=\"{start_element}\" startConnector=\"{start}\" endElement=\"{end_element}\" endConnector=\"{end}\"/>\n"
         );
     }
     // fmpy.ssp sets every declared input each step: an unconnected one would silently be 0.
