@@ -23,6 +23,7 @@ pub mod bibliography;
 pub mod description;
 pub mod equations;
 pub mod fmi2;
+pub mod instance;
 pub mod model;
 pub mod models;
 pub mod registry;

@@ -43,11 +43,11 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     /// step-averaged outputs never come from a sliver step).
     fn max_substep(&self) -> f64;
 
-    /// True for a model that takes its own internal steps, no longer than
-    /// `max_substep`, inside one call of `step`: a shaft port, whose drive
-    /// end moves within the communication step. The FMI layer then calls
-    /// `step` once per communication step, and refuses a step that needs
-    /// too many internal steps, as for every model.
+    /// True for a model that takes its own internal steps inside one call
+    /// of [`Model::step_in`]: a shaft port, whose drive end moves within the
+    /// communication step. The instance then calls `step_in` once per
+    /// communication step with the substep count it computed (and refuses a
+    /// step that needs too many, as for every model).
     const SUBSTEPS_ITSELF: bool = false;
 
     /// Rules across variables (e.g. static >= Coulomb friction), checked when
@@ -73,11 +73,21 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     /// values. Called whenever a parameter changed before the first step.
     fn initialize(&mut self);
 
-    /// Advance by `dt` seconds (`0 < dt <= max_substep()`, or the whole
-    /// communication step for a model that `SUBSTEPS_ITSELF`), inputs held
-    /// constant; report each discrete transition to `on_transition` (a model
-    /// that substeps itself reports the change over the whole step).
+    /// Advance by one internal step of `dt` seconds (`0 < dt <=
+    /// max_substep()`), inputs held constant; report each discrete
+    /// transition to `on_transition`.
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition));
+
+    /// For a model that `SUBSTEPS_ITSELF`: the whole communication step `h`
+    /// in `substeps` equal internal steps, the count of
+    /// [`friction::substep_count`] (the instance divides the step once).
+    /// Otherwise unused; by default `substeps` calls of `step`.
+    fn step_in(&mut self, h: f64, substeps: usize, on_transition: &mut dyn FnMut(Transition)) {
+        let dt = h / substeps as f64;
+        for _ in 0..substeps {
+            self.step(dt, on_transition);
+        }
+    }
 }
 
 /// An input the model interpolates linearly over a step: during `doStep`

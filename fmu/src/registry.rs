@@ -6,7 +6,7 @@
 //! nothing here is written per model.
 
 use crate::description::{ModelInfo, VariableInfo};
-use crate::fmi2::erased::{Erased, ModelBox};
+use crate::instance::{Erased, ModelBox};
 use crate::model::Model;
 use std::sync::OnceLock;
 

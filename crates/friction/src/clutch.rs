@@ -1,7 +1,7 @@
 //! Two inertias coupled by a friction clutch, with exact lock-up at a fixed
 //! step (the 1-D blog's example, without its velocity tolerance).
 
-use crate::sign;
+use crate::vocabulary::sign;
 use serde::{Deserialize, Serialize};
 
 /// Two bodies `J1`, `J2` with external torques `T1`, `T2` and a clutch that

@@ -2,7 +2,7 @@
 //! any combination (the 1-D blog's open question; the configuration of the
 //! Modelica Standard Library's CoupledClutches example).
 
-use crate::sign;
+use crate::vocabulary::sign;
 use serde::{Deserialize, Serialize};
 
 /// Clutch state: the `mode` output's codes.

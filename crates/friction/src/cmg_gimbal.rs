@@ -92,7 +92,13 @@ impl GimbalRateLoop {
             |angle: f64, rate: f64| self.rate_gain * (theta1_rate - rate) + self.angle_gain * (theta1 - angle);
         self.control_torque = control(self.angle, self.rate);
         let ideal_torque = control(self.ideal_angle, self.ideal_rate);
-        let a = crate::RigidBodyFriction::advance(&mut self.friction, self.control_torque, self.rate, self.inertia, dt);
+        let a = crate::vocabulary::RigidBodyFriction::advance(
+            &mut self.friction,
+            self.control_torque,
+            self.rate,
+            self.inertia,
+            dt,
+        );
         self.rate = a.rate;
         self.angle += dt * a.rate;
         self.ideal_rate += dt * ideal_torque / self.inertia;

@@ -1,6 +1,6 @@
 //! The conventional Coulomb friction model (Hill, Fig. 1).
 
-use crate::{sign, Advance, RigidBodyFriction};
+use crate::vocabulary::{sign, Advance, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
 /// Conventional Coulomb friction: `tau_f = -F_c * sign(w)` with `sign(0) = 0`

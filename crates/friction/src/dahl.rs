@@ -2,7 +2,7 @@
 //! of the Dahl Friction Model and its Effect on a CMG Gimbal Rate
 //! Controller", NASA TM X-64934, 1974.
 
-use crate::{sign, Advance, RigidBodyFriction};
+use crate::vocabulary::{sign, Advance, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
 /// Dahl friction: `dTf/dtheta = gamma*(Tf*sign(w) - Tf0)^2` (Nurre Eq. 2,

@@ -13,7 +13,7 @@
 //! deceleration over the whole interval, so its angle overshoots by up to
 //! `F_c*dt^2/(8J)` per stop; here the angle is exact to rounding.
 
-use crate::{sign, Advance, Interval, RigidBodyFriction};
+use crate::vocabulary::{sign, Advance, Interval, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
 /// Static + Coulomb friction (Hill's law, his Eqs. 1-2: stick while

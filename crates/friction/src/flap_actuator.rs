@@ -260,7 +260,7 @@ impl FlapActuatorServo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sign;
+    use crate::vocabulary::sign;
 
     const LOAD: f64 = 74500.0;
     const DT: f64 = 5e-5;

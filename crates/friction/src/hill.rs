@@ -3,7 +3,7 @@
 //! R. E. Hill, "A New Algorithm for Modeling Friction in Dynamic Mechanical
 //! Systems", JPL TDA Progress Report, Eqs. (1)-(6) and function block Y22.
 
-use crate::{sign, Advance, RigidBodyFriction};
+use crate::vocabulary::{sign, Advance, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
 /// Hill's predictive friction: static level `F_s`, Coulomb level `F_c`, and a

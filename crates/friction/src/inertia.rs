@@ -1,6 +1,6 @@
 //! One rigid inertia with a friction contact to ground.
 
-use crate::{sign, RigidBodyFriction};
+use crate::vocabulary::{sign, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 
 /// Direction of motion of a body relative to its friction contact.
@@ -55,7 +55,7 @@ pub struct FrictionInertia<F> {
     pub rate: f64,
     /// Effective friction torque over the last interval (N.m).
     pub friction_torque: f64,
-    /// Acceleration at the end of the last interval (rad/s^2), see [`crate::Interval`].
+    /// Acceleration at the end of the last interval (rad/s^2), see [`crate::vocabulary::Interval`].
     pub acceleration: f64,
     /// The friction law and its parameters.
     pub law: F,

@@ -2,7 +2,8 @@
 //! friction model and robust computational algorithm for reversible or
 //! irreversible motion transmissions", Int. J. Mechanics and Control 13(2), 2012.
 
-use crate::{sign, Motion};
+use crate::vocabulary::sign;
+use crate::Motion;
 use serde::{Deserialize, Serialize};
 
 /// Which of the five step conditions of Section 4 a step went through.

@@ -1,8 +1,8 @@
 //! Majd & Simaan's continuous friction model with stiction, "A Continuous
 //! Friction Model for Servo Systems with Stiction".
 
-use crate::sign;
 use crate::smooth::{map_law, VelocityMap};
+use crate::vocabulary::sign;
 use serde::{Deserialize, Serialize};
 
 /// How `sigma` is obtained from `f_s`.
@@ -191,7 +191,7 @@ map_law!(MajdSimaan);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RigidBodyFriction;
+    use crate::vocabulary::RigidBodyFriction;
 
     /// The searches stop once their bracket stops moving; that must give the
     /// bits of the full iteration counts (sigma feeds the shipped references).

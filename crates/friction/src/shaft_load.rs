@@ -30,7 +30,8 @@
 
 use crate::compliant_drive::exp_cosh_sinh;
 use crate::exact::first_positive_root;
-use crate::{sign, ExactStaticCoulomb, FrictionInertia, RigidBodyFriction};
+use crate::vocabulary::{sign, RigidBodyFriction};
+use crate::{ExactStaticCoulomb, FrictionInertia};
 use serde::{Deserialize, Serialize};
 
 /// A stop bisected to within this fraction of the end of the remaining
@@ -134,12 +135,6 @@ impl Shaft {
         }
         impulses
     }
-}
-
-/// Equal substeps no longer than `longest` in `dt` (a step a rounding error
-/// longer than a whole number of them takes no extra one), at least 1.
-pub fn substeps(dt: f64, longest: f64) -> usize {
-    ((dt / longest - 1e-9).ceil().max(1.0)) as usize
 }
 
 /// The largest `h*max(sqrt(k/J), d/J)` a shaft port accepts for its internal

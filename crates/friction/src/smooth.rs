@@ -17,7 +17,7 @@
 //! a coasting body never reverses, whatever `J` and `dt`, and the accurate
 //! tangent step is kept everywhere else.
 
-use crate::Advance;
+use crate::vocabulary::Advance;
 
 /// Friction as a function of the rate.
 pub trait VelocityMap {
@@ -79,9 +79,9 @@ pub fn advance_map<M: VelocityMap>(map: &M, applied: f64, rate: f64, inertia: f6
 /// Every velocity map is a rigid-body friction law through [`advance_map`].
 macro_rules! map_law {
     ($t:ty) => {
-        impl $crate::RigidBodyFriction for $t {
+        impl $crate::vocabulary::RigidBodyFriction for $t {
             #[inline]
-            fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> $crate::Advance {
+            fn advance(&mut self, applied: f64, rate: f64, inertia: f64, dt: f64) -> $crate::vocabulary::Advance {
                 crate::smooth::advance_map(self, applied, rate, inertia, dt)
             }
         }
@@ -92,7 +92,7 @@ pub(crate) use map_law;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RigidBodyFriction;
+    use crate::vocabulary::RigidBodyFriction;
 
     /// A steep linear map F = c*w: the implicit step decays monotonically at
     /// any dt, where explicit Euler diverges for dt > 2J/c.

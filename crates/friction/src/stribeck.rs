@@ -1,8 +1,8 @@
 //! Classical static / Coulomb / viscous / Stribeck friction maps
 //! (Majd & Simaan, Eqs. 2, 3 and 4).
 
-use crate::sign;
 use crate::smooth::{map_law, VelocityMap};
+use crate::vocabulary::sign;
 use serde::{Deserialize, Serialize};
 
 /// Which of the classical maps.

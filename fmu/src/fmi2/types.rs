@@ -16,17 +16,9 @@ pub type Fmi2Byte = c_char;
 pub const FMI2_TRUE: Fmi2Boolean = 1;
 pub const FMI2_FALSE: Fmi2Boolean = 0;
 
-/// `fmi2Status`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Ok = 0,
-    Warning = 1,
-    Discard = 2,
-    Error = 3,
-    Fatal = 4,
-    Pending = 5,
-}
+/// `fmi2Status`: the core's, numbered as FMI 2.0 numbers it (`fmi2Pending`,
+/// 5, is never returned: no step runs asynchronously).
+pub use crate::instance::Status;
 
 /// `fmi2Type` (received as an int: an out-of-range value must not be UB).
 pub const FMI2_MODEL_EXCHANGE: c_int = 0;

@@ -59,7 +59,7 @@ pub struct LoadDependentFrictionInertia {
 
 impl Model for LoadDependentFrictionInertia {
     const INFO: ModelInfo = ModelInfo::new("LoadDependentFrictionInertia", Experiment::new(0.0, 2.0, 0.01))
-        .default_inputs(&[("tau_load", crate::scenarios::Signal::Constant(5.0))])
+        .default_inputs(&[("tau_load", crate::scenario::Signal::Constant(5.0))])
         .sources(&[(&bibliography::BORELLO, "load-dependent friction and end stops, Table 1")])
         .equations(&[
             eq("der(phi) = w", "", "kinematics"),
@@ -346,7 +346,11 @@ impl Model for LoadDependentFrictionShaftLoad {
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
-        let n = friction::substeps(dt, self.internal_step);
+        self.step_in(dt, 1, on_transition);
+    }
+
+    #[inline]
+    fn step_in(&mut self, dt: f64, n: usize, on_transition: &mut dyn FnMut(Transition)) {
         let before = Motion::of_rate(self.element.rate);
         let mut body = friction::UnderLoad { element: &mut self.element, load: self.load_torque };
         let impulses = self.shaft.step_body(&self.drive, dt, n, &mut body);

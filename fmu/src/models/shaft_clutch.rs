@@ -193,7 +193,11 @@ impl Model for ShaftClutch {
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
-        let n = friction::substeps(dt, self.two.internal_step);
+        self.step_in(dt, 1, on_transition);
+    }
+
+    #[inline]
+    fn step_in(&mut self, dt: f64, n: usize, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.two.clutch.locked;
         let c = &mut self.two.clutch;
         let impulses = friction::step_between_shafts(

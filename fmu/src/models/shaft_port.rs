@@ -148,10 +148,9 @@ where
     }
 
     /// One communication step: the drive end ramps from its inputs, the
-    /// load takes equal substeps no longer than `internal_step`.
+    /// load takes `n` equal substeps (no longer than `internal_step`).
     #[inline]
-    pub fn step_port(&mut self, dt: f64, on_transition: &mut dyn FnMut(crate::model::Transition)) {
-        let n = friction::substeps(dt, self.load.internal_step);
+    pub fn step_port(&mut self, dt: f64, n: usize, on_transition: &mut dyn FnMut(crate::model::Transition)) {
         let before = self.load.contact;
         let impulses = self.shaft.step_body(&self.drive, dt, n, &mut self.load.body);
         self.load.contact = self.load.body.motion();
@@ -284,7 +283,12 @@ macro_rules! shaft_model {
             }
             #[inline]
             fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut($crate::model::Transition)) {
-                self.step_port(dt, on_transition);
+                self.step_port(dt, 1, on_transition);
+            }
+
+            #[inline]
+            fn step_in(&mut self, dt: f64, n: usize, on_transition: &mut dyn FnMut($crate::model::Transition)) {
+                self.step_port(dt, n, on_transition);
             }
         }
     };

@@ -1,0 +1,213 @@
+//! The functions of both interfaces: version, logging, instantiation,
+//! setup, initialization, termination and reset.
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use super::*;
+
+#[no_mangle]
+pub extern "C" fn fmi2GetTypesPlatform() -> *const c_char {
+    let _env = CallEnv::enter();
+    c"default".as_ptr()
+}
+
+#[no_mangle]
+pub extern "C" fn fmi2GetVersion() -> *const c_char {
+    let _env = CallEnv::enter();
+    c"2.0".as_ptr()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetDebugLogging(
+    c: Fmi2Component,
+    logging_on: Fmi2Boolean,
+    n_categories: usize,
+    categories: *const Fmi2String,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; `categories` holds `n_categories` pointers (FMI 2.0, 2.1.5), `slice` refuses NULL, and each entry is checked non-NULL before it is read as a NUL-terminated string.
+    unsafe {
+        with(c, "fmi2SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
+            let pointers = slice(categories, n_categories, "categories")?;
+            let mut names = Vec::with_capacity(pointers.len());
+            for (i, &p) in pointers.iter().enumerate() {
+                if p.is_null() {
+                    return Err(format!("categories[{i}] is NULL"));
+                }
+                names.push(CStr::from_ptr(p).to_str().map_err(|_| format!("categories[{i}] is not UTF-8"))?);
+            }
+            match comp.log.set(logging_on != FMI2_FALSE, &names) {
+                Ok(()) => Ok(Status::Ok),
+                // Unknown names are a warning: the known ones were applied.
+                Err(unknown) => Ok(comp.fail("fmi2SetDebugLogging", Status::Warning, &unknown)),
+            }
+        })
+    }
+}
+
+/// Model identifier of the shared object this code was loaded from, if it
+/// names a model: an FMU's binary then accepts only its own model's GUID.
+fn binary_identifier() -> Option<&'static str> {
+    static ID: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| {
+        let path = crate::fmi2::module_path::this_library()?;
+        let stem = path.file_stem()?.to_str()?;
+        registry::MODELS.iter().map(|m| m.info.identifier).find(|id| *id == stem)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2Instantiate(
+    instance_name: Fmi2String,
+    fmu_type: c_int,
+    guid: Fmi2String,
+    _resource_location: Fmi2String,
+    functions: *const CallbackFunctions,
+    _visible: Fmi2Boolean,
+    logging_on: Fmi2Boolean,
+) -> Fmi2Component {
+    let _env = CallEnv::enter();
+    // SAFETY: the importer passes NULL or NUL-terminated strings and NULL or
+    // a callback struct (FMI 2.0, 2.1.5): `instantiate`'s contract.
+    catch_unwind(AssertUnwindSafe(|| unsafe { instantiate(instance_name, fmu_type, guid, functions, logging_on) }))
+        .unwrap_or(std::ptr::null_mut())
+}
+
+/// # Safety
+/// `instance_name` and `guid` are NULL or NUL-terminated strings;
+/// `functions` is NULL or points at a valid `fmi2CallbackFunctions`.
+unsafe fn instantiate(
+    instance_name: Fmi2String,
+    fmu_type: c_int,
+    guid: Fmi2String,
+    functions: *const CallbackFunctions,
+    logging_on: Fmi2Boolean,
+) -> Fmi2Component {
+    if functions.is_null() {
+        return std::ptr::null_mut(); // no logger to tell
+    }
+    // SAFETY: non-NULL (checked above), valid by this function's contract.
+    let functions = unsafe { &*functions };
+    let Some(logger) = functions.logger else {
+        return std::ptr::null_mut();
+    };
+    let name_ok = !instance_name.is_null();
+    let name = if name_ok {
+        // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
+        unsafe { CStr::from_ptr(instance_name) }.to_owned()
+    } else {
+        CString::from(c"(null)")
+    };
+    let blank = name.as_bytes().iter().all(u8::is_ascii_whitespace);
+    let shown = name.to_string_lossy().into_owned();
+    let log = log::to_logger(logger, functions.component_environment, name, logging_on != FMI2_FALSE);
+    let refuse = |message: String| {
+        log.emit(Status::Error, log::ERROR, &format!("fmi2Instantiate: {message}"));
+        std::ptr::null_mut()
+    };
+    if !name_ok {
+        return refuse("instanceName is NULL".into());
+    }
+    if blank {
+        // FMI 2.0, 2.1.5: instanceName is a non-empty string.
+        return refuse(format!("instanceName \"{}\" rejected: must not be empty or blank", shown.escape_default()));
+    }
+    let interface = match fmu_type {
+        FMI2_CO_SIMULATION => Interface::CoSimulation,
+        FMI2_MODEL_EXCHANGE => Interface::ModelExchange,
+        _ => {
+            return refuse(format!(
+                "fmuType = {fmu_type} rejected: must be fmi2ModelExchange ({FMI2_MODEL_EXCHANGE}) or fmi2CoSimulation \
+                 ({FMI2_CO_SIMULATION})"
+            ))
+        }
+    };
+    if guid.is_null() {
+        return refuse("fmuGUID is NULL".into());
+    }
+    // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
+    let guid = unsafe { CStr::from_ptr(guid) }.to_string_lossy();
+    let only = binary_identifier();
+    let found = registry::MODELS
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| only.is_none_or(|id| id == m.info.identifier))
+        .find(|(i, _)| registry::guid(*i) == guid);
+    let Some((index, entry)) = found else {
+        let expected = match only {
+            Some(id) => format!("{id} has GUID {}", registry::guid_of(id).unwrap_or("?")),
+            None => "it matches no model in this binary".into(),
+        };
+        return refuse(format!("fmuGUID {guid} does not match the model description: {expected}"));
+    };
+    let model = (entry.new_instance)();
+    if interface == Interface::ModelExchange && model.hybrid_sizes().is_none() {
+        return refuse(format!(
+            "fmi2ModelExchange requested: {} offers Co-Simulation only (no <ModelExchange> in its model description)",
+            entry.info.identifier
+        ));
+    }
+    let comp = Box::new(Instance::new(log, &VOCABULARY, registry::guid(index), model, interface));
+    Box::into_raw(comp) as Fmi2Component
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is NULL or from fmi2Instantiate (FMI 2.0, 2.1.5).
+    if unsafe { component(c) }.is_some() {
+        // SAFETY: a live component, created by Box::into_raw in `instantiate`;
+        // the importer does not use `c` after fmi2FreeInstance.
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(c as *mut Instance) })));
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetupExperiment(
+    c: Fmi2Component,
+    tolerance_defined: Fmi2Boolean,
+    tolerance: Fmi2Real,
+    start_time: Fmi2Real,
+    stop_time_defined: Fmi2Boolean,
+    stop_time: Fmi2Real,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe {
+        with(c, "fmi2SetupExperiment", allowed::INSTANTIATED, |comp| {
+            comp.setup_experiment(
+                (tolerance_defined != FMI2_FALSE).then_some(tolerance),
+                start_time,
+                (stop_time_defined != FMI2_FALSE).then_some(stop_time),
+            )
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2EnterInitializationMode", allowed::INSTANTIATED, Instance::enter_initialization_mode) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2ExitInitializationMode", allowed::INITIALIZATION, Instance::exit_initialization_mode) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2Terminate", allowed::TERMINATE, Instance::terminate) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi2Reset", allowed::RESET, Instance::reset) }
+}

@@ -1,0 +1,314 @@
+//! The 44 `fmi2*` functions of FMI 2.0: the 34 an importer binds for
+//! Co-Simulation and the 10 more of Model Exchange (one binary, both
+//! interfaces, the interface chosen by `fmuType` at instantiation).
+//!
+//! Each one: computes in IEEE 754's default floating-point environment and
+//! gives the caller back its own ([`CallEnv`]: a host that flushes
+//! subnormals or rounds upward gets the results of a default process, bit
+//! for bit), catches any panic (no unwinding crosses the C ABI; a panic
+//! becomes fmi2Error and poisons the instance), checks the component pointer, the call sequence and
+//! every argument, then hands over to the core's [`Instance`]. Nothing here is
+//! model specific. Grouped by interface: [`common`] and [`values`] and
+//! [`fmu_state`] for both, [`co_simulation`], [`model_exchange`].
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use super::allowed;
+use super::float_env::CallEnv;
+use super::log;
+use super::types::*;
+use super::VOCABULARY;
+use crate::instance::fmu_state::Handle;
+use crate::instance::{Instance, Interface, INSTANCE_MAGIC};
+use crate::registry;
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Largest array an importer may pass; more is taken as a corrupted count.
+const MAX_ARRAY_LEN: usize = 1 << 24;
+
+/// The component behind `c`, if it is one of ours and alive.
+///
+/// # Safety
+/// `c` is NULL or a pointer the importer got from `fmi2Instantiate` (FMI 2.0,
+/// 2.1.5): readable for an `Instance` unless it was freed, which the magic
+/// tells apart on a best-effort basis (the memory is then the allocator's).
+#[inline(always)]
+unsafe fn component<'a>(c: Fmi2Component) -> Option<&'a mut Instance> {
+    if c.is_null() || !(c as usize).is_multiple_of(std::mem::align_of::<Instance>()) {
+        return None;
+    }
+    // SAFETY: non-NULL and aligned (checked above), and by this function's
+    // contract a pointer `fmi2Instantiate` returned; no other reference to the
+    // instance lives during an FMI call (FMI 2.0 forbids concurrent calls on
+    // one instance).
+    let comp = unsafe { &mut *(c as *mut Instance) };
+    (comp.magic == INSTANCE_MAGIC).then_some(comp)
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Run `body` on the component with the call-sequence check for `function`,
+/// turning a panic into fmi2Error and an instance that accepts only reset/free.
+///
+/// # Safety
+/// As [`component`] for `c`.
+#[inline(always)]
+unsafe fn with(
+    c: Fmi2Component,
+    function: &'static str,
+    allowed: u16,
+    body: impl FnOnce(&mut Instance) -> Result<Status, String>,
+) -> Status {
+    // SAFETY: this function's contract.
+    let Some(comp) = (unsafe { component(c) }) else {
+        return Status::Error; // no instance, hence no logger to tell
+    };
+    match catch_unwind(AssertUnwindSafe(|| comp.call(function, allowed, body))) {
+        Ok(status) => status,
+        // SAFETY: `c` was found to be a live component above; the reference
+        // the panicking body held is gone with the unwound closure.
+        Err(payload) => unsafe { poisoned(c, function, payload) },
+    }
+}
+
+/// The panic path of [`with`], out of line.
+///
+/// # Safety
+/// `c` is a live component with no other reference to it.
+#[cold]
+#[inline(never)]
+unsafe fn poisoned(c: Fmi2Component, function: &str, payload: Box<dyn std::any::Any + Send>) -> Status {
+    // SAFETY: this function's contract.
+    let comp = unsafe { &mut *(c as *mut Instance) };
+    let text = panic_text(payload.as_ref());
+    comp.poison(
+        function,
+        &format!("internal error (panic): {text}; only fmi2Reset and fmi2FreeInstance are allowed now"),
+    )
+}
+
+/// `ptr[0..n]`, refusing NULL with n > 0 and absurd lengths.
+///
+/// # Safety
+/// `ptr` is NULL or points at `n` initialized `T` that outlive `'a` and that
+/// nothing writes meanwhile (an FMI array argument, FMI 2.0, 2.1.7).
+#[inline(always)]
+unsafe fn slice<'a, T>(ptr: *const T, n: usize, what: &str) -> Result<&'a [T], String> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(null_array(what, n));
+    }
+    if n > MAX_ARRAY_LEN {
+        return Err(too_long(what, n));
+    }
+    // SAFETY: non-NULL, and `n` elements by this function's contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, n) })
+}
+
+/// `ptr[0..n]` to write, as [`slice`].
+///
+/// # Safety
+/// `ptr` is NULL or points at `n` writable `T` that outlive `'a` and that
+/// nothing else reads or writes meanwhile.
+#[inline(always)]
+unsafe fn slice_mut<'a, T>(ptr: *mut T, n: usize, what: &str) -> Result<&'a mut [T], String> {
+    if n == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(null_array(what, n));
+    }
+    if n > MAX_ARRAY_LEN {
+        return Err(too_long(what, n));
+    }
+    // SAFETY: non-NULL, and `n` exclusive elements by this function's contract.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, n) })
+}
+
+#[cold]
+fn null_array(what: &str, n: usize) -> String {
+    format!("{what} is NULL with {n} elements")
+}
+
+#[cold]
+fn too_long(what: &str, n: usize) -> String {
+    format!("{what} has {n} elements (at most {MAX_ARRAY_LEN})")
+}
+
+mod co_simulation;
+mod common;
+mod fmu_state;
+mod model_exchange;
+mod values;
+
+pub use co_simulation::*;
+pub use common::*;
+pub use fmu_state::*;
+pub use model_exchange::*;
+pub use values::*;
+
+#[cfg(test)]
+mod tests {
+    //! The panic path, with a model made to panic (no real model does).
+    use super::*;
+    use crate::description::{ModelInfo, Quantity, Variable};
+    use crate::instance::ModelBox;
+    use crate::model::{Model, Transition};
+    use std::ffi::c_void;
+    use std::sync::Mutex;
+
+    #[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
+    struct Panicky {
+        trigger: f64,
+    }
+
+    impl Model for Panicky {
+        const INFO: ModelInfo = ModelInfo {
+            identifier: "Panicky",
+            description: "panics in doStep when trigger > 0",
+            default_experiment: crate::description::Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.1 },
+            default_inputs: &[],
+            sources: &[],
+            equations: &[],
+        };
+        const VARIABLES: &'static [Variable<Self>] = &[Variable::<Self>::real_input(
+            "trigger",
+            "panic when > 0",
+            Quantity::Torque,
+            0.0,
+            |m| m.trigger,
+            |m, x| m.trigger = x,
+        )];
+        fn max_substep(&self) -> f64 {
+            0.1
+        }
+        fn initialize(&mut self) {}
+        fn step(&mut self, _dt: f64, _on: &mut dyn FnMut(Transition)) {
+            assert!(self.trigger <= 0.0, "deliberate test panic");
+        }
+    }
+
+    static MESSAGES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+    /// Six-argument reading of the variadic logger call (x86-64 System V).
+    unsafe extern "C" fn capture(
+        _: *mut c_void,
+        _: *const c_char,
+        _: Status,
+        _: *const c_char,
+        _: *const c_char,
+        text: *const c_char,
+    ) {
+        // SAFETY: `Log::send` passes a NUL-terminated message as the sixth argument.
+        let text = unsafe { CStr::from_ptr(text) };
+        MESSAGES.lock().unwrap().push(text.to_string_lossy().into_owned());
+    }
+
+    #[test]
+    fn a_panic_becomes_fmi2_error_and_leaves_only_reset_and_free() {
+        let logger: unsafe extern "C" fn(
+            *mut c_void,
+            *const c_char,
+            Status,
+            *const c_char,
+            *const c_char,
+            *const c_char,
+        ) = capture;
+        // SAFETY: the x86-64 System V ABI passes the first six arguments of a
+        // variadic call as of a fixed-arity one, so `capture` reads them right
+        // (see `capture`).
+        let logger: Logger = unsafe { std::mem::transmute(logger) };
+        let log = log::to_logger(logger, std::ptr::null_mut(), CString::from(c"panicky"), false);
+        let c = Box::into_raw(Box::new(Instance::new(
+            log,
+            &VOCABULARY,
+            "{panicky}",
+            Box::new(ModelBox::<Panicky>::new()),
+            Interface::CoSimulation,
+        ))) as Fmi2Component;
+        // SAFETY: `c` is a live component made above, freed last; every array
+        // argument points at one element.
+        unsafe {
+            assert_eq!(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), Status::Ok);
+            assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);
+            assert_eq!(fmi2ExitInitializationMode(c), Status::Ok);
+            assert_eq!(fmi2DoStep(c, 0.0, 0.1, 1), Status::Ok);
+            assert_eq!(fmi2SetReal(c, &0, 1, &1.0), Status::Ok);
+            assert_eq!(fmi2DoStep(c, 0.1, 0.1, 1), Status::Error);
+            let last = MESSAGES.lock().unwrap().last().cloned().unwrap();
+            assert!(last.contains("fmi2DoStep: internal error (panic): deliberate test panic"), "{last}");
+            let mut x = 0.0;
+            assert_eq!(fmi2GetReal(c, &0, 1, &mut x), Status::Error);
+            assert!(MESSAGES
+                .lock()
+                .unwrap()
+                .last()
+                .unwrap()
+                .contains("only fmi2Reset and fmi2FreeInstance are allowed"));
+            let mut state = std::ptr::null_mut();
+            assert_eq!(fmi2GetFMUstate(c, &mut state), Status::Error);
+            assert_eq!(fmi2Reset(c), Status::Ok);
+            assert_eq!(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), Status::Ok);
+            assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);
+            assert_eq!(fmi2ExitInitializationMode(c), Status::Ok);
+            assert_eq!(fmi2DoStep(c, 0.0, 0.1, 1), Status::Ok, "usable again after reset (start values)");
+            fmi2FreeInstance(c);
+        }
+    }
+
+    /// The one-value read `fmi2GetReal` answers first agrees with the
+    /// general one for every value reference of every model: the same bits
+    /// for a Real variable, and None exactly where the general read refuses.
+    #[test]
+    fn one_value_read_agrees_with_the_general_read() {
+        for entry in registry::MODELS {
+            let model = (entry.new_instance)();
+            let count = (entry.variables)().len() as u32;
+            for vr in 0..count + 3 {
+                let mut out = [0.0];
+                let general = model.get_real(&[vr], &mut out).map(|()| out[0].to_bits());
+                let one = model.get_one_real(vr).map(f64::to_bits);
+                assert_eq!(one, general.ok(), "{} vr {vr}", entry.info.identifier);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod float_environment {
+    /// Every exported function enters the call's floating-point environment
+    /// before anything else (see [`super::CallEnv`]): a function added
+    /// without it would compute in the host's modes.
+    #[test]
+    fn every_export_computes_in_the_default_float_environment() {
+        let source = [
+            include_str!("common.rs"),
+            include_str!("values.rs"),
+            include_str!("fmu_state.rs"),
+            include_str!("co_simulation.rs"),
+            include_str!("model_exchange.rs"),
+        ]
+        .join("\n");
+        let lines: Vec<&str> = source.lines().collect();
+        let mut exports = 0;
+        for (i, line) in lines.iter().enumerate() {
+            let is_export = line.starts_with("pub extern \"C\" fn ") || line.starts_with("pub unsafe extern \"C\" fn ");
+            if !is_export {
+                continue;
+            }
+            exports += 1;
+            let body = lines[i..].iter().position(|l| l.trim_end().ends_with('{')).expect("a body") + i + 1;
+            assert_eq!(lines[body].trim(), "let _env = CallEnv::enter();", "{line}");
+        }
+        assert_eq!(exports, 44, "the 44 fmi2 functions");
+    }
+}

@@ -1,0 +1,193 @@
+//! Getting and setting values by value reference.
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use super::*;
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetReal(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2Real,
+) -> Status {
+    let _env = CallEnv::enter();
+    // One value of a Real variable, allowed now: the commonest call (an
+    // importer reading an output after each step), answered with the same
+    // checks but no `Result` or slice bookkeeping; everything else, and
+    // every refusal, takes the general path below.
+    if nvr == 1 && !vr.is_null() && !value.is_null() {
+        // SAFETY: `component` checks `c` (NULL, alignment, magic); `vr` and
+        // `value` are non-NULL and, with nvr = 1, point at one element each
+        // that the importer owns for the call (FMI 2.0, 2.1.7).
+        unsafe {
+            if let Some(comp) = component(c) {
+                match catch_unwind(AssertUnwindSafe(|| comp.get_one_real(*vr, allowed::GET))) {
+                    Ok(Some(x)) => {
+                        *value = x;
+                        return Status::Ok;
+                    }
+                    Ok(None) => {}
+                    // The reference the closure held is gone with it.
+                    Err(payload) => return poisoned(c, "fmi2GetReal", payload),
+                }
+            }
+            // (nvr is 1 here: one register less to keep across the call.)
+            return get_real_checked(c, vr, 1, value);
+        }
+    }
+    // SAFETY: as this function's contract (the importer's arguments).
+    unsafe { get_real_checked(c, vr, nvr, value) }
+}
+
+/// `fmi2GetReal` in general: any count, and the words for every refusal.
+///
+/// # Safety
+/// As [`with`] for `c`; `vr` and `value` NULL or pointing at `nvr` elements.
+#[inline(never)]
+unsafe fn get_real_checked(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2Real,
+) -> Status {
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetReal", allowed::GET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let out = slice_mut(value, nvr, "value")?;
+            comp.get_real(vrs, out)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetInteger(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2Integer,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetInteger", allowed::GET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let out = slice_mut(value, nvr, "value")?;
+            comp.get_integer(vrs, out)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetBoolean(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2Boolean,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetBoolean", allowed::GET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let out = slice_mut(value, nvr, "value")?;
+            let mut values = vec![false; nvr];
+            let status = comp.get_boolean(vrs, &mut values)?;
+            for (o, v) in out.iter_mut().zip(values) {
+                *o = if v { FMI2_TRUE } else { FMI2_FALSE };
+            }
+            Ok(status)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2GetString(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2String,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2GetString", allowed::GET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            slice_mut(value, nvr, "value")?;
+            comp.check_string_vrs(vrs)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetReal(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *const Fmi2Real,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2SetReal", allowed::SET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let values = slice(value, nvr, "value")?;
+            comp.set_real(vrs, values)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetInteger(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *const Fmi2Integer,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2SetInteger", allowed::SET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let values = slice(value, nvr, "value")?;
+            comp.set_integer(vrs, values)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetBoolean(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *const Fmi2Boolean,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2SetBoolean", allowed::SET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            let values: Vec<bool> = slice(value, nvr, "value")?.iter().map(|&b| b != FMI2_FALSE).collect();
+            comp.set_boolean(vrs, &values)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi2SetString(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *const Fmi2String,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi2SetString", allowed::SET, |comp| {
+            let vrs = slice(vr, nvr, "vr")?;
+            slice(value, nvr, "value")?;
+            comp.check_string_vrs(vrs)
+        })
+    }
+}

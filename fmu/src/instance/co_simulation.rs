@@ -1,0 +1,89 @@
+//! Co-Simulation: the step from the instance's own time, and the input and
+//! output derivatives that go with it.
+
+#![forbid(unsafe_code)]
+
+use super::step::{substep_count, StepError, MAX_SUBSTEPS_PER_STEP};
+use super::{Instance, Outcome, Phase, Status};
+use crate::text::number;
+
+impl Instance {
+    pub fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Outcome {
+        self.model.set_input_derivatives(vrs, orders, values).map(|()| Status::Ok)
+    }
+
+    pub fn get_output_derivatives(&mut self, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Outcome {
+        self.refresh()?;
+        self.model.get_output_derivatives(vrs, orders, out).map(|()| Status::Ok)
+    }
+
+    /// `DoStep`: integrate from our own time to `t + h`, the checks and
+    /// the step in one call to the model (inlined into the export: one
+    /// function entry and exit less per call).
+    #[inline(always)]
+    pub fn do_step(&mut self, t: f64, h: f64) -> Outcome {
+        match self.model.do_step(&mut self.clock, &self.log, t, h) {
+            Ok(()) => Ok(Status::Ok),
+            Err(StepError::Refused) => Err(self.step_refused(t, h)),
+            Err(StepError::Failed(what)) => Err(self.step_failed(t, h, &what)),
+        }
+    }
+
+    /// The first rule of the step's arguments that (t, h) breaks (the
+    /// checks of `do_step` one by one).
+    #[cold]
+    #[inline(never)]
+    fn step_refused(&self, t: f64, h: f64) -> String {
+        let (end, t_shown, h_shown) = (number(t + h), number(t), number(h));
+        let tolerance = 1e-9 * self.clock.time.abs().max(1.0);
+        let max_substep = self.model.max_substep();
+        let substeps = substep_count(h, max_substep);
+        if !h.is_finite() || h <= 0.0 {
+            return format!("communicationStepSize = {h} rejected: must be finite and > 0");
+        }
+        if !t.is_finite() {
+            return format!("currentCommunicationPoint = {t} rejected: must be finite");
+        }
+        if !(t + h).is_finite() {
+            return format!("currentCommunicationPoint + communicationStepSize = {t} + {h} s overflows: the end of the step must be finite");
+        }
+        if (t - self.clock.time).abs() > tolerance {
+            return format!(
+                "currentCommunicationPoint = {t_shown} s rejected: the FMU is at t = {} s \
+                 (a step must start where the last one ended, within {tolerance:e} s)",
+                number(self.clock.time)
+            );
+        }
+        if let Some(stop) = self.clock.stop_time() {
+            if !self.clock.within_stop(t + h) {
+                return format!(
+                    "step from t = {t_shown} s to {end} s rejected: it passes stopTime = {} s set by {}",
+                    number(stop),
+                    self.words.stop_time
+                );
+            }
+        }
+        format!(
+            "communicationStepSize = {h_shown} s rejected: it would take {substeps:e} internal steps of {} s \
+             (limit {MAX_SUBSTEPS_PER_STEP:e}); use smaller communication steps or a larger internal step",
+            number(max_substep)
+        )
+    }
+
+    /// A step the model could not take: the model is back at t;
+    /// the last successful time stays t.
+    #[cold]
+    #[inline(never)]
+    fn step_failed(&mut self, t: f64, h: f64, what: &str) -> String {
+        self.phase = Phase::Error;
+        let (t, end) = (number(t), number(t + h));
+        format!(
+            "step from t = {t} s to {end} s failed: {what}; the model is left at t = {t} s in state error \
+             (restore a saved FMU state or reset it)"
+        )
+    }
+
+    pub fn last_successful_time(&self) -> f64 {
+        self.clock.time
+    }
+}

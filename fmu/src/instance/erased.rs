@@ -1,0 +1,166 @@
+//! The per-model half of an instance, behind one object-safe trait so that
+//! the instance is written once for every model: [`Erased`] holds what both
+//! interfaces use, [`Stepper`] Co-Simulation's step, [`Hybrid`] Model
+//! Exchange's. [`ModelBox`] implements them for each model, monomorphized,
+//! so that the substep loop inlines the model's step.
+
+#![forbid(unsafe_code)]
+
+use super::access::*;
+use super::finite::{first_non_finite, non_finite};
+use super::hybrid::Hybrid;
+use super::model_box::{start_values, ModelBox};
+use super::step::Stepper;
+use crate::description::Value;
+use crate::model::Model;
+use std::any::Any;
+
+/// Everything the instance asks of a model.
+pub trait Erased: Send + Stepper + Hybrid {
+    fn variable_name(&self, vr: u32) -> Option<&'static str>;
+    fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String>;
+    fn set_integer(&mut self, vrs: &[u32], values: &[i32], initialized: bool) -> Result<(), String>;
+    fn set_boolean(&mut self, vrs: &[u32], values: &[bool], initialized: bool) -> Result<(), String>;
+    fn get_real(&self, vrs: &[u32], out: &mut [f64]) -> Result<(), String>;
+    fn get_integer(&self, vrs: &[u32], out: &mut [i32]) -> Result<(), String>;
+    fn get_boolean(&self, vrs: &[u32], out: &mut [bool]) -> Result<(), String>;
+    /// Reject any string access: no model declares String variables.
+    fn check_string_vrs(&self, vrs: &[u32]) -> Result<(), String>;
+    /// The model's rules, and in Co-Simulation its internal step's
+    /// ([`Model::check_internal_step`]).
+    fn check(&self, co_simulation: bool) -> Result<(), String>;
+    fn initialize(&mut self);
+    /// `GetReal` of one value when `vr` is a Real variable: the call's
+    /// usual form, answered without building a `Result` (None: use
+    /// [`Erased::get_real`], which words the refusal).
+    fn get_one_real(&self, vr: u32) -> Option<f64>;
+    /// First Real variable whose value is not finite, as an error message.
+    fn check_finite(&self) -> Result<(), String>;
+    /// Every input and parameter within its declared range, and the model's
+    /// own rules: for states that come from outside (deserialization).
+    fn check_all(&self, co_simulation: bool) -> Result<(), String>;
+    fn reset_to_start(&mut self);
+    fn boxed_clone(&self) -> Box<dyn Erased>;
+    /// Copy `other` into `self`; false if it is another model type.
+    fn assign(&mut self, other: &dyn Erased) -> bool;
+    fn to_bytes(&self) -> Vec<u8>;
+    fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Erased>, String>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<M: Model> Erased for ModelBox<M> {
+    fn variable_name(&self, vr: u32) -> Option<&'static str> {
+        M::VARIABLES.get(vr as usize).map(|v| v.name)
+    }
+
+    fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String> {
+        set_values!(self, vrs, values, initialized, Real, "Real", check_real::<M>)
+    }
+
+    fn set_integer(&mut self, vrs: &[u32], values: &[i32], initialized: bool) -> Result<(), String> {
+        set_values!(self, vrs, values, initialized, Integer, "Integer", check_integer::<M>)
+    }
+
+    fn set_boolean(&mut self, vrs: &[u32], values: &[bool], initialized: bool) -> Result<(), String> {
+        set_values!(self, vrs, values, initialized, Boolean, "Boolean", |_, _| Ok::<(), String>(()))
+    }
+
+    fn get_real(&self, vrs: &[u32], out: &mut [f64]) -> Result<(), String> {
+        // One value, the commonest request: without the loop, so that
+        // few registers are live across the getter (a short entry and exit).
+        if let ([vr], [slot]) = (vrs, &mut *out) {
+            if let Some(Value::Real { get, .. }) = M::VARIABLES.get(*vr as usize).map(|v| &v.value) {
+                *slot = get(&self.model);
+                return Ok(());
+            }
+        }
+        get_reals(self, vrs, out)
+    }
+
+    fn get_integer(&self, vrs: &[u32], out: &mut [i32]) -> Result<(), String> {
+        get_values!(self, vrs, out, Integer, "Integer")
+    }
+
+    fn get_boolean(&self, vrs: &[u32], out: &mut [bool]) -> Result<(), String> {
+        get_values!(self, vrs, out, Boolean, "Boolean")
+    }
+
+    fn check_string_vrs(&self, vrs: &[u32]) -> Result<(), String> {
+        match vrs.first() {
+            None => Ok(()),
+            Some(&vr) => match lookup::<M>(vr) {
+                Ok(v) => Err(wrong_type(v, vr, "String")),
+                Err(e) => Err(e),
+            },
+        }
+    }
+
+    fn check(&self, co_simulation: bool) -> Result<(), String> {
+        self.model.check()?;
+        if co_simulation {
+            self.model.check_internal_step()?;
+        }
+        Ok(())
+    }
+
+    fn initialize(&mut self) {
+        self.model.initialize();
+    }
+
+    fn get_one_real(&self, vr: u32) -> Option<f64> {
+        real_value(&self.model, vr)
+    }
+
+    fn check_all(&self, co_simulation: bool) -> Result<(), String> {
+        for v in M::VARIABLES {
+            match v.value {
+                Value::Real { get, set: Some(_), .. } => check_real(v, get(&self.model))?,
+                Value::Integer { get, set: Some(_), .. } => check_integer(v, get(&self.model))?,
+                _ => {}
+            }
+        }
+        self.check(co_simulation)
+    }
+
+    fn check_finite(&self) -> Result<(), String> {
+        match first_non_finite(&self.model) {
+            Some(vr) => Err(non_finite::<M>(&self.model, vr)),
+            None => Ok(()),
+        }
+    }
+
+    fn reset_to_start(&mut self) {
+        self.model = start_values::<M>();
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Erased> {
+        Box::new(self.clone())
+    }
+
+    fn assign(&mut self, other: &dyn Erased) -> bool {
+        match other.as_any().downcast_ref::<Self>() {
+            Some(o) => {
+                self.model.clone_from(&o.model);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        postcard::to_allocvec(&self.model).expect("serializing plain numeric state cannot fail")
+    }
+
+    fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Erased>, String> {
+        let (model, rest): (M, &[u8]) =
+            postcard::take_from_bytes(bytes).map_err(|e| format!("model state does not decode: {e}"))?;
+        if !rest.is_empty() {
+            return Err(format!("{} trailing bytes after the model state", rest.len()));
+        }
+        Ok(Box::new(ModelBox { model }))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

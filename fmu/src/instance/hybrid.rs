@@ -1,0 +1,146 @@
+//! Model Exchange on the model side: a model's hybrid form (`Model::HYBRID`)
+//! as continuous states, derivatives, event indicators and the event
+//! iteration.
+
+#![forbid(unsafe_code)]
+
+use super::log::{self, Log};
+use super::model_box::ModelBox;
+use super::step::log_transition;
+use crate::description::Value;
+use crate::model::Model;
+
+/// The model-side half of Model Exchange (models with a `Model::HYBRID` form).
+pub trait Hybrid {
+    /// (continuous states, event indicators); None: Co-Simulation only.
+    fn hybrid_sizes(&self) -> Option<(usize, usize)>;
+    /// Derivatives and outputs for the current time, states and inputs.
+    fn evaluate(&mut self);
+    fn continuous_states(&self, out: &mut [f64]) -> Result<(), String>;
+    /// All checked (count, finite) before any is stored.
+    fn set_continuous_states(&mut self, x: &[f64]) -> Result<(), String>;
+    /// The derivatives `evaluate` left; an error names a non-finite one.
+    fn derivatives(&self, out: &mut [f64]) -> Result<(), String>;
+    fn event_indicators(&self, out: &mut [f64]) -> Result<(), String>;
+    fn nominals(&self, out: &mut [f64]) -> Result<(), String>;
+    /// One pass of the event iteration at `time`, transitions logged:
+    /// (the discrete state changed, a continuous state changed).
+    fn event(&mut self, log: &Log, time: f64) -> (bool, bool);
+    /// Whether an event would change the discrete state now: a mode the
+    /// states and inputs no longer allow (an input that jumped past a
+    /// threshold between the solver's steps, where no indicator could be
+    /// seen crossing).
+    fn event_pending(&self) -> bool;
+}
+
+pub(super) fn hybrid_states<M: Model>() -> &'static [crate::model::State<M>] {
+    match &M::HYBRID {
+        Some(h) => h.states,
+        None => &[],
+    }
+}
+
+/// The value of a continuous state, read through its variable's getter.
+pub(super) fn state_value<M: Model>(model: &M, s: &crate::model::State<M>) -> f64 {
+    match M::VARIABLES.iter().find(|v| v.name == s.variable).map(|v| &v.value) {
+        Some(Value::Real { get, .. }) => get(model),
+        _ => panic!("{}: continuous state {} is not a Real variable", M::INFO.identifier, s.variable),
+    }
+}
+
+pub(super) fn check_state_count(states: usize, given: usize, what: &str) -> Result<(), String> {
+    if states == given {
+        return Ok(());
+    }
+    Err(format!("{what} has {given} elements rejected: this FMU has {states} continuous states (nx = {states})"))
+}
+
+impl<M: Model> Hybrid for ModelBox<M> {
+    fn hybrid_sizes(&self) -> Option<(usize, usize)> {
+        M::HYBRID.as_ref().map(|h| (h.states.len(), h.indicators))
+    }
+
+    fn evaluate(&mut self) {
+        if let Some(h) = &M::HYBRID {
+            (h.evaluate)(&mut self.model);
+        }
+    }
+
+    fn continuous_states(&self, out: &mut [f64]) -> Result<(), String> {
+        let states = hybrid_states::<M>();
+        check_state_count(states.len(), out.len(), "x")?;
+        for (slot, s) in out.iter_mut().zip(states) {
+            *slot = state_value(&self.model, s);
+        }
+        Ok(())
+    }
+
+    fn set_continuous_states(&mut self, x: &[f64]) -> Result<(), String> {
+        let states = hybrid_states::<M>();
+        check_state_count(states.len(), x.len(), "x")?;
+        if let Some((value, s)) = x.iter().zip(states).find(|(value, _)| !value.is_finite()) {
+            return Err(format!("state {} = {value} rejected: must be finite", s.variable));
+        }
+        for (&value, s) in x.iter().zip(states) {
+            (s.set)(&mut self.model, value);
+        }
+        Ok(())
+    }
+
+    fn derivatives(&self, out: &mut [f64]) -> Result<(), String> {
+        let states = hybrid_states::<M>();
+        check_state_count(states.len(), out.len(), "derivatives")?;
+        for (slot, s) in out.iter_mut().zip(states) {
+            *slot = (s.derivative)(&self.model);
+            if !slot.is_finite() {
+                return Err(format!("der({}) = {} is not finite at the current states and inputs", s.variable, slot));
+            }
+        }
+        Ok(())
+    }
+
+    fn event_indicators(&self, out: &mut [f64]) -> Result<(), String> {
+        let Some(h) = &M::HYBRID else { return check_state_count(0, out.len(), "eventIndicators") };
+        if out.len() != h.indicators {
+            return Err(format!(
+                "ni = {} rejected: this FMU has {} event indicators (numberOfEventIndicators)",
+                out.len(),
+                h.indicators
+            ));
+        }
+        (h.event_indicators)(&self.model, out);
+        match out.iter().position(|z| !z.is_finite()) {
+            Some(i) => Err(format!("event indicator {i} = {} is not finite at the current states and inputs", out[i])),
+            None => Ok(()),
+        }
+    }
+
+    fn nominals(&self, out: &mut [f64]) -> Result<(), String> {
+        let states = hybrid_states::<M>();
+        check_state_count(states.len(), out.len(), "x_nominal")?;
+        for (slot, s) in out.iter_mut().zip(states) {
+            *slot = s.nominal;
+        }
+        Ok(())
+    }
+
+    fn event_pending(&self) -> bool {
+        let Some(h) = &M::HYBRID else { return false };
+        let mut probe = self.model.clone();
+        (h.evaluate)(&mut probe);
+        (h.event)(&mut probe, &mut |_| {})
+    }
+
+    fn event(&mut self, log: &Log, time: f64) -> (bool, bool) {
+        let Some(h) = &M::HYBRID else { return (false, false) };
+        let before: Vec<u64> = h.states.iter().map(|s| state_value(&self.model, s).to_bits()).collect();
+        let events_on = log.enabled(log::EVENTS);
+        let changed = (h.event)(&mut self.model, &mut |tr| {
+            if events_on {
+                log_transition(log, M::INFO.identifier, time, tr);
+            }
+        });
+        let moved = h.states.iter().zip(before).any(|(s, b)| state_value(&self.model, s).to_bits() != b);
+        (changed, moved)
+    }
+}

@@ -1,0 +1,340 @@
+//! Co-Simulation's step on the model side: the clock, the one substep
+//! rule, the checks of a step's arguments, and the substep loop with
+//! interpolated inputs, monomorphized per model so that it inlines the
+//! model's own step.
+
+#![forbid(unsafe_code)]
+
+use super::access::{check_input_order, check_lengths, check_output_order, lookup};
+use super::finite::{all_finite, first_non_finite, fixed_parameters_changed, non_finite};
+use super::log::{self, Log, Status};
+use super::model_box::ModelBox;
+use crate::description::Value;
+use crate::model::{Model, Transition};
+
+/// The instance's time keeping, which a step checks and advances.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    pub time: f64,
+    /// The experiment's `stopTime` when defined: no step may pass it.
+    stop_time: Option<f64>,
+    /// The last end a step may have: stopTime plus its round-off allowance,
+    /// +inf without a stopTime (computed once, when stopTime is set).
+    stop_limit: f64,
+    /// Internal substeps taken since the start (part of the FMU state).
+    pub substeps: u64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Self { time: 0.0, stop_time: None, stop_limit: f64::INFINITY, substeps: 0 }
+    }
+}
+
+impl Clock {
+    pub fn stop_time(&self) -> Option<f64> {
+        self.stop_time
+    }
+
+    /// FMI 2.0, 4.2.1: with stopTimeDefined, computing past stopTime is an
+    /// error. The same relative round-off as for the start lets the last
+    /// step of a grid summed in floating point land on it.
+    pub fn set_stop_time(&mut self, stop_time: Option<f64>) {
+        self.stop_time = stop_time;
+        self.stop_limit = stop_time.map_or(f64::INFINITY, |stop| stop + 1e-9 * stop.abs().max(1.0));
+    }
+
+    /// Whether a step may end at `end` (false for NaN).
+    pub fn within_stop(&self, end: f64) -> bool {
+        end <= self.stop_limit
+    }
+}
+
+/// Refuse a step that would take more substeps than this (a communication
+/// step of 1e4 s at a 1 ms internal step is 1e7 substeps, well inside).
+pub const MAX_SUBSTEPS_PER_STEP: f64 = 1e8;
+
+/// Why [`Erased::do_step`] took no step.
+#[derive(Debug)]
+pub enum StepError {
+    /// (t, h) break a rule of a step's arguments; nothing changed (the
+    /// component finds and words the rule, off the accepted path).
+    Refused,
+    /// The model could not take the step and is back where it was: why.
+    Failed(String),
+}
+
+/// The model-side half of Co-Simulation.
+pub trait Stepper {
+    fn max_substep(&self) -> f64;
+    /// `DoStep` from `t` over `h` in one dynamic call, so that the checks
+    /// and the model's step are compiled together per model: `t`, `h` and
+    /// the end checked against `clock` ([`step_accepted`]), then
+    /// [`substep_count`] equal substeps landing exactly on `t + h`, each
+    /// transition logged in category `logEvents`, and `clock` advanced. If a
+    /// Real variable ends non-finite, the model is put back as it was and the
+    /// error names the variable.
+    fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError>;
+    /// `SetRealInputDerivatives`: first derivatives of declared inputs,
+    /// used over the next step only; all checked before any is applied.
+    fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), String>;
+    /// `GetRealOutputDerivatives`: first derivatives of declared outputs.
+    fn get_output_derivatives(&self, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Result<(), String>;
+}
+
+/// Number of equal substeps of at most `max_substep` (up to rounding) that
+/// cover `h`: the rule of [`friction::substep_count`], the one the models
+/// that substep themselves are handed.
+pub use friction::substep_count;
+
+/// step takes one branch (`Component::step_refused` finds and words the
+/// broken rule): `t`, `h` and `t + h` finite, `h > 0`, `t` where the last
+/// step ended (within round-off), the end not past stopTime, and at most
+/// [`MAX_SUBSTEPS_PER_STEP`] substeps.
+#[inline(always)]
+pub fn step_accepted(clock: &Clock, t: f64, h: f64, substeps: f64) -> bool {
+    let tolerance = 1e-9 * clock.time.abs().max(1.0);
+    let end = t + h;
+    // Finiteness without a test of its own for t and h: t within the
+    // tolerance of the (finite) clock time is finite (a NaN or infinite t
+    // fails that comparison); then a finite end means a finite h. `end - end`
+    // is 0 for a finite end and NaN otherwise.
+    #[allow(clippy::eq_op)]
+    let end_finite = end - end == 0.0;
+    h > 0.0
+        && (t - clock.time).abs() <= tolerance
+        && end_finite
+        && clock.within_stop(end)
+        && substeps <= MAX_SUBSTEPS_PER_STEP
+}
+
+/// A substep count above 1 (checked <= MAX_SUBSTEPS_PER_STEP) as an integer,
+/// off the path of the usual single substep.
+#[cold]
+#[inline(never)]
+pub(super) fn several(substeps: f64) -> u64 {
+    substeps as u64
+}
+
+/// A transition at `time`, in category `logEvents` (when it is on).
+#[cold]
+#[inline(never)]
+pub(super) fn log_transition(log: &Log, identifier: &str, time: f64, tr: Transition) {
+    log.emit(
+        Status::Ok,
+        log::EVENTS,
+        &format!(
+            "t = {} s: {identifier} {} {} -> {} ({})",
+            crate::text::number(time),
+            tr.what,
+            tr.from,
+            tr.to,
+            tr.meaning
+        ),
+    );
+}
+
+/// Most interpolated inputs a model may declare (fixed-size bookkeeping,
+/// so that `doStep` allocates nothing).
+pub(super) const MAX_INTERPOLATED: usize = 8;
+
+/// `a == b` in a constant expression.
+pub(super) const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Value reference of each declared interpolated input, found by name at
+/// compile time (an unknown name fails the build of that model).
+pub(super) const fn interpolated_vrs<M: Model>() -> [usize; MAX_INTERPOLATED] {
+    assert!(M::INPUT_DERIVATIVES.len() <= MAX_INTERPOLATED, "more interpolated inputs than MAX_INTERPOLATED");
+    let mut vrs = [0; MAX_INTERPOLATED];
+    let mut k = 0;
+    while k < M::INPUT_DERIVATIVES.len() {
+        let mut vr = 0;
+        while !same_name(M::VARIABLES[vr].name, M::INPUT_DERIVATIVES[k].input) {
+            vr += 1; // past the end: "index out of bounds", an unknown input name
+        }
+        vrs[k] = vr;
+        k += 1;
+    }
+    vrs
+}
+
+impl<M: Model> ModelBox<M> {
+    /// [`interpolated_vrs`] of `M`, computed once per model type.
+    const INTERPOLATED_VRS: [usize; MAX_INTERPOLATED] = interpolated_vrs::<M>();
+
+    fn set_input(&mut self, vr: usize, x: f64) {
+        if let Value::Real { set: Some(set), .. } = M::VARIABLES[vr].value {
+            set(&mut self.model, x);
+        }
+    }
+
+    fn input(&self, vr: usize) -> f64 {
+        match M::VARIABLES[vr].value {
+            Value::Real { get, .. } => get(&self.model),
+            _ => unreachable!("interpolated inputs are Real"),
+        }
+    }
+
+    /// Integrate from `t0` over `h` in `substeps` equal substeps (see
+    /// [`substep_count`]), landing exactly on `t0 + h`. If a Real variable
+    /// ends non-finite, the model is put back as it was and the error names
+    /// the variable.
+    #[inline(always)]
+    fn advance(
+        &mut self,
+        t0: f64,
+        h: f64,
+        substeps: u64,
+        on_transition: &mut dyn FnMut(f64, Transition),
+    ) -> Result<(), String> {
+        // A stack copy (the models hold plain numbers): restores the state if
+        // the step fails, without allocating on the step path.
+        let saved = self.model.clone();
+        // Interpolated inputs: value and slope at the start of the step
+        // (`n` is a constant of the model type: these loops unroll).
+        let n = M::INPUT_DERIVATIVES.len();
+        let mut value = [0.0; MAX_INTERPOLATED];
+        let mut slope = [0.0; MAX_INTERPOLATED];
+        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
+            value[k] = self.input(Self::INTERPOLATED_VRS[k]);
+            slope[k] = (d.get)(&self.model);
+        }
+        let interpolating = slope[..n].iter().any(|&s| s != 0.0);
+        if M::SUBSTEPS_ITSELF {
+            // A shaft port: its own substeps, its drive end moving within them;
+            // a transition is reported over the whole step.
+            self.model.step_in(h, substeps as usize, &mut |tr| on_transition(t0 + h, tr));
+        } else if substeps == 1 {
+            // The usual case, without the loop's bookkeeping: the same `dt`
+            // (`h / 1`) and time (`t0 + h`) as the loop's single pass.
+            self.model.step(h, &mut |tr| on_transition(t0 + h, tr));
+        } else {
+            let dt = h / substeps as f64;
+            for k in 1..substeps + 1 {
+                if interpolating && k > 1 {
+                    let offset = (k - 1) as f64 * dt;
+                    for (i, &vr) in Self::INTERPOLATED_VRS[..n].iter().enumerate() {
+                        self.set_input(vr, value[i] + slope[i] * offset);
+                    }
+                }
+                let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
+                self.model.step(dt, &mut |tr| on_transition(t, tr));
+            }
+        }
+        if !all_finite(&self.model) {
+            let error = match first_non_finite(&self.model) {
+                Some(vr) => non_finite::<M>(&self.model, vr),
+                None => "a Real variable became non-finite".into(), // all_finite and first_non_finite agree
+            };
+            self.model = saved;
+            return Err(error);
+        }
+        if cfg!(debug_assertions) {
+            if let Some(name) = fixed_parameters_changed(&saved, &self.model) {
+                panic!("a step changed the fixed parameter {name}");
+            }
+        }
+        // The inputs keep the values the environment set; their derivatives
+        // applied to this step only.
+        for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
+            self.set_input(Self::INTERPOLATED_VRS[k], value[k]);
+            (d.set)(&mut self.model, 0.0);
+        }
+        Ok(())
+    }
+}
+
+impl<M: Model> Stepper for ModelBox<M> {
+    fn max_substep(&self) -> f64 {
+        self.model.max_substep()
+    }
+
+    fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError> {
+        let substeps = substep_count(h, self.model.max_substep());
+        if !step_accepted(clock, t, h, substeps) {
+            return Err(StepError::Refused);
+        }
+        let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
+        let events_on = log.enabled(log::EVENTS);
+        self.advance(t, h, substeps, &mut |time, tr| {
+            if events_on {
+                log_transition(log, M::INFO.identifier, time, tr);
+            }
+        })
+        .map_err(StepError::Failed)?;
+        clock.time = t + h;
+        clock.substeps += substeps;
+        Ok(())
+    }
+
+    fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), String> {
+        check_lengths(vrs.len(), values.len())?;
+        check_lengths(vrs.len(), orders.len())?;
+        for ((&vr, &order), &x) in vrs.iter().zip(orders).zip(values) {
+            let v = lookup::<M>(vr)?;
+            if !M::INPUT_DERIVATIVES.iter().any(|d| d.input == v.name) {
+                return Err(if M::INPUT_DERIVATIVES.is_empty() {
+                    format!(
+                        "{} (value reference {vr}) rejected: this FMU holds its inputs over a step \
+                         (canInterpolateInputs=\"false\")",
+                        v.name
+                    )
+                } else {
+                    let names: Vec<_> = M::INPUT_DERIVATIVES.iter().map(|d| d.input).collect();
+                    format!(
+                        "{} (value reference {vr}) rejected: not an input this FMU interpolates (those are: {})",
+                        v.name,
+                        names.join(", ")
+                    )
+                });
+            }
+            check_input_order(order, v.name)?;
+            if !x.is_finite() {
+                return Err(format!("derivative of {} = {x} rejected: must be finite", v.name));
+            }
+        }
+        for (&vr, &x) in vrs.iter().zip(values) {
+            let name = M::VARIABLES[vr as usize].name;
+            if let Some(d) = M::INPUT_DERIVATIVES.iter().find(|d| d.input == name) {
+                (d.set)(&mut self.model, x);
+            }
+        }
+        Ok(())
+    }
+
+    fn get_output_derivatives(&self, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Result<(), String> {
+        check_lengths(vrs.len(), out.len())?;
+        check_lengths(vrs.len(), orders.len())?;
+        for ((&vr, &order), slot) in vrs.iter().zip(orders).zip(out.iter_mut()) {
+            let v = lookup::<M>(vr)?;
+            let Some(d) = M::OUTPUT_DERIVATIVES.iter().find(|d| d.output == v.name) else {
+                let names: Vec<_> = M::OUTPUT_DERIVATIVES.iter().map(|d| d.output).collect();
+                return Err(format!(
+                    "{} (value reference {vr}) rejected: no derivative for it (outputs with derivatives: {})",
+                    v.name,
+                    if names.is_empty() {
+                        "none, maxOutputDerivativeOrder=\"0\"".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ));
+            };
+            check_output_order(order, v.name)?;
+            *slot = (d.get)(&self.model);
+        }
+        Ok(())
+    }
+}
