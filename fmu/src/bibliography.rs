@@ -3,6 +3,8 @@
 //! (`ModelInfo::sources`); its FMU's documentation, `docs/models.md` and
 //! the README's bibliography (checked by a test) show them.
 
+#![forbid(unsafe_code)]
+
 /// A publication as a modeller cites it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Source {

@@ -16,6 +16,8 @@
 //! `der(x)` (dx/dt), `abs(x)`, `sign(x)`, `sqrt(x)` and any other name
 //! applied to arguments (`min`, `max`, `exp`, `tanh`, ...).
 
+#![forbid(unsafe_code)]
+
 /// One equation: its math, the condition under which it holds (math, empty
 /// for always) and where it comes from (the paper's equation, or a word on
 /// why it is here).

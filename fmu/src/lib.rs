@@ -1,23 +1,25 @@
-//! FMI 2.0 export of the friction models (Co-Simulation and Model Exchange
-//! in one binary), in layers that
-//! only point down (see `docs/dev/architecture.md`):
+//! The friction models as FMUs: FMI 2.0 Co-Simulation and Model Exchange in
+//! one binary, in layers that only point down (see
+//! `docs/dev/architecture.md`; `tests/tests/architecture.rs` checks them),
+//! bottom up:
 //!
-//! - model layer, on the physics crate `friction`:
-//!   - [`description`]: how a model declares its variables (the one source
-//!     of truth from which the XML, the getters/setters and the docs derive);
-//!   - [`model`]: the trait a model implements: declarations plus a step;
-//!   - [`models`]: the models, listed once in `models!`;
-//!   - [`scenarios`]: the papers' experiments as data;
-//!   - [`text`]: numbers and units as messages show them;
-//! - FMI layer:
-//!   - [`xml`]: `modelDescription.xml` and the GUID, generated from a declaration;
-//!   - [`registry`]: every model's entry (XML, GUID, type-erased instance);
-//!   - [`fmi2`]: the C ABI; all FMI bookkeeping lives there, once, and the
-//!     only `unsafe` of the crate.
+//! - the model contract, on the physics crate `friction`: [`description`]
+//!   (how a model declares its variables: the one source of truth for the
+//!   XML, the getters and setters, the docs), [`model`] (the trait a model
+//!   implements: declarations plus a step), [`scenario`] (an experiment as
+//!   data), [`text`], [`equations`], [`bibliography`];
+//! - the models: [`models`] (listed once in `models!`) and [`scenarios`];
+//! - the instance core, [`instance`]: an instance of any model, the
+//!   bookkeeping of every standard (call sequence, values, step, events,
+//!   FMU states, logging), knowing no FMI version and no C;
+//! - the registry: [`xml`] (`modelDescription.xml` and the GUID) and
+//!   [`registry`] (every model's entry);
+//! - the bindings: [`fmi2`], the FMI 2.0 C ABI over the core, grouped by
+//!   interface, and the only `unsafe` of the crate.
 //!
-//! Adding a model touches only `models/`: a new file and one entry in `models!`.
-//! Running models in-process (scenarios, cross-check references) is the
-//! `runner` crate's job, outside the FMU binary.
+//! Adding a model touches only `models/`: a new file and one entry in
+//! `models!`. Running models in-process (scenarios, cross-check references)
+//! is the `runner` crate's job (`tests/runner`), outside the FMU binary.
 
 pub mod bibliography;
 pub mod description;

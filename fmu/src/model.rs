@@ -1,5 +1,7 @@
 //! The contract between a model and the FMI layer.
 
+#![forbid(unsafe_code)]
+
 use crate::description::{ModelInfo, Variable};
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -178,4 +180,50 @@ pub struct State<M> {
     /// A typical magnitude (fmi2GetNominalsOfContinuousStates): a solver's
     /// absolute tolerance is its relative tolerance times this.
     pub nominal: f64,
+}
+
+/// A model's continuous states, one line each (a long one continues on a
+/// second line, indented by four; rustfmt leaves the brace macro alone):
+/// `state(variable, set, derivative, depends_on)`, and a fifth argument,
+/// the nominal, where it is not 1. Expands to `&[State; N]`.
+///
+/// ```text
+/// states: states! {
+///     state("phi1", |m, x| m.two_mut().clutch.angle1 = x, |m| m.two().clutch.rate1, &["w1"]),
+///     state("tau_friction", |m, x| m.body.law.torque = 0.0 - x, |m| m.body.law.torque_rate(m.body.rate), &["w"], 0.01),
+/// },
+/// ```
+macro_rules! states {
+    ($(state($variable:expr, $set:expr, $derivative:expr, $depends_on:expr $(, $nominal:expr)? $(,)?)),* $(,)?) => {
+        &[$($crate::model::State::with_nominal(
+            $variable, $set, $derivative, $depends_on, $crate::model::states!(@nominal $($nominal)?)
+        )),*]
+    };
+    (@nominal) => { 1.0 };
+    (@nominal $nominal:expr) => { $nominal };
+}
+pub(crate) use states;
+
+impl<M> State<M> {
+    /// The state `variable`, stored by `set`, with its `derivative` and what
+    /// that depends on; nominal 1.
+    pub const fn new(
+        variable: &'static str,
+        set: fn(&mut M, f64),
+        derivative: fn(&M) -> f64,
+        depends_on: &'static [&'static str],
+    ) -> Self {
+        Self { variable, set, derivative, depends_on, nominal: 1.0 }
+    }
+
+    /// As [`State::new`], with a typical magnitude other than 1.
+    pub const fn with_nominal(
+        variable: &'static str,
+        set: fn(&mut M, f64),
+        derivative: fn(&M) -> f64,
+        depends_on: &'static [&'static str],
+        nominal: f64,
+    ) -> Self {
+        Self { variable, set, derivative, depends_on, nominal }
+    }
 }

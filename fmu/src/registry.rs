@@ -5,6 +5,8 @@
 //! FMI layer: built from the model layer's list ([`crate::models::for_each_model`]);
 //! nothing here is written per model.
 
+#![forbid(unsafe_code)]
+
 use crate::description::{ModelInfo, VariableInfo};
 use crate::instance::{Erased, ModelBox};
 use crate::model::Model;

@@ -10,6 +10,8 @@
 //! Data only (model layer): running a scenario is the `runner` crate's
 //! `Simulate`, which drives the model through the exported fmi2 functions.
 
+#![forbid(unsafe_code)]
+
 use crate::description::Causality;
 pub use crate::scenario::{Scenario, Signal, Trace};
 

@@ -2,6 +2,8 @@
 //! unit for a dimensionless quantity. (The model description writes every
 //! number exactly, with [`crate::xml`]; a message is read by a person.)
 
+#![forbid(unsafe_code)]
+
 /// `x` with at most ten significant digits, trailing zeros dropped:
 /// `2.0999999999999996` reads `2.1`, `3.0400000123e-4` reads
 /// `0.0003040000012`. Exponent form below 1e-4 and from 1e15 on; `NaN`,

@@ -4,6 +4,8 @@
 //! (fmi2ModelDescription.xsd): UnitDefinitions, TypeDefinitions,
 //! LogCategories, DefaultExperiment, ModelVariables, ModelStructure.
 
+#![forbid(unsafe_code)]
+
 use crate::description::{Causality, Enumeration, Quantity, Value, Variability, Variable, LOG_CATEGORIES};
 use crate::model::Model;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, Event};

@@ -213,3 +213,38 @@ fn the_scan_sees_code_and_skips_comments_and_strings() {
     assert!(unsafe_uses(&code_only(hidden)).is_empty(), "{}", code_only(hidden));
     assert!(violations("xtask/src/x.rs", "#![forbid(unsafe_code)]\nfn unsafe_name() {}\n").is_empty());
 }
+
+/// Every module of the FMU crate that needs no `unsafe` says so to the
+/// compiler (issue 31): `#![forbid(unsafe_code)]` in the module's own file
+/// or in the file of a module it sits in (`models/mod.rs` covers every
+/// model). Only the FFI folder's files that hold `unsafe` go without it.
+#[test]
+fn every_module_without_unsafe_forbids_it() {
+    let src = workspace().join("fmu/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let forbids = |p: &Path| std::fs::read_to_string(p).unwrap().contains("#![forbid(unsafe_code)]");
+    let mut missing = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&src).unwrap();
+        // The crate root and the FFI folder's root: a forbid there would bind
+        // the files below that need `unsafe`; and the C types, whose only
+        // `unsafe` is in function-pointer types.
+        if ["lib.rs", "fmi2/mod.rs", "fmi2/types.rs"].iter().any(|f| relative == Path::new(f)) {
+            continue;
+        }
+        let code = code_only(&std::fs::read_to_string(path).unwrap());
+        if !unsafe_uses(&code).is_empty() {
+            continue;
+        }
+        // This file, or the `mod.rs` of a folder it sits in.
+        let covered =
+            forbids(path) || path.ancestors().skip(1).take_while(|d| *d != src).any(|d| forbids(&d.join("mod.rs")));
+        if !covered {
+            missing.push(relative.display().to_string());
+        }
+    }
+    assert!(files.len() > 30, "too few files: {}", files.len());
+    assert!(missing.is_empty(), "files without unsafe that do not forbid it:\n{}", missing.join("\n"));
+}

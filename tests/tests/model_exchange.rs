@@ -7,54 +7,28 @@
 //! (`tests/python/shaft_reference.py`, independent of the FMUs).
 
 use fmu_tests::oms::Cut;
-use fmu_tests::{fmu_path, run_python, workspace_root};
+use fmu_tests::{co_simulation_only, fmu_path, run_python, with_model_exchange, workspace_root};
 
 /// Hill's levels of a coupling system (`shaft_coupling.py --systems`).
 fn hill_levels(p: &std::collections::BTreeMap<String, f64>) -> [(String, f64); 2] {
     [("tau_static".into(), p["tau_static"]), ("tau_coulomb".into(), p["tau_coulomb"])]
 }
 
-/// Every FMU carries Model Exchange beside Co-Simulation (issue 19), but
-/// those of [`CO_SIMULATION_ONLY`].
-const WITH_MODEL_EXCHANGE: &[&str] = &[
-    "HillFrictionInertia",
-    "StribeckInertia",
-    "StribeckElement",
-    "MajdSimaanInertia",
-    "MajdSimaanElement",
-    "DahlInertia",
-    "DahlElement",
-    "LoadDependentFrictionInertia",
-    "ClutchStickSlip",
-    "TwoInertiaClutch",
-    "CoupledClutches",
-    "HillFrictionShaftLoad",
-    "StribeckShaftLoad",
-    "MajdSimaanShaftLoad",
-    "DahlShaftLoad",
-    "LoadDependentFrictionShaftLoad",
-    "CmgGimbalRateLoop",
-    "AntennaAzimuthServo",
-    "FlapActuatorServo",
-    "CompliantDrive",
-    "MotorDrive",
-    "ShaftClutch",
-];
-
-/// Co-Simulation only, each for its reason (issue 29 item 2: one FMU, one
-/// physics): the conventional Coulomb baseline's chatter is that of its
-/// discrete-time algorithm; the law under a variable-step solver would be
-/// exact Coulomb friction, another physics (HillFrictionInertia's).
-const CO_SIMULATION_ONLY: &[&str] = &["ConventionalCoulombBaseline"];
-
+/// Every FMU carries Model Exchange beside Co-Simulation (issue 19) when its
+/// model has a hybrid form; the others are Co-Simulation only, each for its
+/// reason (issue 29 item 2: one FMU, one physics: the conventional Coulomb
+/// baseline's chatter is that of its discrete-time algorithm; under a
+/// variable-step solver the law would be exact Coulomb friction, another
+/// physics, HillFrictionInertia's). Both lists come from the registry.
 #[test]
 fn the_declared_interfaces_are_the_ones_instantiated() {
+    assert!(with_model_exchange().len() >= 20 && co_simulation_only().contains(&"ConventionalCoulombBaseline"));
     for id in fmu_tests::identifiers() {
         let mut zip = zip::ZipArchive::new(std::fs::File::open(fmu_path(id)).unwrap()).unwrap();
         let mut xml = String::new();
         std::io::Read::read_to_string(&mut zip.by_name("modelDescription.xml").unwrap(), &mut xml).unwrap();
-        let me = WITH_MODEL_EXCHANGE.contains(&id);
-        assert!(me != CO_SIMULATION_ONLY.contains(&id), "{id}: a new FMU; add it to one of the two lists");
+        let me = with_model_exchange().contains(&id);
+        assert!(me != co_simulation_only().contains(&id), "{id}");
         assert_eq!(xml.contains("<ModelExchange"), me, "{id}");
         assert!(xml.contains("<CoSimulation"), "{id}");
     }
@@ -67,7 +41,7 @@ fn fmpy_runs_model_exchange_to_the_closed_forms() {
     let (ok, out, err) = run_python(&script, &[dir.to_str().unwrap()]);
     println!("{out}");
     assert!(ok, "{out}\n{err}");
-    for id in WITH_MODEL_EXCHANGE {
+    for id in with_model_exchange() {
         assert!(out.contains(&format!("ok {id}: validates with 0 problems")), "{id} not checked:\n{out}");
         assert!(out.contains(&format!("ok {id}: default experiment in Model Exchange")), "{id}:\n{out}");
     }
@@ -429,14 +403,14 @@ fn model_exchange_refuses_bad_calls_and_values_and_changes_nothing() {
     }
     // Every model with Model Exchange instantiates in both interfaces; a
     // Co-Simulation-only one refuses fmi2ModelExchange with its reason.
-    for id in WITH_MODEL_EXCHANGE {
+    for id in with_model_exchange() {
         let fmu = RawFmu::load(id);
         let c = fmu.instantiate_as("me", me);
         assert!(!c.is_null(), "{id}: {}", fmu.last_error());
         // SAFETY: `c` is a live instance of `fmu`'s library.
         unsafe { fmu.lib.fmi2FreeInstance(c) };
     }
-    for id in CO_SIMULATION_ONLY {
+    for id in co_simulation_only() {
         let fmu = RawFmu::load(id);
         let c = fmu.instantiate_as("me", me);
         assert!(c.is_null(), "{id}: instantiated as Model Exchange");

@@ -49,6 +49,8 @@
 //! lists its own). An enumerated parameter's FMI Enumeration and its integer
 //! codes come from one [`enumeration!`].
 
+#![forbid(unsafe_code)]
+
 /// FMI 2.0 causality.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Causality {

@@ -5,7 +5,8 @@
 use crate::bibliography;
 use crate::description::{enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::equations::eq;
-use crate::model::{Hybrid, Model, State, Transition};
+use crate::model::{Hybrid, Model, Transition};
+use crate::model::states;
 use crate::scenario::{Scenario, Signal, Trace};
 use friction::{AntennaServo, AntennaServoDesign, AxisFriction, Motion, StickSlipContact};
 use serde::{Deserialize, Serialize};
@@ -193,71 +194,21 @@ impl Model for AntennaAzimuthServo {
     // pressure limit and the anti-windup hold discrete states. The states
     // are the outputs in their declared units (deg, mdeg/s, psi).
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
-        states: &[
-            State {
-                variable: "position",
-                set: |m, x| m.servo.antenna_angle = x * DEGREE,
-                derivative: |m| m.derivatives[0],
-                depends_on: &["rate"],
-                nominal: 1e-3,
-            },
-            State {
-                variable: "rate",
-                set: |m, x| m.servo.antenna_rate = x * MILLIDEGREE,
-                derivative: |m| m.derivatives[1],
-                depends_on: &["position", "rate", "motor_angle", "motor_rate"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "motor_angle",
-                set: |m, x| m.servo.motor_angle = x * DEGREE,
-                derivative: |m| m.derivatives[2],
-                depends_on: &["motor_rate"],
-                nominal: 1e-3,
-            },
-            State {
-                variable: "motor_rate",
-                set: |m, x| m.servo.motor_rate = x * MILLIDEGREE,
-                derivative: |m| m.derivatives[3],
-                depends_on: &["position", "rate", "motor_angle", "motor_rate", "torque"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "torque",
-                set: |m, x| m.servo.pressure = x,
-                derivative: |m| m.derivatives[4],
-                depends_on: &["torque", "valve"],
-                nominal: 100.0,
-            },
-            State {
-                variable: "valve",
-                set: |m, x| m.servo.valve = x,
-                derivative: |m| m.derivatives[5],
-                depends_on: &[
-                    "position_command",
-                    "position",
-                    "position_loop_integral",
-                    "motor_rate",
-                    "rate_loop_integral",
-                    "valve",
-                ],
-                nominal: 100.0,
-            },
-            State {
-                variable: "rate_loop_integral",
-                set: |m, x| m.servo.rate_integral = x,
-                derivative: |m| m.derivatives[6],
-                depends_on: &["position_command", "position", "position_loop_integral", "motor_rate"],
-                nominal: 100.0,
-            },
-            State {
-                variable: "position_loop_integral",
-                set: |m, x| m.servo.position_integral = x * MILLIDEGREE,
-                derivative: |m| m.derivatives[7],
-                depends_on: &["position_command", "position"],
-                nominal: 1.0,
-            },
-        ],
+        states: states! {
+            state("position", |m, x| m.servo.antenna_angle = x * DEGREE, |m| m.derivatives[0], &["rate"], 1e-3),
+            state("rate", |m, x| m.servo.antenna_rate = x * MILLIDEGREE, |m| m.derivatives[1],
+                &["position", "rate", "motor_angle", "motor_rate"]),
+            state("motor_angle", |m, x| m.servo.motor_angle = x * DEGREE, |m| m.derivatives[2], &["motor_rate"], 1e-3),
+            state("motor_rate", |m, x| m.servo.motor_rate = x * MILLIDEGREE, |m| m.derivatives[3],
+                &["position", "rate", "motor_angle", "motor_rate", "torque"]),
+            state("torque", |m, x| m.servo.pressure = x, |m| m.derivatives[4], &["torque", "valve"], 100.0),
+            state("valve", |m, x| m.servo.valve = x, |m| m.derivatives[5], &["position_command", "position",
+                "position_loop_integral", "motor_rate", "rate_loop_integral", "valve"], 100.0),
+            state("rate_loop_integral", |m, x| m.servo.rate_integral = x, |m| m.derivatives[6],
+                &["position_command", "position", "position_loop_integral", "motor_rate"], 100.0),
+            state("position_loop_integral", |m, x| m.servo.position_integral = x * MILLIDEGREE, |m| m.derivatives[7],
+                &["position_command", "position"]),
+        },
         indicators: 5,
         evaluate: |m| {
             let (position_error, rate_error, demand) = m.loop_signals();

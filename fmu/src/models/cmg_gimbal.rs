@@ -4,7 +4,8 @@
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
-use crate::model::{Hybrid, Model, State, Transition};
+use crate::model::{Hybrid, Model, Transition};
+use crate::model::states;
 use crate::scenario::{Scenario, Signal, Trace};
 use friction::{GimbalRateLoop, Motion};
 use serde::{Deserialize, Serialize};
@@ -112,73 +113,21 @@ impl Model for CmgGimbalRateLoop {
     // frictionless copy. Dahl's dTf/dt has a kink where theta' changes
     // sign: the one event indicator, so that the solver restarts there.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
-        states: &[
-            State {
-                variable: "angle_filtered_command",
-                set: |m, x| m.gimbal.command_angle = x,
-                derivative: |m| m.filtered_rate(),
-                depends_on: &["rate_filtered_command", "rate_command"],
-                nominal: 1e-3,
-            },
-            State {
-                variable: "rate_filtered_command",
-                set: |m, x| m.gimbal.command_rate = x,
-                derivative: |m| {
-                    let g = &m.gimbal;
-                    if g.rate_gain > 0.0 { g.angle_gain / g.rate_gain * (m.rate_command - g.command_rate) } else { 0.0 }
-                },
-                depends_on: &["rate_filtered_command", "rate_command"],
-                nominal: 1e-3,
-            },
-            State {
-                variable: "angle",
-                set: |m, x| m.gimbal.angle = x,
-                derivative: |m| m.gimbal.rate,
-                depends_on: &["rate"],
-                nominal: 1e-3,
-            },
-            State {
-                variable: "rate",
-                set: |m, x| m.gimbal.rate = x,
-                derivative: |m| (m.gimbal.control_torque - m.gimbal.friction.torque) / m.gimbal.inertia,
-                depends_on: &[
-                    "angle_filtered_command",
-                    "rate_filtered_command",
-                    "rate_command",
-                    "angle",
-                    "rate",
-                    "tau_friction",
-                ],
-                nominal: 1e-3,
-            },
-            State {
-                variable: "tau_friction",
-                set: |m, x| m.gimbal.friction.torque = 0.0 - x,
-                derivative: |m| 0.0 - m.gimbal.friction.torque_rate(m.gimbal.rate),
-                depends_on: &["rate", "tau_friction"],
-                nominal: 0.1,
-            },
-            State {
-                variable: "angle_without_friction",
-                set: |m, x| m.gimbal.ideal_angle = x,
-                derivative: |m| m.gimbal.ideal_rate,
-                depends_on: &["rate_without_friction"],
-                nominal: 1e-3,
-            },
-            State {
-                variable: "rate_without_friction",
-                set: |m, x| m.gimbal.ideal_rate = x,
-                derivative: |m| m.control(m.gimbal.ideal_angle, m.gimbal.ideal_rate) / m.gimbal.inertia,
-                depends_on: &[
-                    "angle_filtered_command",
-                    "rate_filtered_command",
-                    "rate_command",
-                    "angle_without_friction",
-                    "rate_without_friction",
-                ],
-                nominal: 1e-3,
-            },
-        ],
+        states: states! {
+            state("angle_filtered_command", |m, x| m.gimbal.command_angle = x, |m| m.filtered_rate(),
+                &["rate_filtered_command", "rate_command"], 1e-3),
+            state("rate_filtered_command", |m, x| m.gimbal.command_rate = x, |m| m.filtered_acceleration(),
+                &["rate_filtered_command", "rate_command"], 1e-3),
+            state("angle", |m, x| m.gimbal.angle = x, |m| m.gimbal.rate, &["rate"], 1e-3),
+            state("rate", |m, x| m.gimbal.rate = x,
+                |m| (m.gimbal.control_torque - m.gimbal.friction.torque) / m.gimbal.inertia, Self::RATE_DEPENDS_ON, 1e-3),
+            state("tau_friction", |m, x| m.gimbal.friction.torque = 0.0 - x,
+                |m| 0.0 - m.gimbal.friction.torque_rate(m.gimbal.rate), &["rate", "tau_friction"], 0.1),
+            state("angle_without_friction", |m, x| m.gimbal.ideal_angle = x, |m| m.gimbal.ideal_rate,
+                &["rate_without_friction"], 1e-3),
+            state("rate_without_friction", |m, x| m.gimbal.ideal_rate = x,
+                |m| m.control(m.gimbal.ideal_angle, m.gimbal.ideal_rate) / m.gimbal.inertia, Self::IDEAL_RATE_DEPENDS_ON, 1e-3),
+        },
         indicators: 1,
         evaluate: |m| m.gimbal.control_torque = m.control(m.gimbal.angle, m.gimbal.rate),
         event_indicators: |m, z| z[0] = m.gimbal.rate,
@@ -255,6 +204,25 @@ impl Model for CmgGimbalRateLoop {
 }
 
 impl CmgGimbalRateLoop {
+    /// What the gimbal's rate depends on (ModelStructure).
+    const RATE_DEPENDS_ON: &'static [&'static str] =
+        &["angle_filtered_command", "rate_filtered_command", "rate_command", "angle", "rate", "tau_friction"];
+    /// What the frictionless copy's rate depends on.
+    const IDEAL_RATE_DEPENDS_ON: &'static [&'static str] = &[
+        "angle_filtered_command",
+        "rate_filtered_command",
+        "rate_command",
+        "angle_without_friction",
+        "rate_without_friction",
+    ];
+
+    /// d(theta1')/dt of the command filter: (K_I/K_p)*(theta_c' - theta1'),
+    /// none without a filter (K_p = 0).
+    fn filtered_acceleration(&self) -> f64 {
+        let g = &self.gimbal;
+        if g.rate_gain > 0.0 { g.angle_gain / g.rate_gain * (self.rate_command - g.command_rate) } else { 0.0 }
+    }
+
     /// theta1' as Eq. (10) uses it: the filter's state, or with K_p = 0 (no
     /// lag) the command itself (Model Exchange).
     fn filtered_rate(&self) -> f64 {

@@ -5,7 +5,8 @@
 
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
-use crate::model::{Hybrid, Model, State, Transition};
+use crate::model::{Hybrid, Model, Transition};
+use crate::model::states;
 use friction::{CompliantDrive as Drive, DriveInputs};
 use serde::{Deserialize, Serialize};
 
@@ -81,22 +82,11 @@ impl Model for CompliantDrive {
 
     // Model Exchange: the same linear motor and shaft as an ODE, no events.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
-        states: &[
-            State {
-                variable: "phi_motor",
-                set: |m, x| m.drive.motor_angle = x,
-                derivative: |m| m.drive.motor_rate,
-                depends_on: &["w_motor"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "w_motor",
-                set: |m, x| m.drive.motor_rate = x,
-                derivative: |m| m.acceleration,
-                depends_on: &["phi_motor", "w_motor", "tau_motor", "w_command", "phi_load", "w_load"],
-                nominal: 1.0,
-            },
-        ],
+        states: states! {
+            state("phi_motor", |m, x| m.drive.motor_angle = x, |m| m.drive.motor_rate, &["w_motor"]),
+            state("w_motor", |m, x| m.drive.motor_rate = x, |m| m.acceleration,
+                &["phi_motor", "w_motor", "tau_motor", "w_command", "phi_load", "w_load"]),
+        },
         indicators: 0,
         evaluate: |m| {
             let u = m.inputs;

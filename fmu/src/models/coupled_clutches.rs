@@ -251,26 +251,24 @@ impl Model for CoupledClutches {
 /// State `k` of the Model Exchange form: a body's angle, integrating its rate.
 macro_rules! body_angle {
     ($i:literal, $name:literal, $rate:literal) => {
-        State {
-            variable: $name,
-            set: |m: &mut CoupledClutches, x| m.chain.angle[$i] = x,
-            derivative: |m: &CoupledClutches| m.chain.rate[$i],
-            depends_on: &[$rate],
-            nominal: 1.0,
-        }
+        State::new(
+            $name,
+            |m: &mut CoupledClutches, x| m.chain.angle[$i] = x,
+            |m: &CoupledClutches| m.chain.rate[$i],
+            &[$rate],
+        )
     };
 }
 
 /// A body's rate, from the accelerations `evaluate` left.
 macro_rules! body_rate {
     ($i:literal, $name:literal) => {
-        State {
-            variable: $name,
-            set: |m: &mut CoupledClutches, x| m.chain.rate[$i] = x,
-            derivative: |m: &CoupledClutches| m.acceleration[$i],
-            depends_on: &["w1", "w2", "w3", "w4", "tau_drive", "f_normalized_1", "f_normalized_2", "f_normalized_3"],
-            nominal: 1.0,
-        }
+        State::new(
+            $name,
+            |m: &mut CoupledClutches, x| m.chain.rate[$i] = x,
+            |m: &CoupledClutches| m.acceleration[$i],
+            &["w1", "w2", "w3", "w4", "tau_drive", "f_normalized_1", "f_normalized_2", "f_normalized_3"],
+        )
     };
 }
 use {body_angle, body_rate};

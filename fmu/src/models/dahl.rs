@@ -5,6 +5,7 @@ use super::one_inertia::{ELEMENT_DEFAULT_INPUTS, ElementLaw, HasLaw, LawElement,
 use crate::description::{field, Experiment, ModelInfo};
 use crate::equations::eq;
 use crate::model::State;
+use crate::model::states;
 use friction::Dahl;
 
 impl LawHooks for Dahl {
@@ -36,23 +37,22 @@ impl LawHooks for Dahl {
     // Tf0)^2*w, with the friction torque on the body (-Tf) as the third state.
     const SMOOTH_STATES: &'static [State<LawInertia<Self>>] = &[
         LawInertia::ANGLE,
-        State {
-            variable: "w",
-            set: |m, x| m.body.rate = x,
-            derivative: |m| m.body.acceleration,
-            depends_on: &["tau", "tau_friction"],
-            nominal: 1.0,
-        },
-        State {
-            variable: "tau_friction",
-            set: |m, x| {
+        State::new(
+            "w",
+            |m, x| m.body.rate = x,
+            |m| m.body.acceleration,
+            &["tau", "tau_friction"],
+        ),
+        State::with_nominal(
+            "tau_friction",
+            |m, x| {
                 m.body.law.torque = 0.0 - x;
                 m.body.friction_torque = x;
             },
-            derivative: |m| 0.0 - m.body.law.torque_rate(m.body.rate),
-            depends_on: &["w", "tau_friction"],
-            nominal: 0.01,
-        },
+            |m| 0.0 - m.body.law.torque_rate(m.body.rate),
+            &["w", "tau_friction"],
+            0.01,
+        ),
     ];
 }
 
@@ -63,31 +63,33 @@ impl ElementLaw for Dahl {
         0.0 - self.torque
     }
     // Model Exchange: the presliding state as above, driven by w_rel.
-    const ELEMENT_STATES: &'static [State<LawElement<Self>>] = &[State {
-        variable: "tau_friction",
-        set: |m, x| {
+    const ELEMENT_STATES: &'static [State<LawElement<Self>>] = states! {
+        state(
+            "tau_friction",
+            |m, x| {
             m.law.torque = 0.0 - x;
             m.friction_torque = x;
         },
-        derivative: |m| 0.0 - m.law.torque_rate(m.relative_speed),
-        depends_on: &["w_rel", "tau_friction"],
-        nominal: 0.01,
-    }];
+            |m| 0.0 - m.law.torque_rate(m.relative_speed),
+            &["w_rel", "tau_friction"],
+            0.01,
+        ),
+    };
 }
 
 pub type DahlInertia = LawInertia<Dahl>;
 pub type DahlElement = LawElement<Dahl>;
 pub type DahlShaftLoad = super::shaft_port::LawShaftLoad<Dahl>;
 
-/// `DahlShaftLoad`'s equations: the port's (see `port_equations`) around the law's.
-const PORT_EQUATIONS: [crate::equations::Equation; 7] = super::shaft_port::port_equations::<3, 7>([
+/// `DahlShaftLoad`'s equations: the port's (see `port_equations!`) around the law's.
+const PORT_EQUATIONS: &[crate::equations::Equation] = crate::port_equations!(
         eq("der(tau_friction) = -gamma*(tau_friction*sign(w) + tau_running)^2*w", "", "Dahl's square law \
             in time (Nurre, Eqs. 1, 2 and 4) for tau_friction = -Tf, integrated exactly in the angle as in \
             DahlInertia: a smooth law, the load never sticks exactly"),
         eq("tau_friction = -tau_running*sign(w_start)", "\"at the start\"", "a load set moving starts in steady \
             sliding; a load at rest starts with no friction"),
         eq("mode = sign(w)", "", "-1 backward, +1 forward; 0 only where w is exactly 0"),
-]);
+);
 
 crate::law_models!(
     Dahl,
@@ -129,7 +131,7 @@ crate::law_models!(
     shaft: ModelInfo::new("DahlShaftLoad", super::shaft_port::PORT_EXPERIMENT)
         .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::NURRE, "Dahl's square law, Eqs. (2), (4)")])
-        .equations(&PORT_EQUATIONS)
+        .equations(PORT_EQUATIONS)
         .description("Shaft port of Dahl's friction (motion in, torque out): a load J with the friction of DahlInertia \
         (Nurre Eqs. 2-4) at the end of a shaft k_shaft, d_shaft whose drive end moves as phi_drive + w_drive*(t - t0) \
         over each step; the load substeps inside the step; tau_shaft is the shaft's torque on the drive, mean over \

@@ -6,7 +6,8 @@
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable, DEGREE};
 use crate::equations::eq;
-use crate::model::{Hybrid, Model, State, Transition};
+use crate::model::{Hybrid, Model, Transition};
+use crate::model::states;
 use crate::scenario::{Scenario, Signal, Trace};
 use friction::{sign, FlapActuatorServo as Servo, Motion};
 use serde::{Deserialize, Serialize};
@@ -441,43 +442,15 @@ impl Model for FlapActuatorServo {
     // flapper and the spool at their plastic stops (held there while pushed
     // into them), and the pressure gain at the supply limit.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
-        states: &[
-            State {
-                variable: "position",
-                set: |m, x| m.servo.mechanics.angle = x * DEGREE,
-                derivative: |m| m.derivatives[0],
-                depends_on: &["rate"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "rate",
-                set: |m, x| m.servo.mechanics.rate = x * DEGREE,
-                derivative: |m| m.derivatives[1],
-                depends_on: &["rate", "spool_position", "tau_load", "supply_pressure"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "flapper_position",
-                set: |m, x| m.servo.flapper = x,
-                derivative: |m| m.derivatives[2],
-                depends_on: &["flapper_velocity"],
-                nominal: 1e-5,
-            },
-            State {
-                variable: "flapper_velocity",
-                set: |m, x| m.servo.flapper_rate = x,
-                derivative: |m| m.derivatives[3],
-                depends_on: &["position_command", "position", "flapper_position", "flapper_velocity", "spool_position"],
-                nominal: 1e-2,
-            },
-            State {
-                variable: "spool_position",
-                set: |m, x| m.servo.spool = x,
-                derivative: |m| m.derivatives[4],
-                depends_on: &["flapper_position"],
-                nominal: 1e-4,
-            },
-        ],
+        states: states! {
+            state("position", |m, x| m.servo.mechanics.angle = x * DEGREE, |m| m.derivatives[0], &["rate"]),
+            state("rate", |m, x| m.servo.mechanics.rate = x * DEGREE, |m| m.derivatives[1],
+                &["rate", "spool_position", "tau_load", "supply_pressure"]),
+            state("flapper_position", |m, x| m.servo.flapper = x, |m| m.derivatives[2], &["flapper_velocity"], 1e-5),
+            state("flapper_velocity", |m, x| m.servo.flapper_rate = x, |m| m.derivatives[3],
+                &["position_command", "position", "flapper_position", "flapper_velocity", "spool_position"], 1e-2),
+            state("spool_position", |m, x| m.servo.spool = x, |m| m.derivatives[4], &["flapper_position"], 1e-4),
+        },
         indicators: 9,
         evaluate: |m| {
             let flapper_acceleration = m.flapper_acceleration();

@@ -12,7 +12,8 @@ use crate::bibliography;
 use super::one_inertia::static_at_least_coulomb;
 use crate::description::{variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
-use crate::model::{Hybrid, InputDerivative, Model, State, Transition};
+use crate::model::{Hybrid, InputDerivative, Model, Transition};
+use crate::model::states;
 use friction::{sign, DriveEnd, ExactStaticCoulomb, Motion, ShaftLoad, StickSlipContact};
 use serde::{Deserialize, Serialize};
 
@@ -146,22 +147,11 @@ impl Model for HillFrictionShaftLoad {
     // Model Exchange: the stick-slip contact of HillFrictionInertia with the
     // shaft's torque k*(phi_drive - phi) + d*(w_drive - w) as the applied one.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
-        states: &[
-            State {
-                variable: "phi",
-                set: |m, x| m.load.angle = x,
-                derivative: |m| if m.contact == Motion::Stuck { 0.0 } else { m.load.rate },
-                depends_on: &["w"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "w",
-                set: |m, x| m.load.rate = x,
-                derivative: |m| m.acceleration,
-                depends_on: &["phi", "w", "phi_drive", "w_drive"],
-                nominal: 1.0,
-            },
-        ],
+        states: states! {
+            state("phi", |m, x| m.load.angle = x, |m| if m.contact == Motion::Stuck { 0.0 } else { m.load.rate },
+                &["w"]),
+            state("w", |m, x| m.load.rate = x, |m| m.acceleration, &["phi", "w", "phi_drive", "w_drive"]),
+        },
         indicators: 2,
         evaluate: |m| {
             let tau = m.load.load_torque(m.drive.angle, m.drive.rate);

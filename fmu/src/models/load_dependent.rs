@@ -4,7 +4,8 @@
 use crate::bibliography;
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
-use crate::model::{Hybrid, Model, State, Transition};
+use crate::model::{Hybrid, Model, Transition};
+use crate::model::states;
 use friction::{LoadDependentFriction, Motion};
 use serde::{Deserialize, Serialize};
 
@@ -122,22 +123,11 @@ impl Model for LoadDependentFrictionInertia {
     // a stop when w crosses 0, a hard stop (plastic: w set to 0.0, phi to
     // exactly +-XJM), and the load changing sign while sliding (FDO <-> FDA).
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
-        states: &[
-            State {
-                variable: "phi",
-                set: |m, x| m.element.angle = x,
-                derivative: |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate },
-                depends_on: &["w"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "w",
-                set: |m, x| m.element.rate = x,
-                derivative: |m| m.acceleration,
-                depends_on: &["w", "tau_motor", "tau_load"],
-                nominal: 1.0,
-            },
-        ],
+        states: states! {
+            state("phi", |m, x| m.element.angle = x, |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate },
+                &["w"]),
+            state("w", |m, x| m.element.rate = x, |m| m.acceleration, &["w", "tau_motor", "tau_load"]),
+        },
         indicators: 3,
         evaluate: |m| {
             let e = &mut m.element;
@@ -285,22 +275,12 @@ impl Model for LoadDependentFrictionShaftLoad {
     // Model Exchange: LoadDependentFrictionInertia's contact with the shaft's
     // torque now as the motor torque.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
-        states: &[
-            State {
-                variable: "phi",
-                set: |m, x| m.element.angle = x,
-                derivative: |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate },
-                depends_on: &["w"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "w",
-                set: |m, x| m.element.rate = x,
-                derivative: |m| m.acceleration,
-                depends_on: &["phi", "w", "phi_drive", "w_drive", "tau_load"],
-                nominal: 1.0,
-            },
-        ],
+        states: states! {
+            state("phi", |m, x| m.element.angle = x, |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate },
+                &["w"]),
+            state("w", |m, x| m.element.rate = x, |m| m.acceleration,
+                &["phi", "w", "phi_drive", "w_drive", "tau_load"]),
+        },
         indicators: 3,
         evaluate: |m| {
             let tau = m.shaft_torque();

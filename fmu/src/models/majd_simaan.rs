@@ -40,12 +40,12 @@ pub type MajdSimaanInertia = LawInertia<MajdSimaan>;
 pub type MajdSimaanElement = LawElement<MajdSimaan>;
 pub type MajdSimaanShaftLoad = super::shaft_port::LawShaftLoad<MajdSimaan>;
 
-/// `MajdSimaanShaftLoad`'s equations: the port's (see `port_equations`) around the law's.
-const PORT_EQUATIONS: [crate::equations::Equation; 6] = super::shaft_port::port_equations::<2, 6>([
+/// `MajdSimaanShaftLoad`'s equations: the port's (see `port_equations!`) around the law's.
+const PORT_EQUATIONS: &[crate::equations::Equation] = crate::port_equations!(
         eq("tau_friction = -F(w)", "", "Majd & Simaan's continuous law (Eq. 6, written out on \
             MajdSimaanInertia's page) against the motion: no stiction state, the load never sticks exactly"),
         eq("mode = sign(w)", "", "-1 sliding backward, 0 only where w is exactly 0, +1 sliding forward"),
-]);
+);
 
 crate::law_models!(
     MajdSimaan,
@@ -110,7 +110,7 @@ crate::law_models!(
     shaft: ModelInfo::new("MajdSimaanShaftLoad", super::shaft_port::PORT_EXPERIMENT)
         .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::MAJD_SIMAAN, "Eq. (6); sigma by Eqs. (7)-(8), (13), (19)")])
-        .equations(&PORT_EQUATIONS)
+        .equations(PORT_EQUATIONS)
         .description("Shaft port of Majd & Simaan's continuous friction with stiction (motion in, torque out): a load J \
         with the friction of MajdSimaanInertia (Eq. 6) at the end of a shaft k_shaft, d_shaft whose drive end moves \
         as phi_drive + w_drive*(t - t0) over each step; the load substeps inside the step; tau_shaft is the shaft's \

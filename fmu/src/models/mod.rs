@@ -9,6 +9,8 @@
 //! To add a model: write its file here (a struct implementing [`Model`]) and
 //! add one `file::Type` entry to [`models!`]. Nothing else changes.
 
+#![forbid(unsafe_code)]
+
 pub mod one_inertia;
 pub mod shaft_port;
 pub mod two_inertia;

@@ -7,7 +7,8 @@
 
 use crate::description::{variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
-use crate::model::{Hybrid, Model, State, Transition};
+use crate::model::{Hybrid, Model, Transition};
+use crate::model::states;
 use friction::{MotorDrive as Motor, ShaftCoupling};
 use serde::{Deserialize, Serialize};
 
@@ -89,17 +90,11 @@ impl Model for MotorDrive {
 
     // Model Exchange: the same motor as an ODE, no events.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
-        states: &[
-            State { variable: "phi", set: |m, x| m.motor.angle = x, derivative: |m| m.motor.rate, depends_on: &["w"], nominal: 1.0 },
-            State {
-                variable: "w",
-                set: |m, x| m.motor.rate = x,
-                derivative: |m| m.acceleration,
-                depends_on: &["phi", "w", "tau_motor", "w_command", "tau_load", "phi_load", "w_load", "k_coupling",
-                    "d_coupling"],
-                nominal: 1.0,
-            },
-        ],
+        states: states! {
+            state("phi", |m, x| m.motor.angle = x, |m| m.motor.rate, &["w"]),
+            state("w", |m, x| m.motor.rate = x, |m| m.acceleration,
+                &["phi", "w", "tau_motor", "w_command", "tau_load", "phi_load", "w_load", "k_coupling", "d_coupling"]),
+        },
         indicators: 0,
         evaluate: |m| {
             let drive = m.motor_torque

@@ -5,6 +5,7 @@
 //! A model file only adds its parameters and INFO, through
 //! [`inertia_model!`] and [`element_model!`].
 
+use crate::model::states;
 use crate::model::{Hybrid, State, Transition};
 use friction::{FrictionInertia, RigidBodyFriction, StickSlipContact};
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
@@ -154,22 +155,11 @@ impl<L: LawHooks> LawInertia<L> {
     }
 
     pub const HYBRID_STICK_SLIP: crate::model::Hybrid<Self> = crate::model::Hybrid {
-        states: &[
-            crate::model::State {
-                variable: "phi",
-                set: |m, x| m.body.angle = x,
-                derivative: |m| if m.contact == friction::Motion::Stuck { 0.0 } else { m.body.rate },
-                depends_on: &["w"],
-                nominal: 1.0,
-            },
-            crate::model::State {
-                variable: "w",
-                set: |m, x| m.body.rate = x,
-                derivative: |m| m.body.acceleration,
-                depends_on: &["w", "tau"],
-                nominal: 1.0,
-            },
-        ],
+        states: states! {
+            state("phi", |m, x| m.body.angle = x,
+                |m| if m.contact == friction::Motion::Stuck { 0.0 } else { m.body.rate }, &["w"]),
+            state("w", |m, x| m.body.rate = x, |m| m.body.acceleration, &["w", "tau"]),
+        },
         indicators: 2,
         evaluate: |m| {
             let speed = m.contact.sign() * m.body.rate;
@@ -203,21 +193,10 @@ impl<L: LawHooks> LawInertia<L> {
 /// event, where the solver restarts.
 impl<L: LawHooks> LawInertia<L> {
     /// `phi`, integrating `w`.
-    pub const ANGLE: State<Self> = State {
-        variable: "phi",
-        set: |m, x| m.body.angle = x,
-        derivative: |m| m.body.rate,
-        depends_on: &["w"],
-        nominal: 1.0,
-    };
+    pub const ANGLE: State<Self> = State::new("phi", |m, x| m.body.angle = x, |m| m.body.rate, &["w"]);
     /// `w`, from the friction at the current rate (memoryless maps).
-    pub const RATE_OF_MAP: State<Self> = State {
-        variable: "w",
-        set: |m, x| m.body.rate = x,
-        derivative: |m| m.body.acceleration,
-        depends_on: &["w", "tau"],
-        nominal: 1.0,
-    };
+    pub const RATE_OF_MAP: State<Self> =
+        State::new("w", |m, x| m.body.rate = x, |m| m.body.acceleration, &["w", "tau"]);
 
     pub const HYBRID_SMOOTH: Hybrid<Self> = Hybrid {
         states: L::SMOOTH_STATES,

@@ -22,47 +22,42 @@ use crate::model::{Hybrid, Model, State};
 use friction::{DriveEnd, Shaft};
 use serde::{Deserialize, Serialize};
 
-/// A substepped port's equations: the shaft's torque, kinematics and
-/// Newton's law, then the law's own `N` (in the port's names), then the
-/// shaft's reaction on the drive. `M` must be `N + 4` (checked at compile
-/// time).
-pub const fn port_equations<const N: usize, const M: usize>(law: [Equation; N]) -> [Equation; M] {
-    assert!(M == N + 4, "port_equations::<N, M>: M must be N + 4");
-    let head = [
-        eq(
-            "tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)",
-            "",
-            "torque of the shaft (spring \
-            and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)",
-        ),
-        eq("der(phi) = w", "", "kinematics"),
-        eq(
-            "J*der(w) = tau_on_load + tau_friction",
-            "",
-            "Newton's law for the load; Co-Simulation: substeps no \
-            longer than internal_step, each the law's own integration under the shaft torque at the load's \
-            predicted mid-substep angle (friction::Shaft::step_body), internal_step*max(sqrt(k_shaft/J), \
-            d_shaft/J) <= 0.5",
-        ),
-    ];
-    let tail = eq(
-        "tau_shaft = -tau_on_load",
+/// A substepped port's first equations: the shaft's torque, kinematics and
+/// Newton's law (then come the law's own, see [`port_equations!`]).
+pub const PORT_HEAD: [Equation; 3] = [
+    eq(
+        "tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)",
         "",
-        "reaction of the shaft on the drive; Co-Simulation reports it \
-        and tau_friction as means over the last step, so the drive receives the impulse the load received",
-    );
-    let mut out = [tail; M];
-    let mut i = 0;
-    while i < head.len() {
-        out[i] = head[i];
-        i += 1;
-    }
-    let mut j = 0;
-    while j < N {
-        out[head.len() + j] = law[j];
-        j += 1;
-    }
-    out
+        "torque of the shaft (spring \
+        and damper) on the load; over a co-simulation step the drive end moves as phi_drive + w_drive*(t - t0)",
+    ),
+    eq("der(phi) = w", "", "kinematics"),
+    eq(
+        "J*der(w) = tau_on_load + tau_friction",
+        "",
+        "Newton's law for the load; Co-Simulation: substeps no \
+        longer than internal_step, each the law's own integration under the shaft torque at the load's \
+        predicted mid-substep angle (friction::Shaft::step_body), internal_step*max(sqrt(k_shaft/J), \
+        d_shaft/J) <= 0.5",
+    ),
+];
+
+/// A substepped port's last equation: the shaft's reaction on the drive.
+pub const PORT_TAIL: Equation = eq(
+    "tau_shaft = -tau_on_load",
+    "",
+    "reaction of the shaft on the drive; Co-Simulation reports it \
+    and tau_friction as means over the last step, so the drive receives the impulse the load received",
+);
+
+/// A substepped port's equations around the law's own (in the port's
+/// names): [`PORT_HEAD`], the law's, [`PORT_TAIL`], as one `&[Equation]`.
+#[macro_export]
+macro_rules! port_equations {
+    ($($law:expr),* $(,)?) => {{
+        use $crate::models::shaft_port::{PORT_HEAD, PORT_TAIL};
+        &[PORT_HEAD[0], PORT_HEAD[1], PORT_HEAD[2], $($law,)* PORT_TAIL]
+    }};
 }
 
 /// The shaft's rule for a port's internal step `h` with a load `J`:
@@ -173,32 +168,26 @@ where
         _ => None,
     };
 
-    const ANGLE: State<Self> = State {
-        variable: "phi",
-        set: |m, x| m.load.body.angle = x,
-        derivative: |m| (Self::INERTIA.states[0].derivative)(&m.load),
-        depends_on: &["w"],
-        nominal: 1.0,
-    };
-    const RATE: State<Self> = State {
-        variable: "w",
-        set: |m, x| m.load.body.rate = x,
-        derivative: |m| (Self::INERTIA.states[1].derivative)(&m.load),
-        depends_on: if Self::LAW_STATE.is_some() {
+    const ANGLE: State<Self> =
+        State::new("phi", |m, x| m.load.body.angle = x, |m| (Self::INERTIA.states[0].derivative)(&m.load), &["w"]);
+    const RATE: State<Self> = State::new(
+        "w",
+        |m, x| m.load.body.rate = x,
+        |m| (Self::INERTIA.states[1].derivative)(&m.load),
+        if Self::LAW_STATE.is_some() {
             &["phi", "w", "phi_drive", "w_drive", "tau_friction"]
         } else {
             &["phi", "w", "phi_drive", "w_drive"]
         },
-        nominal: 1.0,
-    };
+    );
     const THIRD: State<Self> = match Self::LAW_STATE {
-        Some(s) => State {
-            variable: s.variable,
-            set: |m, x| (Self::LAW_STATE.unwrap().set)(&mut m.load, x),
-            derivative: |m| (Self::LAW_STATE.unwrap().derivative)(&m.load),
-            depends_on: s.depends_on,
-            nominal: s.nominal,
-        },
+        Some(s) => State::with_nominal(
+            s.variable,
+            |m, x| (Self::LAW_STATE.unwrap().set)(&mut m.load, x),
+            |m| (Self::LAW_STATE.unwrap().derivative)(&m.load),
+            s.depends_on,
+            s.nominal,
+        ),
         None => Self::ANGLE,
     };
 

@@ -52,8 +52,8 @@ pub type StribeckInertia = LawInertia<ClassicalFriction>;
 pub type StribeckElement = LawElement<ClassicalFriction>;
 pub type StribeckShaftLoad = super::shaft_port::LawShaftLoad<ClassicalFriction>;
 
-/// `StribeckShaftLoad`'s equations: the port's (see `port_equations`) around the law's.
-const PORT_EQUATIONS: [crate::equations::Equation; 8] = super::shaft_port::port_equations::<4, 8>([
+/// `StribeckShaftLoad`'s equations: the port's (see `port_equations!`) around the law's.
+const PORT_EQUATIONS: &[crate::equations::Equation] = crate::port_equations!(
         eq("tau_friction = -F(w)", "w != 0", "sliding: the map F chosen by `equation` (Majd & Simaan, Eqs. \
             2-4, written out on StribeckInertia's page) against the motion"),
         eq("tau_friction = -tau_on_load", "w = 0, abs(tau_on_load) <= tau_static", "stuck: w exactly 0 up to \
@@ -62,7 +62,7 @@ const PORT_EQUATIONS: [crate::equations::Equation; 8] = super::shaft_port::port_
         eq("tau_friction = -tau_static*sign(tau_on_load)", "w = 0, abs(tau_on_load) > tau_static", "breakaway in \
             the direction of the shaft torque, against the static level (Co-Simulation: the map at 0+)"),
         eq("mode = sign(w)", "", "-1 sliding backward, 0 stuck, +1 sliding forward"),
-]);
+);
 
 crate::law_models!(
     ClassicalFriction,
@@ -124,7 +124,7 @@ crate::law_models!(
     shaft: ModelInfo::new("StribeckShaftLoad", super::shaft_port::PORT_EXPERIMENT)
         .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
         .sources(&[(&bibliography::MAJD_SIMAAN, "the classical maps, Eqs. (2)-(5)")])
-        .equations(&PORT_EQUATIONS)
+        .equations(PORT_EQUATIONS)
         .description("Shaft port of the classical Stribeck maps (motion in, torque out): a load J with the friction \
         of StribeckInertia (Majd & Simaan Eqs. 2-4, chosen by `equation`) at the end of a shaft k_shaft, d_shaft whose \
         drive end moves as phi_drive + w_drive*(t - t0) over each step; the load substeps inside the step, so its \

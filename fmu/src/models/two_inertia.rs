@@ -8,7 +8,8 @@
 //! (e.g. `clutch_w1()`, `clutch_j1()`), beside its inputs.
 
 use crate::description::{Access, Quantity, Variable};
-use crate::model::{Hybrid, State, Transition};
+use crate::model::states;
+use crate::model::{Hybrid, Transition};
 use friction::TwoInertiaClutch as Clutch;
 use serde::{Deserialize, Serialize};
 
@@ -78,36 +79,12 @@ pub trait ClutchPlant: HasTwoInertia + Sized + 'static {
     const TORQUES_DEPEND_ON: &'static [&'static str];
 
     const CLUTCH_HYBRID: Hybrid<Self> = Hybrid {
-        states: &[
-            State {
-                variable: "phi1",
-                set: |m, x| m.two_mut().clutch.angle1 = x,
-                derivative: |m| m.two().clutch.rate1,
-                depends_on: &["w1"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "w1",
-                set: |m, x| m.two_mut().clutch.rate1 = x,
-                derivative: |m| m.two().clutch.acceleration1,
-                depends_on: Self::TORQUES_DEPEND_ON,
-                nominal: 1.0,
-            },
-            State {
-                variable: "phi2",
-                set: |m, x| m.two_mut().clutch.angle2 = x,
-                derivative: |m| m.two().clutch.rate2,
-                depends_on: &["w2"],
-                nominal: 1.0,
-            },
-            State {
-                variable: "w2",
-                set: |m, x| m.two_mut().clutch.rate2 = x,
-                derivative: |m| m.two().clutch.acceleration2,
-                depends_on: Self::TORQUES_DEPEND_ON,
-                nominal: 1.0,
-            },
-        ],
+        states: states! {
+            state("phi1", |m, x| m.two_mut().clutch.angle1 = x, |m| m.two().clutch.rate1, &["w1"]),
+            state("w1", |m, x| m.two_mut().clutch.rate1 = x, |m| m.two().clutch.acceleration1, Self::TORQUES_DEPEND_ON),
+            state("phi2", |m, x| m.two_mut().clutch.angle2 = x, |m| m.two().clutch.rate2, &["w2"]),
+            state("w2", |m, x| m.two_mut().clutch.rate2 = x, |m| m.two().clutch.acceleration2, Self::TORQUES_DEPEND_ON),
+        },
         indicators: 2,
         evaluate: |m| {
             let ((t1, t2), capacity) = (m.torques(), m.capacity());
