@@ -9,7 +9,10 @@
 //! `cargo xtask bench model-exchange`), interleaved in one run.
 //!
 //! Prints a markdown section for docs/performance.md (`cargo xtask bench
-//! model-exchange` puts it there). Timing by `Instant` over blocks of calls,
+//! model-exchange` puts it there). With `MODEL_EXCHANGE_BEFORE=<libfmu.so>`
+//! (a release build of an earlier commit) the same four calls on that binary
+//! too, in the same rounds: a change of the FMI layer judged against its
+//! predecessor in one run. Timing by `Instant` over blocks of calls,
 //! the median of the rounds; the states alternate between two nearby values
 //! so that every call evaluates the model afresh.
 
@@ -123,6 +126,11 @@ fn main() {
         let (comp, x) = unsafe { continuous_time_instance(&lib, &CString::new("{c}").unwrap(), &callbacks, 1) };
         (lib, comp, two_states(&x))
     });
+    // An earlier build of this crate, timed in the same rounds (optional).
+    let before = std::env::var_os("MODEL_EXCHANGE_BEFORE").map(|path| {
+        // SAFETY: a release build of this crate's cdylib (the caller's word).
+        unsafe { Fmi2Binding::new(std::path::Path::new(&path)) }.expect("MODEL_EXCHANGE_BEFORE: not loadable")
+    });
     let mut c_times = Vec::new();
     let mut rows = Vec::new();
     for entry in fmu::registry::MODELS {
@@ -135,13 +143,16 @@ fn main() {
         // SAFETY: our binaries carry Model Exchange; nx is the model's.
         let (comp, x) = unsafe { continuous_time_instance(&lib, &guid, &callbacks, nx) };
         let states = two_states(&x);
+        // SAFETY: the earlier build serves every model (its file name is not
+        // a model's) and carries Model Exchange; nx is the model's.
+        let earlier = before.as_ref().map(|b| unsafe { continuous_time_instance(b, &guid, &callbacks, nx) }.0);
         // The same model without the C ABI: initialized from its start
         // values as the instance above was.
         let mut model = (entry.new_instance)();
         model.initialize();
         let (mut dx, mut z) = (vec![0.0; nx], vec![0.0; nz]);
-        let (mut abi, mut direct, mut c) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut t, mut t_c) = (0.0, 0.0);
+        let (mut abi, mut direct, mut c, mut old) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut t, mut t_c, mut t_old) = (0.0, 0.0, 0.0);
         for _ in 0..ROUNDS {
             // SAFETY: `comp` is in continuous-time mode with nx states, nz indicators.
             abi.push(unsafe { abi_round(&lib, comp, &states, nz, &mut t) });
@@ -159,12 +170,21 @@ fn main() {
                 // SAFETY: the yardstick's instance: one state, one indicator.
                 c.push(unsafe { abi_round(lib_c, *comp_c, states_c, 1, &mut t_c) });
             }
+            if let (Some(b), Some(comp_b)) = (&before, earlier) {
+                // SAFETY: the earlier build's instance of the same model.
+                old.push(unsafe { abi_round(b, comp_b, &states, nz, &mut t_old) });
+            }
         }
-        // SAFETY: the instance created above, freed once.
+        // SAFETY: the instances created above, freed once.
         unsafe { lib.fmi2FreeInstance(comp) };
+        if let (Some(b), Some(comp_b)) = (&before, earlier) {
+            // SAFETY: as above.
+            unsafe { b.fmi2FreeInstance(comp_b) };
+        }
         let c = if c.is_empty() { f64::NAN } else { median(c) };
+        let old = if old.is_empty() { f64::NAN } else { median(old) };
         c_times.push(c);
-        rows.push((id, nx, nz, median(abi), median(direct), c));
+        rows.push((id, nx, nz, median(abi), median(direct), c, old));
     }
     if let Some((lib, comp, _)) = yardstick {
         // SAFETY: the yardstick's instance, freed once.
@@ -192,10 +212,17 @@ fn main() {
     } else {
         println!("C FMU, Reference-FMUs bookkeeping: {c_median:.1} ns per evaluation (median over the rounds of all models).\n");
     }
-    println!(
-        "| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio | the C FMU in the same rounds (ns) | ours / C FMU |\n|---|---|---|---|---|---|---|---|"
-    );
-    for (id, nx, nz, abi, direct, c) in rows {
-        println!("| {id} | {nx} | {nz} | {abi:.1} | {direct:.1} | {:.2} | {c:.1} | {:.2} |", abi / direct, abi / c);
+    if before.is_none() {
+        println!(
+            "| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio | the C FMU in the same rounds (ns) | ours / C FMU |\n|---|---|---|---|---|---|---|---|"
+        );
+    } else {
+        println!(
+            "| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio | the C FMU in the same rounds (ns) | ours / C FMU | earlier build, same rounds (ns) | this / earlier |\n|---|---|---|---|---|---|---|---|---|---|"
+        );
+    }
+    for (id, nx, nz, abi, direct, c, old) in rows {
+        let earlier = if before.is_some() { format!(" {old:.1} | {:.2} |", abi / old) } else { String::new() };
+        println!("| {id} | {nx} | {nz} | {abi:.1} | {direct:.1} | {:.2} | {c:.1} | {:.2} |{earlier}", abi / direct, abi / c);
     }
 }

@@ -35,6 +35,9 @@ struct Fmu {
     output: u32,
     /// Real values set before initialization.
     values: Vec<(u32, f64)>,
+    /// The build with line tables to count instructions in, when it is not
+    /// this build's (the rows of an earlier build, see [`earlier_build`]).
+    profiled: Option<PathBuf>,
 }
 
 impl Fmu {
@@ -71,7 +74,37 @@ fn ours(id: &'static str, binary: &Path, dir: &Path) -> Result<Fmu> {
         guid: fmu::registry::guid_of(id).ok_or(format!("no GUID for {id}"))?.to_string(),
         output: vr("w")?,
         values: vec![(vr("internal_step")?, H), (vr("tau")?, 2.0)],
+        profiled: None,
     })
+}
+
+/// `CALL_COST_BEFORE=<target dir>`: the target directory of an earlier
+/// build of this crate (`release/libfmu.so`, and `profiled/release/libfmu.so`
+/// built with line tables for the instruction split), measured in the same
+/// run as rows `<model>@before`, so that a change of the FMI layer is judged
+/// against its predecessor on one machine at one time. The GUIDs are this
+/// build's: the earlier build must declare the same variables.
+fn earlier_build(dir: &Path) -> Result<Vec<Fmu>> {
+    let Ok(before) = std::env::var("CALL_COST_BEFORE") else { return Ok(Vec::new()) };
+    let before = PathBuf::from(before);
+    let binary = before.join("release/libfmu.so");
+    if !binary.is_file() {
+        return Err(format!("CALL_COST_BEFORE: no {}", binary.display()));
+    }
+    let profiled = before.join("profiled/release/libfmu.so");
+    let own = dir.join("before");
+    std::fs::create_dir_all(&own).map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    for (id, label) in [
+        ("HillFrictionInertia", "HillFrictionInertia@before"),
+        ("ConventionalCoulombBaseline", "ConventionalCoulombBaseline@before"),
+    ] {
+        let mut f = ours(id, &binary, &own)?;
+        f.name = label;
+        f.profiled = profiled.is_file().then(|| profiled.clone());
+        rows.push(f);
+    }
+    Ok(rows)
 }
 
 fn cc(args: &[&str], out: &Path, source: &Path, libs: &[&str]) -> Result<()> {
@@ -104,18 +137,27 @@ pub fn measure(binary: &Path) -> Result<String> {
     let reference_kind = reference_kind_c()?;
     let harness = dir.join("call_cost");
     cc(&flags, &harness, &harness_dir.join("call_cost.c"), &["-ldl"])?;
-    let fmus = [
-        Fmu { name: "FirstOrderC", library: c_fmu, guid: "{c}".into(), output: 1, values: vec![(4, H), (2, 1.0)] },
+    let mut fmus = vec![
+        Fmu {
+            name: "FirstOrderC",
+            library: c_fmu,
+            guid: "{c}".into(),
+            output: 1,
+            values: vec![(4, H), (2, 1.0)],
+            profiled: None,
+        },
         Fmu {
             name: "ReferenceKindC",
             library: reference_kind,
             guid: "{c}".into(),
             output: 1,
             values: vec![(4, H), (2, 1.0)],
+            profiled: None,
         },
         ours("HillFrictionInertia", binary, &dir)?,
         ours("ConventionalCoulombBaseline", binary, &dir)?,
     ];
+    fmus.extend(earlier_build(&dir)?);
     let mut cmd = Command::new(&harness);
     cmd.args(["time", &CALLS.to_string(), &ROUNDS.to_string(), &format!("{H:e}")]);
     for f in &fmus {
@@ -142,7 +184,7 @@ pub fn measure(binary: &Path) -> Result<String> {
         .map(|(i, f)| {
             let mut f = f.clone();
             if i >= YARDSTICKS.len() {
-                if let Some(p) = &profiled {
+                if let Some(p) = f.profiled.as_ref().or(profiled.as_ref()) {
                     f.library = dir.join(format!("profiled_{}.so", f.name));
                     std::fs::copy(p, &f.library).ok()?;
                 }
