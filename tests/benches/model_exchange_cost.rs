@@ -223,6 +223,10 @@ fn main() {
     }
     for (id, nx, nz, abi, direct, c, old) in rows {
         let earlier = if before.is_some() { format!(" {old:.1} | {:.2} |", abi / old) } else { String::new() };
-        println!("| {id} | {nx} | {nz} | {abi:.1} | {direct:.1} | {:.2} | {c:.1} | {:.2} |{earlier}", abi / direct, abi / c);
+        println!(
+            "| {id} | {nx} | {nz} | {abi:.1} | {direct:.1} | {:.2} | {c:.1} | {:.2} |{earlier}",
+            abi / direct,
+            abi / c
+        );
     }
 }

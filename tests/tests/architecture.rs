@@ -91,6 +91,14 @@ fn references(stream: TokenStream, module: &[String], out: &mut Vec<Reference>) 
     let mut i = 0;
     while i < trees.len() {
         match &trees[i] {
+            // `pub(crate)`, `pub(super)`: a visibility, not a path.
+            TokenTree::Ident(id)
+                if id == "pub"
+                    && matches!(trees.get(i + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis) =>
+            {
+                i += 2;
+                continue;
+            }
             TokenTree::Ident(id) if id == "mod" => {
                 if let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(g))) = (trees.get(i + 1), trees.get(i + 2))
                 {
@@ -312,6 +320,99 @@ fn no_files_import_each_other_in_a_circle() {
     if let Some(c) = circle(&graph) {
         panic!("files of fmu/src import each other in a circle: {} -> {}", c.join(" -> "), c[0]);
     }
+}
+
+/// `#[macro_export]` macros of the files under `dir` (they live at the crate
+/// root, so `crate::name!` reaches them there without an arrow back up).
+fn exported_macros(files: &[(PathBuf, Vec<String>)]) -> Vec<String> {
+    let mut names = Vec::new();
+    for (path, _) in files {
+        let text = std::fs::read_to_string(path).unwrap();
+        for part in text.split("#[macro_export]").skip(1) {
+            if let Some(rest) = part.trim_start().strip_prefix("macro_rules!") {
+                names.push(
+                    rest.trim_start().split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap().to_string(),
+                );
+            }
+        }
+    }
+    names
+}
+
+/// Circles and arrows back up in one crate's source folder: a circle of files
+/// that import each other, or a file that reaches an item through the crate
+/// root (`crate::Name`, re-exported by `lib.rs`/`main.rs`, which stands
+/// above every file it declares), as "file: what".
+fn crate_problems(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &[], &mut files);
+    let modules: Vec<Vec<String>> = files.iter().map(|(_, m)| m.clone()).collect();
+    let macros = exported_macros(&files);
+    let owner = |target: &[String]| -> Option<String> {
+        (1..=target.len()).rev().map(|n| &target[..n]).find(|p| modules.iter().any(|m| m == p)).map(|p| p.join("::"))
+    };
+    let mut problems = Vec::new();
+    let mut graph = Vec::new();
+    for (path, module) in &files {
+        if module.is_empty() || module == &["main".to_string()] {
+            continue; // the crate root declares the modules: it is the top
+        }
+        let mut refs = Vec::new();
+        references(tokens(path), module, &mut refs);
+        let me = module.join("::");
+        let mut to = Vec::new();
+        for r in &refs {
+            let target = resolve(r);
+            match owner(&target) {
+                Some(t) if t != me => to.push(t),
+                Some(_) => {}
+                None if target.first().is_some_and(|n| !macros.contains(n) && n != "*") => problems.push(format!(
+                    "{}: `{}` reaches the crate root (an arrow back up; import it from its own module)",
+                    path.strip_prefix(src).unwrap().display(),
+                    r.segments.join("::")
+                )),
+                None => {}
+            }
+        }
+        to.sort();
+        to.dedup();
+        graph.push((me, to));
+    }
+    if let Some(c) = circle(&graph) {
+        problems.push(format!("a circle of files: {} -> {}", c.join(" -> "), c[0]));
+    }
+    problems
+}
+
+/// No circle and no arrow back up anywhere in the house (issue 31): the FMU
+/// crate (the layers above check its order), the physics crate, the runner
+/// and the xtask, file by file.
+#[test]
+fn no_crate_has_a_circle_or_an_arrow_back_up_through_its_root() {
+    let ws = fmu_tests::workspace_root();
+    let mut all = Vec::new();
+    for dir in ["fmu/src", "crates/friction/src", "tests/runner/src", "xtask/src"] {
+        all.extend(crate_problems(&ws.join(dir)).into_iter().map(|p| format!("{dir}/{p}")));
+    }
+    // The check finds both where they are: a made-up crate whose `a.rs`
+    // imports through the root and whose `b.rs` and `c.rs` import each other
+    // (`pub(super)` is a visibility, not an import).
+    let probe = std::env::temp_dir().join(format!("architecture-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&probe).unwrap();
+    for (file, text) in [
+        ("lib.rs", "mod a; mod b; mod c; pub use a::Thing;"),
+        ("a.rs", "pub struct Thing; pub(super) fn f() { let _ = crate::Thing; }"),
+        ("b.rs", "pub(super) use crate::c::g; pub fn h() {}"),
+        ("c.rs", "pub fn g() { crate::b::h() }"),
+    ] {
+        std::fs::write(probe.join(file), text).unwrap();
+    }
+    let found = crate_problems(&probe);
+    std::fs::remove_dir_all(&probe).ok();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("a.rs: `crate::Thing` reaches the crate root"), "{found:?}");
+    assert!(found[1].starts_with("a circle of files: b -> c"), "{found:?}");
+    assert!(all.is_empty(), "{}", all.join("\n"));
 }
 
 /// Every file of the crate is in a layer (a new top-level module must be

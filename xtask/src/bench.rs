@@ -1,7 +1,8 @@
 //! `cargo xtask bench`: run the benches, write docs/performance.md (tables,
 //! ratios measured in one run) and docs/error_vs_step.svg.
 
-use crate::{cargo, package, provision, root, run, Result};
+use crate::util::{cargo, root, run, Result};
+use crate::{package, provision};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::process::Command;

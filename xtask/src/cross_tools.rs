@@ -16,7 +16,7 @@
 //! had (not root, no apt), the caller is told why and the command that
 //! fixes it.
 
-use crate::{root, Result};
+use crate::util::{root, Result};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;

@@ -2,7 +2,7 @@
 //! a run follows, the binaries it loads, its rows of output bits. Shared by
 //! the platform check and the hostile-host check, which sit above it.
 
-use crate::{root, Result};
+use crate::util::{root, Result};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;

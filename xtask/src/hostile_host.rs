@@ -22,7 +22,7 @@
 //! because the values are the same.
 
 use crate::harness::{compile_native, extract, harness_rows, plan_text, Outcome};
-use crate::{root, Result};
+use crate::util::{root, Result};
 use std::path::Path;
 use std::process::Command;
 

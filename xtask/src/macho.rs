@@ -3,7 +3,7 @@
 //! and exported symbols. The darwin64 binaries cannot run on Linux, so this
 //! is how they are checked.
 
-use crate::Result;
+use crate::util::Result;
 use object::macho;
 use object::read::macho::{FatArch, LoadCommandVariant, MachHeader, MachOFatFile32, MachOFile64};
 use object::Object;

@@ -33,9 +33,11 @@ mod plots;
 mod provision;
 mod self_describing;
 mod ssp;
+mod util;
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+
+use util::{cargo, root, run, Result};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -88,26 +90,6 @@ fn main() -> ExitCode {
             eprintln!("xtask: {e}");
             ExitCode::FAILURE
         }
-    }
-}
-
-pub type Result<T> = std::result::Result<T, String>;
-
-/// The workspace root (xtask lives one level below it).
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is inside the workspace").to_path_buf()
-}
-
-pub fn cargo() -> Command {
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-}
-
-pub fn run(cmd: &mut Command) -> Result<()> {
-    let status = cmd.status().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{cmd:?} failed: {status}"))
     }
 }
 

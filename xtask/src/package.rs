@@ -1,7 +1,8 @@
 //! `cargo xtask fmu`: one FMU archive per model.
 
 use crate::platforms::{self, Binary};
-use crate::{root, self_describing, Result};
+use crate::self_describing;
+use crate::util::{root, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use zip::write::SimpleFileOptions;

@@ -8,7 +8,7 @@
 //! host build.
 
 use crate::cross_tools::{self, apt};
-use crate::{cargo, root, run, Result};
+use crate::util::{cargo, root, run, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;

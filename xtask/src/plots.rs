@@ -9,7 +9,7 @@
 //! letters together ("cl" reads as "d"). Plotters draws the lines, grid and
 //! ticks; the titles, captions, tick labels and legends are ours.
 
-use crate::{root, Result};
+use crate::util::{root, Result};
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont};
 use fmu::scenarios::Scenario;
 use plotters::coord::Shift;

@@ -3,7 +3,7 @@
 //! the bindgen step of the `fmi` crate, from the PyPI `libclang` wheel (no
 //! root, no system package needed).
 
-use crate::{root, run, Result};
+use crate::util::{root, run, Result};
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -17,7 +17,7 @@
 //! - `model.png`: the icon, the model's characteristic curve from its
 //!   default run, drawn the same way for every model.
 
-use crate::{root, Result};
+use crate::util::{root, Result};
 use fmu::description::{Causality, Variability, VariableInfo};
 use fmu::registry::Entry;
 use fmu::scenarios::Scenario;

@@ -7,7 +7,7 @@
 //! (`resources/<System>.ssv`) the system binds. Connector kinds and types
 //! come from the models' declarations, so a renamed variable fails here.
 
-use crate::Result;
+use crate::util::Result;
 use fmu::description::{Causality, VariableInfo};
 use std::io::Write;
 use std::path::{Path, PathBuf};

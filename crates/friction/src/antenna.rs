@@ -33,8 +33,9 @@
 //! differential pressure, as Hill measures them, so inertias are in
 //! psi.s^2/rad; `J_total = F_c / (friction-to-inertia ratio)`.
 
+use crate::coulomb::ConventionalCoulomb;
+use crate::hill::HillFriction;
 use crate::vocabulary::{Advance, RigidBodyFriction};
-use crate::{ConventionalCoulomb, HillFriction};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 

@@ -359,7 +359,7 @@ mod tests {
     #[test]
     fn two_bodies_behave_like_the_two_inertia_clutch() {
         let mut chain = ClutchChain::new(&[1.0, 1.0], &[1.0, 0.0]);
-        let mut pair = crate::TwoInertiaClutch::new(1.0, 1.0, 1.0, 0.0);
+        let mut pair = crate::clutch::TwoInertiaClutch::new(1.0, 1.0, 1.0, 0.0);
         for _ in 0..200 {
             chain.step(&[0.0, 0.0], &[10.0], &[11.0], 0.01);
             pair.step(0.0, 0.0, 10.0, 0.01);

@@ -2,7 +2,7 @@
 //! IV-V, Fig. 4): a gimbal of inertia `I` on a pivot with Dahl friction, driven
 //! by a proportional-integral loop that follows a filtered rate command.
 
-use crate::Dahl;
+use crate::dahl::Dahl;
 use serde::{Deserialize, Serialize};
 
 /// Nurre Eqs. (10)-(12):

@@ -162,7 +162,7 @@ impl RigidBodyFriction for ExactStaticCoulomb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FrictionInertia;
+    use crate::inertia::FrictionInertia;
 
     const LAW: ExactStaticCoulomb = ExactStaticCoulomb { static_torque: 0.6, coulomb_torque: 0.5 };
 

@@ -93,7 +93,8 @@ impl<F: RigidBodyFriction> FrictionInertia<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ConventionalCoulomb, HillFriction};
+    use crate::coulomb::ConventionalCoulomb;
+    use crate::hill::HillFriction;
 
     #[test]
     fn hill_coasts_to_an_exact_stop_at_v0_j_over_fc() {

@@ -2,8 +2,8 @@
 //! friction model and robust computational algorithm for reversible or
 //! irreversible motion transmissions", Int. J. Mechanics and Control 13(2), 2012.
 
+use crate::inertia::Motion;
 use crate::vocabulary::sign;
-use crate::Motion;
 use serde::{Deserialize, Serialize};
 
 /// Which of the five step conditions of Section 4 a step went through.
@@ -607,14 +607,14 @@ impl LoadDependentFriction {
 }
 
 /// The element under a held external load `TLD`, driven through a shaft
-/// (`crate::Shaft::step_body`): the shaft's torque is the motor torque `TM`.
+/// (`crate::shaft_load::Shaft::step_body`): the shaft's torque is the motor torque `TM`.
 pub struct UnderLoad<'a> {
     pub element: &'a mut LoadDependentFriction,
     /// `TLD` (N.m), held over the step.
     pub load: f64,
 }
 
-impl crate::TorqueDriven for UnderLoad<'_> {
+impl crate::shaft_load::TorqueDriven for UnderLoad<'_> {
     fn angle(&self) -> f64 {
         self.element.angle
     }

@@ -7,7 +7,8 @@
 //!  drive end --k1,d1-- plate J1 |clutch| plate J2 --k2,d2-- load end
 //! ```
 
-use crate::{DriveEnd, Shaft, TwoInertiaClutch};
+use crate::clutch::TwoInertiaClutch;
+use crate::shaft_load::{DriveEnd, Shaft};
 
 /// What a step of [`step_between_shafts`] transmitted (N.m.s).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

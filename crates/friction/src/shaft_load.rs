@@ -30,8 +30,9 @@
 
 use crate::compliant_drive::exp_cosh_sinh;
 use crate::exact::first_positive_root;
+use crate::exact::ExactStaticCoulomb;
+use crate::inertia::FrictionInertia;
 use crate::vocabulary::{sign, RigidBodyFriction};
-use crate::{ExactStaticCoulomb, FrictionInertia};
 use serde::{Deserialize, Serialize};
 
 /// A stop bisected to within this fraction of the end of the remaining
@@ -414,7 +415,8 @@ mod tests {
         let omega = (k / j).sqrt();
         let shaft = Shaft { stiffness: k, damping: 0.0 };
         for (h, dt) in [(0.005_f64, 0.02_f64), (0.0158, 0.0158), (0.0158, 0.158)] {
-            let mut body = FrictionInertia::new(crate::ConventionalCoulomb { coulomb_torque: 0.0 }, j, 0.0, 0.0);
+            let mut body =
+                FrictionInertia::new(crate::coulomb::ConventionalCoulomb { coulomb_torque: 0.0 }, j, 0.0, 0.0);
             let n = (dt / h).round() as usize;
             let steps = (10.0 / dt).round() as usize;
             let (mut worst, mut impulse_error) = (0.0_f64, 0.0_f64);

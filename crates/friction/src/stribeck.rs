@@ -211,4 +211,33 @@ mod tests {
             }
         }
     }
+
+    /// Stribeck's classical law (a jump to the static level at 0): a body
+    /// creeping at 1e-18 rad/s under a torque below the static level stops
+    /// at exactly 0 and stays there, where the map alone kicked it to
+    /// `h*(F_s + T)/J` the other way; above the static level it breaks away.
+    #[test]
+    fn a_map_with_a_static_level_holds_a_body_at_rest() {
+        let law = ClassicalFriction {
+            shape: ClassicalShape::Exponential,
+            coulomb_torque: 1.0,
+            static_torque: 1.5,
+            viscous: 0.1,
+            stribeck_velocity: 0.1,
+            exponent: 2.0,
+            band: 0.0,
+        };
+        for (rate, applied) in [(1e-18, -1.2), (-1e-18, 1.2), (1e-18, 1.4), (1e-22, 0.0)] {
+            let a = crate::smooth::advance_map(&law, applied, rate, 1.0, 1e-3);
+            assert_eq!(a.rate, 0.0, "rate {rate}, torque {applied}: {a:?}");
+            let b = crate::smooth::advance_map(&law, applied, a.rate, 1.0, 1e-3);
+            assert_eq!((b.rate, b.friction), (0.0, -applied), "held at rest: {b:?}");
+        }
+        let a = crate::smooth::advance_map(&law, 1.6, 0.0, 1.0, 1e-3);
+        // Past the static level it breaks away against the static level, not
+        // against sign(0) = 0: the rate gains (1.6 - 1.5)*dt/J, not 1.6*dt/J.
+        assert!(a.rate > 0.0 && (a.rate - 1e-4).abs() < 1e-6, "past the static level it breaks away: {a:?}");
+        let a = crate::smooth::advance_map(&law, -1.6, 1e-18, 1.0, 1e-3);
+        assert!(a.rate < 0.0, "and reverses: {a:?}");
+    }
 }

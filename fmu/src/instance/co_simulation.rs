@@ -3,8 +3,10 @@
 
 #![forbid(unsafe_code)]
 
+use super::log::Status;
+use super::machine::{Instance, Outcome};
+use super::phase::Phase;
 use super::step::{substep_count, StepError, MAX_SUBSTEPS_PER_STEP};
-use super::{Instance, Outcome, Phase, Status};
 use crate::text::number;
 
 impl Instance {

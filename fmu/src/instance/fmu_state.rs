@@ -5,25 +5,14 @@
 
 #![forbid(unsafe_code)]
 
-use super::erased::Erased;
-use super::{Instance, Interface, Outcome, Phase, Status};
+use super::log::Status;
+use super::machine::{Instance, Interface, Outcome};
+use super::phase::Phase;
+use super::snapshot::{Handle, Snapshot};
 
 /// Leading bytes and version of a serialized FMU state.
 const SERIAL_MAGIC: &[u8; 8] = b"FRICFMU\x02";
 const SERIAL_VERSION: u32 = 1;
-
-/// A saved FMU state; a binding hands out its address as the state's handle.
-pub struct Snapshot {
-    phase: Phase,
-    time: f64,
-    start_time: f64,
-    substeps: u64,
-    stale: bool,
-    model: Box<dyn Erased>,
-}
-
-/// A state's handle: the address of its box, compared, never dereferenced.
-pub type Handle = *mut Snapshot;
 
 impl Instance {
     fn snapshot(&self) -> Snapshot {

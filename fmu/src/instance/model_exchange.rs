@@ -3,7 +3,9 @@
 
 #![forbid(unsafe_code)]
 
-use super::{Instance, Interface, Outcome, Phase, Status};
+use super::log::Status;
+use super::machine::{Instance, Outcome, MAX_EVENT_ITERATIONS};
+use super::phase::Phase;
 use crate::text::number;
 
 /// What one pass of the event iteration reports.
@@ -13,39 +15,7 @@ pub struct EventInfo {
     pub values_of_continuous_states_changed: bool,
 }
 
-/// Passes of an event iteration that still change the discrete state
-/// before the iteration gives up with an error (a contact logic that
-/// cannot settle, e.g. one flipping between two modes).
-pub const MAX_EVENT_ITERATIONS: u32 = 100;
-
 impl Instance {
-    /// Model Exchange: values for the current time, states and inputs, and
-    /// before initialization for the current parameters.
-    #[inline(always)]
-    pub(super) fn fresh(&mut self) -> Result<(), String> {
-        self.refresh()?;
-        if self.dirty && self.interface == Interface::ModelExchange {
-            self.model.evaluate();
-            self.dirty = false;
-        }
-        Ok(())
-    }
-
-    /// The whole event iteration at once (after initialization): the
-    /// discrete state consistent with the states and inputs.
-    pub(super) fn settle(&mut self) -> Result<(), String> {
-        for _ in 0..MAX_EVENT_ITERATIONS {
-            self.model.evaluate();
-            let (changed, _) = self.model.event(&self.log, self.clock.time);
-            if !changed {
-                self.model.evaluate();
-                self.dirty = false;
-                return Ok(());
-            }
-        }
-        Err(format!("the initial discrete state did not settle in {MAX_EVENT_ITERATIONS} passes"))
-    }
-
     pub fn set_time(&mut self, time: f64) -> Outcome {
         if !time.is_finite() {
             return Err(format!("time = {time} rejected: must be finite"));

@@ -12,7 +12,7 @@
 //! the in-process run with the inputs held at the communication points as
 //! FMPy applies a CSV; tests check it against closed forms and paper numbers.
 
-use crate::Simulate;
+use crate::simulate::Simulate;
 use fmu::description::{Causality, Experiment};
 use fmu::registry::{Entry, MODELS};
 use fmu::scenarios::{Scenario, Signal};

@@ -7,7 +7,7 @@
 //! subnormals flushed. One internal model step per call for every FMU. With
 //! valgrind, also the instructions per call (callgrind).
 
-use crate::{root, run, Result};
+use crate::util::{root, run, Result};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -299,7 +299,7 @@ struct Count {
 /// The FMU binary again, with line tables, in its own target directory.
 fn profiled_build(dir: &Path) -> Option<PathBuf> {
     let target = dir.join("profiled");
-    let ok = crate::cargo()
+    let ok = crate::util::cargo()
         .current_dir(root())
         .args(["build", "--release", "--locked", "-p", "fmu", "--target-dir"])
         .arg(&target)

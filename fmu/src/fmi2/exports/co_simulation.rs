@@ -3,7 +3,7 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
-use super::*;
+use super::ffi::*;
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2SetRealInputDerivatives(

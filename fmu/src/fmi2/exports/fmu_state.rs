@@ -2,7 +2,7 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
-use super::*;
+use super::ffi::*;
 
 #[no_mangle]
 pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {

@@ -1,0 +1,136 @@
+//! What both interfaces share: the experiment's setup, initialization,
+//! termination, reset, and values got and set by reference.
+
+#![forbid(unsafe_code)]
+
+use super::log::Status;
+use super::machine::{Instance, Interface, Outcome};
+use super::phase::Allowed;
+use super::phase::Phase;
+use super::step::Clock;
+
+impl Instance {
+    pub fn setup_experiment(&mut self, tolerance: Option<f64>, start_time: f64, stop_time: Option<f64>) -> Outcome {
+        if let Some(tolerance) = tolerance {
+            // Our steppers are fixed-step and do not use it, but a defined
+            // tolerance must still be a tolerance (FMI 2.0, 4.2.1).
+            if !tolerance.is_finite() || tolerance < 0.0 {
+                return Err(format!(
+                    "tolerance = {tolerance} rejected (toleranceDefined = true): must be finite and >= 0"
+                ));
+            }
+        }
+        if !start_time.is_finite() {
+            return Err(format!("startTime = {start_time} rejected: must be finite"));
+        }
+        if let Some(stop) = stop_time {
+            if !stop.is_finite() || stop < start_time {
+                return Err(format!("stopTime = {stop} rejected: must be finite and >= startTime = {start_time}"));
+            }
+        }
+        self.start_time = start_time;
+        self.clock.set_stop_time(stop_time);
+        self.clock.time = start_time;
+        Ok(Status::Ok)
+    }
+
+    pub fn enter_initialization_mode(&mut self) -> Outcome {
+        self.phase = Phase::InitializationMode;
+        self.stale = true;
+        Ok(Status::Ok)
+    }
+
+    pub fn exit_initialization_mode(&mut self) -> Outcome {
+        self.model.check(self.interface == Interface::CoSimulation)?;
+        let saved = self.model.boxed_clone();
+        self.model.initialize();
+        self.stale = false;
+        self.phase = match self.interface {
+            Interface::CoSimulation => Phase::StepComplete,
+            Interface::ModelExchange => {
+                if let Err(e) = self.settle() {
+                    self.model = saved;
+                    self.stale = true;
+                    return Err(e);
+                }
+                self.committed_time = self.clock.time;
+                self.event_passes = 0;
+                Phase::EventMode
+            }
+        };
+        Ok(Status::Ok)
+    }
+
+    pub fn terminate(&mut self) -> Outcome {
+        self.phase = Phase::Terminated;
+        Ok(Status::Ok)
+    }
+
+    pub fn reset(&mut self) -> Outcome {
+        self.model.reset_to_start();
+        self.phase = Phase::Instantiated;
+        self.start_time = 0.0;
+        self.clock = Clock::default();
+        self.stale = false;
+        self.dirty = true;
+        self.committed_time = 0.0;
+        self.event_passes = 0;
+        Ok(Status::Ok)
+    }
+
+    pub fn set_real(&mut self, vrs: &[u32], values: &[f64]) -> Outcome {
+        let initialized = self.initialized();
+        self.model.set_real(vrs, values, initialized)?;
+        self.stale |= !initialized;
+        self.dirty = true;
+        Ok(Status::Ok)
+    }
+
+    pub fn set_integer(&mut self, vrs: &[u32], values: &[i32]) -> Outcome {
+        let initialized = self.initialized();
+        self.model.set_integer(vrs, values, initialized)?;
+        self.stale |= !initialized;
+        self.dirty = true;
+        Ok(Status::Ok)
+    }
+
+    pub fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> Outcome {
+        let initialized = self.initialized();
+        self.model.set_boolean(vrs, values, initialized)?;
+        self.stale |= !initialized;
+        self.dirty = true;
+        Ok(Status::Ok)
+    }
+
+    pub fn get_real(&mut self, vrs: &[u32], out: &mut [f64]) -> Outcome {
+        self.fresh()?;
+        self.model.get_real(vrs, out).map(|()| Status::Ok)
+    }
+
+    /// One Real value when reading is allowed now and needs no refresh;
+    /// None otherwise ([`Instance::get_real`] then says why, or refreshes).
+    /// `allowed`: where the binding allows a read.
+    #[inline(always)]
+    pub fn get_one_real(&self, vr: u32, allowed: Allowed) -> Option<f64> {
+        if self.phase.bit() & allowed != 0 && !self.stale && !(self.dirty && self.interface == Interface::ModelExchange)
+        {
+            self.model.get_one_real(vr)
+        } else {
+            None
+        }
+    }
+
+    pub fn get_integer(&mut self, vrs: &[u32], out: &mut [i32]) -> Outcome {
+        self.fresh()?;
+        self.model.get_integer(vrs, out).map(|()| Status::Ok)
+    }
+
+    pub fn get_boolean(&mut self, vrs: &[u32], out: &mut [bool]) -> Outcome {
+        self.fresh()?;
+        self.model.get_boolean(vrs, out).map(|()| Status::Ok)
+    }
+
+    pub fn check_string_vrs(&self, vrs: &[u32]) -> Outcome {
+        self.model.check_string_vrs(vrs).map(|()| Status::Ok)
+    }
+}

@@ -1,0 +1,221 @@
+//! The instance itself: what it holds, how a call is admitted (the binding's
+//! `Allowed` mask against the current phase) and refused, and the
+//! evaluation bookkeeping both interfaces share (outputs computed afresh for
+//! the parameters, the states and the time set since). The calls themselves
+//! are in the files of their interface, each an `impl Instance` on this one.
+
+#![forbid(unsafe_code)]
+
+use super::erased::Erased;
+use super::log::{self, Log, Status};
+use super::phase::{Allowed, Phase, CO_SIMULATION_ONLY, MODEL_EXCHANGE_ONLY};
+use super::snapshot::Snapshot;
+use super::step::Clock;
+
+/// Passes of an event iteration that still change the discrete state
+/// before the iteration gives up with an error (a contact logic that
+/// cannot settle, e.g. one flipping between two modes).
+pub const MAX_EVENT_ITERATIONS: u32 = 100;
+
+/// The interface an instance was instantiated for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interface {
+    CoSimulation,
+    ModelExchange,
+}
+
+/// How the binding's standard names what the core's messages refer to.
+pub struct Vocabulary {
+    /// How an instance was created for each interface, e.g. `fmuType fmi2CoSimulation`.
+    pub co_simulation: &'static str,
+    pub model_exchange: &'static str,
+    /// The functions still allowed after an internal error.
+    pub after_internal_error: &'static str,
+    /// Where a stop time comes from.
+    pub stop_time: &'static str,
+}
+
+/// Tag at the start of a live instance, cleared when it is freed, so that a
+/// binding can refuse a stale or foreign pointer instead of using it (best effort).
+pub const INSTANCE_MAGIC: u64 = 0x4652_4943_5449_4f4e; // "FRICTION"
+
+/// Everything one instance holds. A binding's instance handle points at this.
+#[repr(C)]
+pub struct Instance {
+    pub magic: u64,
+    pub log: Log,
+    pub phase: Phase,
+    pub(super) words: &'static Vocabulary,
+    pub(super) guid: &'static str,
+    pub(super) start_time: f64,
+    /// Time, stopTime and substeps taken.
+    pub(super) clock: Clock,
+    /// A parameter or start value changed since `initialize`.
+    pub(super) stale: bool,
+    pub(super) model: Box<dyn Erased>,
+    /// FMU states handed out by this instance and not yet freed.
+    // Boxed: a state's handle is its address, which must not move when
+    // the list grows.
+    #[allow(clippy::vec_box)]
+    pub(super) snapshots: Vec<Box<Snapshot>>,
+    pub interface: Interface,
+    /// Model Exchange: states, inputs or time changed since the last evaluation.
+    pub(super) dirty: bool,
+    /// Model Exchange: time of the last event or completed integrator step;
+    /// setting the time may not go before it.
+    pub(super) committed_time: f64,
+    /// Model Exchange: passes of the current event iteration.
+    pub(super) event_passes: u32,
+}
+
+/// A call's result: its status, or the message of the rule it broke.
+pub type Outcome = Result<Status, String>;
+
+impl Instance {
+    pub fn new(
+        log: Log,
+        words: &'static Vocabulary,
+        guid: &'static str,
+        model: Box<dyn Erased>,
+        interface: Interface,
+    ) -> Self {
+        Self {
+            magic: INSTANCE_MAGIC,
+            log,
+            phase: Phase::Instantiated,
+            words,
+            guid,
+            start_time: 0.0,
+            clock: Clock::default(),
+            stale: false,
+            model,
+            snapshots: Vec::new(),
+            interface,
+            dirty: true,
+            committed_time: 0.0,
+            event_passes: 0,
+        }
+    }
+
+    /// Log `message` for a failed `function` and return `status`.
+    #[cold]
+    pub fn fail(&mut self, function: &str, status: Status, message: &str) -> Status {
+        self.log.emit(status, log::category_of(status), &format!("{function}: {message}"));
+        status
+    }
+
+    /// After a panic: an error (a fatal status would condemn every instance
+    /// of the FMU, FMI 2.0 2.1.3), and this instance accepts only reset and
+    /// free from now on.
+    pub fn poison(&mut self, function: &str, message: &str) -> Status {
+        self.phase = Phase::Fatal;
+        self.fail(function, Status::Error, message)
+    }
+
+    /// Run `body` if `function` is allowed in the current phase; turn an
+    /// `Err(message)` into a logged error that leaves the instance as it was.
+    #[inline(always)]
+    pub fn call(&mut self, function: &str, allowed: Allowed, body: impl FnOnce(&mut Self) -> Outcome) -> Status {
+        if self.phase.bit() & allowed == 0 || allowed & self.foreign() != 0 {
+            return self.refuse(function, allowed);
+        }
+        match body(self) {
+            Ok(status) => status,
+            Err(message) => self.fail(function, Status::Error, &message),
+        }
+    }
+
+    /// The flag of the functions of the other interface.
+    #[inline(always)]
+    pub(super) fn foreign(&self) -> Allowed {
+        match self.interface {
+            Interface::CoSimulation => MODEL_EXCHANGE_ONLY,
+            Interface::ModelExchange => CO_SIMULATION_ONLY,
+        }
+    }
+
+    /// `function` called in a phase that does not allow it.
+    #[cold]
+    #[inline(never)]
+    fn refuse(&mut self, function: &str, allowed: Allowed) -> Status {
+        let message = if allowed & self.foreign() != 0 {
+            match self.interface {
+                Interface::CoSimulation => format!(
+                    "not allowed: a Model Exchange function, and this instance was instantiated for \
+                     Co-Simulation ({})",
+                    self.words.co_simulation
+                ),
+                Interface::ModelExchange => format!(
+                    "not allowed: a Co-Simulation function, and this instance was instantiated for Model \
+                     Exchange ({})",
+                    self.words.model_exchange
+                ),
+            }
+        } else if self.phase == Phase::Fatal {
+            format!("refused: the instance had an internal error; only {} are allowed", self.words.after_internal_error)
+        } else {
+            format!("not allowed in state {}", self.phase.name())
+        };
+        self.fail(function, Status::Error, &message)
+    }
+
+    pub fn initialized(&self) -> bool {
+        self.phase.initialized()
+    }
+
+    /// Outputs read before the first step reflect the current parameters,
+    /// once those pass the model's rules (else the read is refused).
+    #[inline(always)]
+    pub(super) fn refresh(&mut self) -> Result<(), String> {
+        if self.stale {
+            return self.refresh_now();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(super) fn refresh_now(&mut self) -> Result<(), String> {
+        let co_simulation = self.interface == Interface::CoSimulation;
+        self.model.check(co_simulation).map_err(|e| format!("outputs cannot be computed yet: {e}"))?;
+        self.model.initialize();
+        self.stale = false;
+        if self.interface == Interface::ModelExchange {
+            self.settle()?;
+        }
+        Ok(())
+    }
+
+    /// Model Exchange: values for the current time, states and inputs, and
+    /// before initialization for the current parameters.
+    #[inline(always)]
+    pub(super) fn fresh(&mut self) -> Result<(), String> {
+        self.refresh()?;
+        if self.dirty && self.interface == Interface::ModelExchange {
+            self.model.evaluate();
+            self.dirty = false;
+        }
+        Ok(())
+    }
+
+    /// The whole event iteration at once (after initialization): the
+    /// discrete state consistent with the states and inputs.
+    pub(super) fn settle(&mut self) -> Result<(), String> {
+        for _ in 0..MAX_EVENT_ITERATIONS {
+            self.model.evaluate();
+            let (changed, _) = self.model.event(&self.log, self.clock.time);
+            if !changed {
+                self.model.evaluate();
+                self.dirty = false;
+                return Ok(());
+            }
+        }
+        Err(format!("the initial discrete state did not settle in {MAX_EVENT_ITERATIONS} passes"))
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        self.magic = 0;
+    }
+}
