@@ -7,7 +7,7 @@ use serde::{de::DeserializeOwned, Serialize};
 
 /// A discrete change a model reports from a step, e.g. a stick/slip transition.
 /// Formatted into a log message only when the `logEvents` category is on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Transition {
     /// What changed, e.g. `"mode"` or `"clutch 2"`.
     pub what: &'static str,
@@ -15,6 +15,10 @@ pub struct Transition {
     pub to: i32,
     /// Words for the new value, e.g. `"stuck"`.
     pub meaning: &'static str,
+    /// When it happened within the step it was reported from (s from the
+    /// step's start), where the model locates it; `None`: at the step's end.
+    /// The event log prints the instant.
+    pub at: Option<f64>,
 }
 
 /// A model: declarations plus physics. All FMI bookkeeping (call order,
@@ -125,11 +129,18 @@ impl Transition {
                 Forward => "sliding forward",
                 Backward => "sliding backward",
             },
+            at: None,
         })
     }
 }
 
 impl Transition {
+    /// The same transition, located `at` seconds into its step (`None`
+    /// leaves it at the step's end).
+    pub fn at(self, at: Option<f64>) -> Self {
+        Self { at: at.or(self.at), ..self }
+    }
+
     /// The transition of a clutch's `locked` flag, if it changed.
     pub fn of_lock(before: bool, after: bool) -> Option<Self> {
         (before != after).then_some(Transition {
@@ -137,6 +148,7 @@ impl Transition {
             from: before as i32,
             to: after as i32,
             meaning: if after { "locked" } else { "slipping" },
+            at: None,
         })
     }
 }

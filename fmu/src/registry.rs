@@ -28,6 +28,9 @@ pub struct Entry {
     /// The inputs Co-Simulation interpolates with their derivatives
     /// (fmi2SetRealInputDerivatives); the others are held over a step.
     pub interpolated_inputs: fn() -> Vec<&'static str>,
+    /// Whether the model has a hybrid form, hence Model Exchange beside
+    /// Co-Simulation (`Model::HYBRID`; an element has it with no state).
+    pub model_exchange: bool,
 }
 
 fn states<M: Model>() -> Vec<(&'static str, &'static str)> {
@@ -62,6 +65,7 @@ pub const fn entry<M: Model>() -> Entry {
         variables: crate::models::variables::<M>,
         states: states::<M>,
         interpolated_inputs: interpolated_inputs::<M>,
+        model_exchange: M::HYBRID.is_some(),
     }
 }
 

@@ -30,14 +30,14 @@ pub fn identifiers() -> Vec<&'static str> {
 }
 
 /// The FMUs that offer Model Exchange beside Co-Simulation: the models with
-/// a hybrid form (continuous states), from the registry.
+/// a hybrid form, from the registry.
 pub fn with_model_exchange() -> Vec<&'static str> {
-    fmu::registry::MODELS.iter().filter(|m| !(m.states)().is_empty()).map(|m| m.info.identifier).collect()
+    fmu::registry::MODELS.iter().filter(|m| m.model_exchange).map(|m| m.info.identifier).collect()
 }
 
 /// The FMUs that offer Co-Simulation only (no hybrid form), from the registry.
 pub fn co_simulation_only() -> Vec<&'static str> {
-    fmu::registry::MODELS.iter().filter(|m| (m.states)().is_empty()).map(|m| m.info.identifier).collect()
+    fmu::registry::MODELS.iter().filter(|m| !m.model_exchange).map(|m| m.info.identifier).collect()
 }
 
 pub fn python() -> PathBuf {

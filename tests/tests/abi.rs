@@ -346,6 +346,39 @@ fn logging_honours_categories_and_reports_stick_events_with_time() {
     }
 }
 
+/// The event log gives the instant the model located inside the step, not
+/// the step's end (issue 29): coasting from 1 rad/s against F_c = 1 N.m with
+/// J = 1 stops at 1 s, inside the 0.03 s step from 0.99 s (its end 1.02 s);
+/// with 0.4 s steps, inside the step from 0.8 s; ClutchStickSlip's lock
+/// inside its step likewise (w1 = 10 -> 5 rad/s at 0.5 s, steps of 0.3 s).
+#[test]
+fn the_event_log_gives_the_instant_inside_the_step() {
+    for (id, start, h, steps, expected) in [
+        ("HillFrictionInertia", vec![(W_START, 1.0)], 0.03, 40, "t = 1 s: HillFrictionInertia mode 1 -> 0 (stuck)"),
+        ("HillFrictionInertia", vec![(W_START, 1.0)], 0.4, 3, "t = 1 s: HillFrictionInertia mode 1 -> 0 (stuck)"),
+        ("ClutchStickSlip", vec![], 0.3, 3, "t = 0.5 s: ClutchStickSlip locked 0 -> 1 (locked)"),
+    ] {
+        let fmu = RawFmu::load(id);
+        unsafe {
+            let c = fmu.instantiate("instant");
+            let events = [c"logEvents".as_ptr()];
+            assert_eq!(fmu.lib.fmi2SetDebugLogging(c, 1, 1, events.as_ptr()), OK);
+            for (vr, x) in &start {
+                assert_eq!(fmu.lib.fmi2SetReal(c, vr, 1, x), OK);
+            }
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
+            for k in 0..steps {
+                assert_eq!(fmu.lib.fmi2DoStep(c, k as f64 * h, h, 1), OK);
+            }
+            let messages = fmu.take_messages();
+            assert!(messages.iter().any(|m| m.text == expected), "{id}, h = {h}: {messages:?}");
+            fmu.lib.fmi2FreeInstance(c);
+        }
+    }
+}
+
 #[test]
 fn switching_one_category_off_after_all_on_silences_it() {
     let fmu = RawFmu::load("HillFrictionInertia");

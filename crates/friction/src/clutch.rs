@@ -73,15 +73,17 @@ impl TwoInertiaClutch {
     /// (or reversal) instant `u = -v/a_rel` is found inside the step, both
     /// bodies are integrated exactly (rate and angle) to it, and the rest of
     /// the step runs locked (or slipping the other way).
-    pub fn step(&mut self, t1: f64, t2: f64, capacity: f64, dt: f64) {
-        self.step_ramp(t1, t2, 0.0, 0.0, capacity, dt);
+    /// Returns the instant of the last lock or unlock inside the step (s
+    /// from its start), if any.
+    pub fn step(&mut self, t1: f64, t2: f64, capacity: f64, dt: f64) -> Option<f64> {
+        self.step_ramp(t1, t2, 0.0, 0.0, capacity, dt)
     }
 
     /// [`Self::step`] with the external torques linear in time over the step,
     /// `t1 + slope1*s` and `t2 + slope2*s` (input interpolation); the
     /// capacity is held. See [`Self::step_ramps`].
-    pub fn step_ramp(&mut self, t1: f64, t2: f64, slope1: f64, slope2: f64, capacity: f64, dt: f64) {
-        self.step_ramps(t1, t2, slope1, slope2, capacity, 0.0, dt);
+    pub fn step_ramp(&mut self, t1: f64, t2: f64, slope1: f64, slope2: f64, capacity: f64, dt: f64) -> Option<f64> {
+        self.step_ramps(t1, t2, slope1, slope2, capacity, 0.0, dt)
     }
 
     /// [`Self::step`] with the external torques and the capacity linear in
@@ -89,7 +91,8 @@ impl TwoInertiaClutch {
     /// ramps down to 0). The events stay closed-form: a lock breaks where the
     /// (linear) sticking torque passes the (linear) capacity, a slip ends at
     /// the first root of the (quadratic) relative speed, the capacity
-    /// reaches 0 at `-capacity/capacity_slope`.
+    /// reaches 0 at `-capacity/capacity_slope`. Returns the instant of the
+    /// last lock or unlock inside the step (s from its start), if any.
     #[allow(clippy::too_many_arguments)]
     pub fn step_ramps(
         &mut self,
@@ -100,8 +103,10 @@ impl TwoInertiaClutch {
         capacity: f64,
         capacity_slope: f64,
         dt: f64,
-    ) {
+    ) -> Option<f64> {
         let (j1, j2) = (self.inertia1, self.inertia2);
+        // The instant of the last lock or unlock inside the step.
+        let mut event = None;
         let (w1_start, w2_start) = (self.rate1, self.rate2);
         let (mut w1, mut w2) = (w1_start, w2_start);
         let sticking_slope = (slope1 * j2 - slope2 * j1) / (j1 + j2);
@@ -157,6 +162,9 @@ impl TwoInertiaClutch {
                     locked = true;
                     break;
                 }
+                if until <= ramp {
+                    event = Some(elapsed); // the lock breaks here
+                }
                 if until > ramp {
                     forced = 0.0; // the capacity's ramp ended first: still locked
                 }
@@ -185,7 +193,8 @@ impl TwoInertiaClutch {
             let (e1, e2) = (w1 + a1 * u + b1 * u * u / 2.0, w2 + a2 * u + b2 * u * u / 2.0);
             elapsed += u;
             if crossing.is_some() {
-                // Equal speeds: the momentum-weighted one, bit-identical.
+                event = Some(elapsed); // the slip ends: a lock (or a reversal)
+                                       // Equal speeds: the momentum-weighted one, bit-identical.
                 let w = (j1 * e1 + j2 * e2) / (j1 + j2);
                 (w1, w2) = (w, w);
             } else {
@@ -215,6 +224,7 @@ impl TwoInertiaClutch {
         self.rate2 = w2;
         (self.acceleration1, self.acceleration2) =
             self.accelerations(t1 + slope1 * dt, t2 + slope2 * dt, capacity_at(dt));
+        event
     }
 }
 
@@ -353,5 +363,17 @@ mod tests {
         let mut c = TwoInertiaClutch::new(1.0, 1.0, 0.0, 0.0);
         c.step_ramps(4.0, 0.0, 0.0, 0.0, 5.0, -2.0, 3.0);
         assert!((c.clutch_torque - 4.0 / 3.0).abs() <= 1e-14, "{}", c.clutch_torque);
+    }
+
+    /// A step reports the instant of its lock: w1 = 10, w2 = 0, capacity 10,
+    /// J1 = J2 = 1 close the slip 10 - 20*s at s = 0.5; a step that stays
+    /// slipping or locked reports none.
+    #[test]
+    fn a_step_reports_the_instant_of_its_lock() {
+        let mut clutch = TwoInertiaClutch::new(1.0, 1.0, 10.0, 0.0);
+        assert_eq!(clutch.step(0.0, 0.0, 10.0, 0.4), None, "still slipping");
+        let event = clutch.step(0.0, 0.0, 10.0, 0.2).expect("locks inside the step");
+        assert!((event - 0.1).abs() < 1e-12 && clutch.locked, "{event}");
+        assert_eq!(clutch.step(0.0, 0.0, 10.0, 0.2), None, "stays locked");
     }
 }

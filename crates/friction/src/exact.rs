@@ -80,6 +80,8 @@ impl ExactStaticCoulomb {
     pub fn integrate(&self, applied: f64, slope: f64, rate: f64, inertia: f64, dt: f64) -> Interval {
         let (fs, fc) = (self.static_torque, self.coulomb_torque);
         let (mut elapsed, mut w, mut travel) = (0.0_f64, rate, 0.0_f64);
+        // The instant of the last stop or breakaway inside the interval.
+        let mut event = None;
         // Sliding direction; 0 while stuck. A body at rest breaking away has
         // w == 0 and direction != 0 for the first instant.
         let mut direction = sign(rate);
@@ -98,6 +100,9 @@ impl ExactStaticCoulomb {
             if direction == 0.0 {
                 if tau.abs() > fs {
                     direction = sign(tau);
+                    if elapsed > 0.0 {
+                        event = Some(elapsed);
+                    }
                     continue;
                 }
                 // Stuck until |tau| reaches F_s on the way out.
@@ -108,6 +113,7 @@ impl ExactStaticCoulomb {
                 elapsed += until;
                 one_slide = false;
                 direction = sign(slope);
+                event = Some(elapsed);
                 continue;
             }
             // Sliding: w(u) = w + a0*u + b*u^2/2.
@@ -120,6 +126,7 @@ impl ExactStaticCoulomb {
                     // Exactly at rest; stick or reverse from here.
                     w = 0.0;
                     elapsed += u;
+                    event = Some(elapsed);
                     let tau_stop = applied + slope * elapsed;
                     direction = if tau_stop.abs() > fs { sign(tau_stop) } else { 0.0 };
                     // A root at u == 0 (reversal right at a breakaway) cannot
@@ -142,7 +149,7 @@ impl ExactStaticCoulomb {
         } else {
             inertia * (w - rate) / dt - (applied + 0.5 * slope * dt)
         };
-        Interval { rate: w, friction, travel, acceleration: self.acceleration(tau_end, w, inertia) }
+        Interval { rate: w, friction, travel, acceleration: self.acceleration(tau_end, w, inertia), event }
     }
 }
 
@@ -221,5 +228,22 @@ mod tests {
         assert_eq!(i.rate, 0.0);
         assert!((i.travel - (0.1 * s - s * s * s / 6.0)).abs() < 1e-15);
         assert_eq!(i.acceleration, 0.0);
+    }
+
+    /// The interval reports where its last event fell: a stop at
+    /// J*w/F_c = 0.01 s into a 0.03 s interval, a breakaway where a ramp
+    /// 100*s passes F_s = 1.2 (0.012 s), and none for an interval that slides
+    /// through or sticks throughout.
+    #[test]
+    fn an_interval_reports_the_instant_of_its_last_event() {
+        let law = ExactStaticCoulomb { static_torque: 1.2, coulomb_torque: 1.0 };
+        let stop = law.integrate(0.0, 0.0, 0.01, 1.0, 0.03);
+        assert_eq!(stop.rate, 0.0);
+        assert!((stop.event.unwrap() - 0.01).abs() < 1e-15, "{stop:?}");
+        let breakaway = law.integrate(0.0, 100.0, 0.0, 1.0, 0.03);
+        assert!(breakaway.rate > 0.0);
+        assert!((breakaway.event.unwrap() - 0.012).abs() < 1e-15, "{breakaway:?}");
+        assert_eq!(law.integrate(0.0, 0.0, 1.0, 1.0, 0.03).event, None, "slides through");
+        assert_eq!(law.integrate(0.5, 0.0, 0.0, 1.0, 0.03).event, None, "stuck throughout");
     }
 }

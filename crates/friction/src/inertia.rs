@@ -67,21 +67,26 @@ impl<F: RigidBodyFriction> FrictionInertia<F> {
         Self { inertia, angle, rate, friction_torque: 0.0, acceleration: 0.0, law }
     }
 
-    /// Advance by `dt` seconds under the constant `applied` torque.
+    /// Advance by `dt` seconds under the constant `applied` torque; the
+    /// instant of a stop or breakaway inside it, where the law locates it
+    /// (see [`crate::vocabulary::Interval::event`]).
     #[inline]
-    pub fn step(&mut self, applied: f64, dt: f64) {
-        self.step_ramp(applied, 0.0, dt);
+    pub fn step(&mut self, applied: f64, dt: f64) -> Option<f64> {
+        self.step_ramp(applied, 0.0, dt)
     }
 
     /// Advance by `dt` seconds under `applied + slope*s` (a first-order
     /// input interpolation); the angle is the law's (exact for exact laws).
+    /// Returns the instant of the last stop or breakaway inside the
+    /// interval where the law locates it ([`crate::vocabulary::Interval::event`]).
     #[inline]
-    pub fn step_ramp(&mut self, applied: f64, slope: f64, dt: f64) {
+    pub fn step_ramp(&mut self, applied: f64, slope: f64, dt: f64) -> Option<f64> {
         let i = self.law.advance_interval(applied, slope, self.rate, self.inertia, dt);
         self.angle += i.travel;
         self.rate = i.rate;
         self.friction_torque = i.friction;
         self.acceleration = i.acceleration;
+        i.event
     }
 
     #[inline]

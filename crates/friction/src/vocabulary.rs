@@ -49,6 +49,7 @@ pub trait RigidBodyFriction {
             friction: a.friction,
             travel: 0.5 * dt * (rate + a.rate),
             acceleration: (a.rate - rate) / dt,
+            event: None,
         }
     }
 }
@@ -66,6 +67,10 @@ pub struct Interval {
     /// the derivative of the exact solution (0 while stuck); others the
     /// interval's mean.
     pub acceleration: f64,
+    /// When the last stop or breakaway inside the interval happened (s from
+    /// its start), for laws that locate it (exact laws); `None` otherwise,
+    /// and for a change of motion seen only at the interval's end.
+    pub event: Option<f64>,
 }
 
 /// Number of equal substeps of at most `longest` (up to rounding) that

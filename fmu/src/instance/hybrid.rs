@@ -137,7 +137,7 @@ impl<M: Model> Hybrid for ModelBox<M> {
         let events_on = log.enabled(log::EVENTS);
         let changed = (h.event)(&mut self.model, &mut |tr| {
             if events_on {
-                log_transition(log, M::INFO.identifier, time, tr);
+                log_transition(log, M::INFO.identifier, time, time, tr);
             }
         });
         let moved = h.states.iter().zip(before).any(|(s, b)| state_value(&self.model, s).to_bits() != b);

@@ -116,10 +116,13 @@ pub(super) fn several(substeps: f64) -> u64 {
     substeps as u64
 }
 
-/// A transition at `time`, in category `logEvents` (when it is on).
+/// A transition of the step from `start` to `end`, in category `logEvents`
+/// (when it is on), at the instant the model located or else at `end`.
 #[cold]
 #[inline(never)]
-pub(super) fn log_transition(log: &Log, identifier: &str, time: f64, tr: Transition) {
+pub(super) fn log_transition(log: &Log, identifier: &str, start: f64, end: f64, tr: Transition) {
+    // At the instant the model located inside the step, else at its end.
+    let time = tr.at.map_or(end, |at| start + at);
     log.emit(
         Status::Ok,
         log::EVENTS,
@@ -198,7 +201,7 @@ impl<M: Model> ModelBox<M> {
         t0: f64,
         h: f64,
         substeps: u64,
-        on_transition: &mut dyn FnMut(f64, Transition),
+        on_transition: &mut dyn FnMut(f64, f64, Transition),
     ) -> Result<(), String> {
         // A stack copy (the models hold plain numbers): restores the state if
         // the step fails, without allocating on the step path.
@@ -216,11 +219,11 @@ impl<M: Model> ModelBox<M> {
         if M::SUBSTEPS_ITSELF {
             // A shaft port: its own substeps, its drive end moving within them;
             // a transition is reported over the whole step.
-            self.model.step_in(h, substeps as usize, &mut |tr| on_transition(t0 + h, tr));
+            self.model.step_in(h, substeps as usize, &mut |tr| on_transition(t0, t0 + h, tr));
         } else if substeps == 1 {
             // The usual case, without the loop's bookkeeping: the same `dt`
             // (`h / 1`) and time (`t0 + h`) as the loop's single pass.
-            self.model.step(h, &mut |tr| on_transition(t0 + h, tr));
+            self.model.step(h, &mut |tr| on_transition(t0, t0 + h, tr));
         } else {
             let dt = h / substeps as f64;
             for k in 1..substeps + 1 {
@@ -230,8 +233,9 @@ impl<M: Model> ModelBox<M> {
                         self.set_input(vr, value[i] + slope[i] * offset);
                     }
                 }
+                let start = t0 + (k - 1) as f64 * dt;
                 let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
-                self.model.step(dt, &mut |tr| on_transition(t, tr));
+                self.model.step(dt, &mut |tr| on_transition(start, t, tr));
             }
         }
         if !all_finite(&self.model) {
@@ -269,9 +273,9 @@ impl<M: Model> Stepper for ModelBox<M> {
         }
         let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
         let events_on = log.enabled(log::EVENTS);
-        self.advance(t, h, substeps, &mut |time, tr| {
+        self.advance(t, h, substeps, &mut |start, end, tr| {
             if events_on {
-                log_transition(log, M::INFO.identifier, time, tr);
+                log_transition(log, M::INFO.identifier, start, end, tr);
             }
         })
         .map_err(StepError::Failed)?;

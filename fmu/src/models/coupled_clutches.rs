@@ -308,7 +308,7 @@ impl CoupledClutches {
                     ClutchMode::Free => "free",
                 };
                 let what = ["clutch 1", "clutch 2", "clutch 3"][k];
-                on_transition(Transition { what, from: b.code(), to: a.code(), meaning });
+                on_transition(Transition { what, from: b.code(), to: a.code(), meaning, at: None });
             }
         }
     }

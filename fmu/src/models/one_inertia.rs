@@ -135,10 +135,10 @@ impl<L: LawHooks> LawInertia<L> {
     #[inline]
     pub fn step_body(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.body.motion();
-        self.body.step_ramp(self.applied_torque, self.applied_slope, dt);
+        let event = self.body.step_ramp(self.applied_torque, self.applied_slope, dt);
         self.contact = self.body.motion();
         if let Some(t) = Transition::of_motion(before, self.contact) {
-            on_transition(t);
+            on_transition(t.at(event));
         }
     }
 }

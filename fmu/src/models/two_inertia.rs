@@ -51,9 +51,9 @@ impl TwoInertia {
         on_transition: &mut dyn FnMut(Transition),
     ) {
         let before = self.clutch.locked;
-        self.clutch.step_ramps(torque1, torque2, slope1, slope2, capacity, capacity_slope, dt);
+        let event = self.clutch.step_ramps(torque1, torque2, slope1, slope2, capacity, capacity_slope, dt);
         if let Some(t) = Transition::of_lock(before, self.clutch.locked) {
-            on_transition(t);
+            on_transition(t.at(event));
         }
     }
 }
