@@ -201,6 +201,18 @@ impl Loaded {
 
     /// Set start values and initialize (the sequence FMPy uses).
     pub fn initialize(&self, instance: &mut fmi::fmi2::instance::InstanceCS, run: &Run) {
+        self.initialize_with(instance, run, |_, _| {});
+    }
+
+    /// [`Loaded::initialize`], calling `in_initialization` inside
+    /// initialization mode (with the start time), where a master sets the
+    /// inputs of the first step.
+    pub fn initialize_with(
+        &self,
+        instance: &mut fmi::fmi2::instance::InstanceCS,
+        run: &Run,
+        in_initialization: impl FnOnce(&mut fmi::fmi2::instance::InstanceCS, f64),
+    ) {
         instance.setup_experiment(None, 0.0, Some(run.stop)).expect("setupExperiment");
         let variables = fmu::registry::find(run.model).map(|m| (m.variables)()).unwrap_or_default();
         for (name, value) in &run.start_values {
@@ -212,6 +224,7 @@ impl Loaded {
             };
         }
         instance.enter_initialization_mode().expect("enterInitializationMode");
+        in_initialization(instance, 0.0);
         instance.exit_initialization_mode().expect("exitInitializationMode");
     }
 
@@ -269,15 +282,28 @@ pub fn run_fmi(run: &Run) -> Table {
 /// Simulate through the `fmi` crate with inputs computed by the master at
 /// each communication point from the time and the last output row (a
 /// co-simulation loop, e.g. a damping torque fed back from an output).
+///
+/// The inputs of the first step are set in initialization mode, from the
+/// outputs there (FMI 2.0 allows reading them), so that the row at the start
+/// time already shows the FMU under them (issue 29: a master that set them
+/// only after initialization showed start values at t = 0).
 pub fn run_fmi_with(run: &Run, mut inputs: impl FnMut(f64, &Table) -> Vec<(&'static str, f64)>) -> Table {
     let fmu = Loaded::new(run.model);
     let mut instance = fmu.instantiate("fmi-crate-loop");
-    fmu.initialize(&mut instance, run);
+    fmu.initialize_with(&mut instance, run, |instance, t0| {
+        let table = Table { columns: fmu.columns(), rows: vec![fmu.sample(instance, t0)] };
+        for (name, value) in inputs(t0, &table) {
+            instance.set_real(&[fmu.vr(name)], &[value]).expect("setReal input in initialization mode");
+        }
+    });
     let points = run.points();
-    let mut table = Table { columns: fmu.columns(), rows: vec![fmu.sample(&mut instance, 0.0)] };
-    for w in points.windows(2) {
-        for (name, value) in inputs(w[0], &table) {
-            instance.set_real(&[fmu.vr(name)], &[value]).expect("setReal input");
+    let mut table = Table { columns: fmu.columns(), rows: vec![fmu.sample(&mut instance, points[0])] };
+    for (k, w) in points.windows(2).enumerate() {
+        // The first step's inputs were set in initialization mode.
+        if k > 0 {
+            for (name, value) in inputs(w[0], &table) {
+                instance.set_real(&[fmu.vr(name)], &[value]).expect("setReal input");
+            }
         }
         instance.do_step(w[0], w[1] - w[0], true).expect("doStep");
         table.rows.push(fmu.sample(&mut instance, w[1]));
