@@ -70,6 +70,14 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
         Ok(())
     }
 
+    /// Rules of Model Exchange, checked with [`Model::check`] in Model
+    /// Exchange instances only: a choice whose physics is a fixed-step
+    /// algorithm has no continuous form there, and would tell another story
+    /// than its Co-Simulation (one FMU, one physics).
+    fn check_model_exchange(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Called when the declared start values have just been applied (at
     /// instantiation and reset), before `initialize`: lets a model tell its
     /// own start values from values the environment sets later.

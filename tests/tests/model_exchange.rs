@@ -68,7 +68,7 @@ fn fmpy_runs_model_exchange_to_the_closed_forms() {
         "LoadDependentFrictionShaftLoad: Model Exchange follows the reference",
         "CmgGimbalRateLoop: rate = scipy's Eqs. (10)-(12)",
         "AntennaAzimuthServo (friction_model 1): modes",
-        "AntennaAzimuthServo (friction_model 0): modes",
+        "AntennaAzimuthServo (friction_model 0): refused in Model Exchange",
         "FlapActuatorServo: sticks from",
     ] {
         assert!(out.contains(check), "no check \"{check}\":\n{out}");
@@ -420,6 +420,27 @@ fn model_exchange_refuses_bad_calls_and_values_and_changes_nothing() {
         assert!(c.is_null(), "{id}: instantiated as Model Exchange");
         let text = fmu.last_error();
         assert!(text.contains("Model Exchange") || text.contains("ModelExchange"), "{id}: {text}");
+    }
+    // A choice that is a fixed-step algorithm is Co-Simulation only too: the
+    // antenna servo's conventional friction model is refused in Model
+    // Exchange at initialization, with the reason, and accepted in
+    // Co-Simulation (issue 29: one FMU, one physics).
+    let fmu = RawFmu::load("AntennaAzimuthServo");
+    let vr = fmu_tests::Loaded::new("AntennaAzimuthServo").vr("friction_model");
+    for (fmu_type, expected) in [(me, ERROR), (binding::fmi2Type_fmi2CoSimulation, OK)] {
+        let c = fmu.instantiate_as("conventional", fmu_type);
+        // SAFETY: `c` is a live instance of `fmu`'s library; one value each.
+        unsafe {
+            assert_eq!(fmu.lib.fmi2SetInteger(c, &vr, 1, &0), OK);
+            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), expected, "fmuType {fmu_type}");
+            if expected == ERROR {
+                let text = fmu.last_error();
+                assert!(text.contains("friction_model = 0 (conventional) rejected in Model Exchange"), "{text}");
+            }
+            fmu.lib.fmi2FreeInstance(c);
+        }
     }
 }
 

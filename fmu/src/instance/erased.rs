@@ -27,7 +27,8 @@ pub trait Erased: Send + Stepper + Hybrid {
     /// Reject any string access: no model declares String variables.
     fn check_string_vrs(&self, vrs: &[u32]) -> Result<(), String>;
     /// The model's rules, and in Co-Simulation its internal step's
-    /// ([`Model::check_internal_step`]).
+    /// ([`Model::check_internal_step`]), in Model Exchange that interface's
+    /// ([`Model::check_model_exchange`]).
     fn check(&self, co_simulation: bool) -> Result<(), String>;
     fn initialize(&mut self);
     /// `GetReal` of one value when `vr` is a Real variable: the call's
@@ -99,6 +100,8 @@ impl<M: Model> Erased for ModelBox<M> {
         self.model.check()?;
         if co_simulation {
             self.model.check_internal_step()?;
+        } else {
+            self.model.check_model_exchange()?;
         }
         Ok(())
     }

@@ -56,7 +56,7 @@ impl Default for AntennaAzimuthServo {
 enumeration! {
     pub FRICTION_MODEL: AxisFriction = "FrictionModel", "Axis friction algorithm of the antenna servo" {
         Conventional = 0, "conventional", "Sign-function Coulomb model (Hill Fig. 1): chatters at fixed steps \
-            (Model Exchange: Coulomb's law, the axis held while the gear torque is within F_c)";
+            (Co-Simulation only: a fixed-step algorithm has no Model Exchange form)";
         Hill = 1, "hill", "Hill's predictive static/Coulomb algorithm (Eqs. 1-6): exact stiction";
     }
 }
@@ -111,8 +111,6 @@ impl Model for AntennaAzimuthServo {
                 (Eq. 5) or a reversal (Eq. 6) within it and gives the mean friction"),
             eq("tau_breakaway = tau_static", "friction_model = 1", "Hill's algorithm: the static level F_s decides \
                 breakaway"),
-            eq("tau_breakaway = tau_coulomb", "friction_model = 0, \"Model Exchange\"", "the conventional model \
-                with a continuous solver becomes Coulomb's law: the axis held while |tau_gear| <= F_c"),
             eq("tau_friction = -tau_coulomb*sign(rate)", "rate != 0", "sliding: Coulomb friction against the motion \
                 (Hill, Eq. 4)"),
             eq("tau_friction = -tau_gear", "rate = 0, abs(tau_gear) <= tau_breakaway", "stuck: the friction carries \
@@ -133,10 +131,11 @@ impl Model for AntennaAzimuthServo {
         425 psi (moving at 1.87 s), overshoots, and rests from 3.81 s at 1.538 mdeg, held 0.54 mdeg off the command \
         by static friction (the loop's torque, 372 psi at 5 s, stays below 425 psi): Hill's point, a servo at rest \
         off its command with exactly zero rate where the conventional model (Fig. 3) chatters and creeps. Model \
-        Exchange: the continuous loop with the exact static/Coulomb contact (Hill's fixed-step algorithm has no \
-        continuous form; the conventional model becomes Coulomb's law, held while |tau_gear| <= F_c) and the pressure \
-        limit and anti-windup as events: moving at 1.843 s, at rest from 3.813 s at 1.5345 mdeg (conventional: \
-        1.744 s, 3.812 s, 1.5331 mdeg)");
+        Exchange: the continuous loop with the exact static/Coulomb contact of Hill's law (his fixed-step algorithm's \
+        limit) and the pressure limit and anti-windup as events: moving at 1.843 s, at rest from 3.813 s at 1.5345 \
+        mdeg. The conventional model (friction_model = 0) is Co-Simulation only: under a variable-step solver it \
+        would be Coulomb's law, another physics than its chatter, so Model Exchange refuses it at \
+        fmi2ExitInitializationMode");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(position_command = command / DEGREE, "Azimuth position command. Start value 1 mdeg: unconnected, the \
             default experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", AngleDegrees, 1e-3),
@@ -276,6 +275,21 @@ impl Model for AntennaAzimuthServo {
         Ok(())
     }
 
+    /// The conventional model is a fixed-step algorithm (Hill, Fig. 1: the
+    /// sign function sampled at each step, whose chatter is its physics);
+    /// under a variable-step solver it would be Coulomb's law, another story
+    /// than its Co-Simulation (issue 29: one FMU, one physics).
+    fn check_model_exchange(&self) -> Result<(), String> {
+        match self.design.friction {
+            AxisFriction::Hill => Ok(()),
+            AxisFriction::Conventional => Err("friction_model = 0 (conventional) rejected in Model Exchange: the \
+                sign-function model is a fixed-step algorithm (Hill, Fig. 1) whose chatter Co-Simulation shows; a \
+                variable-step solver would make it Coulomb's law, another physics. Use friction_model = 1 (Hill's) \
+                here, or Co-Simulation for the conventional model"
+                .into()),
+        }
+    }
+
     /// An internal step under which the explicit (Euler) loop stays stable:
     /// symplectic Euler on the gear mode needs `h*omega < 2`, we ask
     /// `h*omega <= 1` (0.44 at Hill's 10 ms and 7 Hz).
@@ -327,19 +341,10 @@ impl AntennaAzimuthServo {
         d.gear_stiffness() * (s.motor_angle - s.antenna_angle) + d.gear_damping() * (s.motor_rate - s.antenna_rate)
     }
 
-    /// The level the gear torque must pass to move the stuck axis: Hill's
-    /// static friction, or for the conventional model Coulomb's law itself
-    /// (the law's Model Exchange form; its chatter is Co-Simulation's).
-    fn breakaway_torque(&self) -> f64 {
-        match self.design.friction {
-            AxisFriction::Hill => self.design.static_torque,
-            AxisFriction::Conventional => self.design.coulomb_torque,
-        }
-    }
-
-    /// Model Exchange: the axis's stick-slip contact.
+    /// Model Exchange: the axis's stick-slip contact, Hill's law (the only
+    /// choice Model Exchange accepts, see `check_model_exchange`).
     fn axis_contact(&self) -> StickSlipContact {
-        StickSlipContact { breakaway: self.breakaway_torque(), sliding_at_rest: self.design.coulomb_torque }
+        StickSlipContact { breakaway: self.design.static_torque, sliding_at_rest: self.design.coulomb_torque }
     }
 }
 
