@@ -143,9 +143,31 @@ fn main() {
         // SAFETY: our binaries carry Model Exchange; nx is the model's.
         let (comp, x) = unsafe { continuous_time_instance(&lib, &guid, &callbacks, nx) };
         let states = two_states(&x);
-        // SAFETY: the earlier build serves every model (its file name is not
-        // a model's) and carries Model Exchange; nx is the model's.
-        let earlier = before.as_ref().map(|b| unsafe { continuous_time_instance(b, &guid, &callbacks, nx) }.0);
+        // The earlier build serves every model (its file name is not a
+        // model's), each by this build's GUID: a model whose declarations
+        // changed since has another GUID there and gets no earlier column.
+        // SAFETY: a valid name, GUID and callbacks; the instance, if any, is
+        // freed at once (only whether the GUID is known matters here).
+        let known = before.as_ref().is_some_and(|b| unsafe {
+            let c = b.fmi2Instantiate(
+                c"probe".as_ptr(),
+                binding::fmi2Type_fmi2ModelExchange,
+                guid.as_ptr(),
+                null(),
+                &callbacks,
+                0,
+                0,
+            );
+            let known = !c.is_null();
+            if known {
+                b.fmi2FreeInstance(c);
+            }
+            known
+        });
+        // SAFETY: the earlier build knows this model's GUID (above) and
+        // carries Model Exchange; nx is the model's.
+        let earlier =
+            before.as_ref().filter(|_| known).map(|b| unsafe { continuous_time_instance(b, &guid, &callbacks, nx) }.0);
         // The same model without the C ABI: initialized from its start
         // values as the instance above was.
         let mut model = (entry.new_instance)();
@@ -222,7 +244,11 @@ fn main() {
         );
     }
     for (id, nx, nz, abi, direct, c, old) in rows {
-        let earlier = if before.is_some() { format!(" {old:.1} | {:.2} |", abi / old) } else { String::new() };
+        let earlier = match (before.is_some(), old.is_nan()) {
+            (false, _) => String::new(),
+            (true, false) => format!(" {old:.1} | {:.2} |", abi / old),
+            (true, true) => " - | - (declarations changed since) |".to_string(),
+        };
         println!(
             "| {id} | {nx} | {nz} | {abi:.1} | {direct:.1} | {:.2} | {c:.1} | {:.2} |{earlier}",
             abi / direct,

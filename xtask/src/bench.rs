@@ -199,9 +199,11 @@ pub fn write_doc(study: &str) -> Result<()> {
     doc.push_str(
         "\n![rate error while stuck versus step](error_vs_step.svg)\n\nHill's error is exactly zero at every step \
          (drawn on the bottom edge); the conventional model crosses Hill's 0.1 mdeg/s target at about 1 ms, as Hill \
-         says; Stribeck's Eq. 2, whose static level holds inside its velocity band, stays within it up to \
-         about 75 ms because the secant-guarded step cannot overshoot zero (its error grows as the step squared); the continuous Majd-Simaan model creeps at its presliding equilibrium whatever \
-         the step (a property of the model, not of the integration).\n",
+         says; Stribeck's Eq. 2 holds a body at rest exactly too, at every step (its static level decides at a \
+         stop, as Hill's: no kick of h*(F_s + T)/J across zero since issue 29; before, its error grew as the step \
+         squared and crossed the target at about 75 ms), and its stop time differs from Coulomb's by about 33 ms \
+         at small steps, its velocity band's own physics; the continuous Majd-Simaan model creeps at its \
+         presliding equilibrium whatever the step (a property of the model, not of the integration).\n",
     );
     std::fs::write(root().join("docs/performance.md"), doc).map_err(|e| e.to_string())?;
     std::fs::write(root().join("docs/error_vs_step.svg"), svg(&series)).map_err(|e| e.to_string())?;
