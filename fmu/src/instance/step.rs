@@ -54,7 +54,7 @@ impl Clock {
 /// step of 1e4 s at a 1 ms internal step is 1e7 substeps, well inside).
 pub const MAX_SUBSTEPS_PER_STEP: f64 = 1e8;
 
-/// Why [`Erased::do_step`] took no step.
+/// Why [`Stepper::do_step`] took no step.
 #[derive(Debug)]
 pub enum StepError {
     /// (t, h) break a rule of a step's arguments; nothing changed (the
@@ -87,7 +87,8 @@ pub trait Stepper {
 /// that substep themselves are handed.
 pub use friction::substep_count;
 
-/// step takes one branch (`Component::step_refused` finds and words the
+/// Every rule of a step's arguments at once, so that an accepted step
+/// takes one branch (`Instance::step_refused` finds and words the
 /// broken rule): `t`, `h` and `t + h` finite, `h > 0`, `t` where the last
 /// step ended (within round-off), the end not past stopTime, and at most
 /// [`MAX_SUBSTEPS_PER_STEP`] substeps.

@@ -193,7 +193,9 @@ impl Model for ShaftClutch {
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
-        self.step_in(dt, 1, on_transition);
+        // The instance calls `step_in` with its count; a direct caller gets
+        // the same rule.
+        self.step_in(dt, friction::substep_count(dt, self.two.internal_step) as usize, on_transition);
     }
 
     #[inline]

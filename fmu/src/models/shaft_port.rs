@@ -272,7 +272,9 @@ macro_rules! shaft_model {
             }
             #[inline]
             fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut($crate::model::Transition)) {
-                self.step_port(dt, 1, on_transition);
+                // The instance calls `step_in` with its count; a direct
+                // caller gets the same rule.
+                self.step_port(dt, friction::substep_count(dt, self.load.internal_step) as usize, on_transition);
             }
 
             #[inline]
