@@ -28,6 +28,9 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 COMMAND_MDEG = 1.0  # Hill's 1 mdeg position step
+# The FMU's variables are SI (rad, rad/s, Pa); Hill's units are their display units.
+MDEG = math.radians(1e-3)  # rad
+PSI = 6894.757293168361  # Pa
 COLUMNS = ["friction_model", "friction_level", "step", "tau_coulomb", "tau_static", "settle_error_mdeg",
            "final_rate_mdeg_s", "stuck_time_s", "chatter_mdeg_s", "transitions"]
 
@@ -52,15 +55,16 @@ def run_one(fmu_bytes, friction_model, level, step, stop_time):
     import fmpy
 
     unzipdir, md = _fmu_on_this_worker(fmu_bytes)
-    coulomb, static = 400.0 * level, 425.0 * level
+    coulomb, static = 400.0 * level, 425.0 * level  # psi
     result = fmpy.simulate_fmu(
         unzipdir, model_description=md, fmi_type="CoSimulation", start_time=0.0, stop_time=stop_time,
         output_interval=step, output=["position", "rate", "torque", "mode"],
-        start_values={"position_command": COMMAND_MDEG * 1e-3, "friction_model": friction_model,
-                      "tau_coulomb": coulomb, "tau_static": static, "internal_step": step,
+        start_values={"position_command": COMMAND_MDEG * MDEG, "friction_model": friction_model,
+                      "tau_coulomb": coulomb * PSI, "tau_static": static * PSI, "internal_step": step,
                       # the FMU derives the inertia from F_c/J: keep J, change the friction
                       "friction_to_inertia": 1.77e-3 * level})
-    position, rate, mode = result["position"], result["rate"], result["mode"]
+    # In Hill's units: mdeg and mdeg/s.
+    position, rate, mode = result["position"] / MDEG, result["rate"] / MDEG, result["mode"]
     first_move = next((i for i in range(len(rate)) if rate[i] != 0.0), len(rate))
     last_second = [i for i, t in enumerate(result["time"]) if t >= stop_time - 1.0 - 1e-9]
     return {
@@ -69,7 +73,7 @@ def run_one(fmu_bytes, friction_model, level, step, stop_time):
         "step": step,
         "tau_coulomb": coulomb,
         "tau_static": static,
-        "settle_error_mdeg": float(position[-1] * 1e3 - COMMAND_MDEG),
+        "settle_error_mdeg": float(position[-1] - COMMAND_MDEG),
         "final_rate_mdeg_s": float(rate[-1]),
         # samples exactly at rest after the first move, times the step
         "stuck_time_s": float(step * sum(1 for i in range(first_move, len(rate)) if rate[i] == 0.0)),

@@ -472,7 +472,7 @@ pub fn variables_table<M: Model>() -> String {
             Causality::Output => "output",
         };
         let (unit, start, range) = match v.value {
-            Value::Real { quantity, start, min, exclusive_min, max, .. } => {
+            Value::Real { quantity, start, min, exclusive_min, max, display_unit, .. } => {
                 let lo = match min {
                     Some(m) if exclusive_min => format!("> {}", real(m)),
                     Some(m) => format!(">= {}", real(m)),
@@ -480,7 +480,16 @@ pub fn variables_table<M: Model>() -> String {
                 };
                 let hi = max.map(|m| format!("<= {}", real(m))).unwrap_or_default();
                 let range = [lo, hi].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(", ");
-                (quantity.unit().to_string(), real(start), range)
+                // A display unit shown beside the unit, the start in it too.
+                let shown = display_unit.and_then(|d| quantity.display_units().iter().find(|u| u.name == d));
+                match shown {
+                    Some(d) => (
+                        format!("{} (shown in {})", quantity.unit(), d.name),
+                        format!("{} ({} {})", real(start), crate::text::number(start * d.factor + d.offset), d.name),
+                        range,
+                    ),
+                    None => (quantity.unit().to_string(), real(start), range),
+                }
             }
             Value::Integer { start, choices: Some(e), .. } => (String::new(), start.to_string(), e.listing()),
             Value::Integer { start, min, max, .. } => {

@@ -316,14 +316,15 @@ def main():
         for model, static in ((1, 425.0),):
             r = me("AntennaAzimuthServo", output_interval=1e-2, start_values={"friction_model": model})
             ref, changes = antenna_reference(r["time"], static=static)
-            position = np.degrees(ref[:, 6])
+            # The FMU's variables are SI: position in rad, as the reference's state.
+            position = ref[:, 6]
             d = np.max(abs(r["position"] - position)) / np.max(abs(position))
             m = r["mode"]
             ours = [(r["time"][i], int(m[i])) for i in np.nonzero(np.diff(m))[0] + 1]
             worst = max(abs(a[0] - b[0]) for a, b in zip(ours, changes))
             check([c[1] for c in ours] == [c[1] for c in changes] and worst < 1e-6 and d < 1e-6,
                   f"AntennaAzimuthServo (friction_model {model}): modes {[(round(a, 6), b) for a, b in ours]} as the reference's "
-                  f"(worst {worst:.1e} s), position within {d:.1e} of its peak, at rest at {r['position'][-1] * 1e3!r} mdeg")
+                  f"(worst {worst:.1e} s), position within {d:.1e} of its peak, at rest at {np.degrees(r['position'][-1]) * 1e3!r} mdeg")
             stuck_rate_is_exactly_zero({"mode": m, "w": r["rate"]}, f"AntennaAzimuthServo ({model})")
     # FlapActuatorServo (default experiment, constant inputs): Model
     # Exchange is the limit the Co-Simulation step converges to (CS at

@@ -2,10 +2,31 @@
 //! mdeg position step, 10 ms, 5 s) with the conventional friction model
 //! (Fig. 3) and with Hill's algorithm (Fig. 4).
 
-use fmu_tests::{run_scenario, Table};
+use fmu_tests::Table;
 
 const STATIC: f64 = 425.0;
 const COULOMB: f64 = 400.0;
+
+/// A scenario's run with its columns in Hill's units, those the variables
+/// display: the FMU's variables are SI (rad, rad/s, Pa); Hill's figures and
+/// the numbers below are in deg, mdeg/s and psi. The snapshots hold these
+/// converted columns, so that they read as Hill's figures.
+fn run_scenario(name: &str) -> Table {
+    const PSI: f64 = 6894.757293168361;
+    let mut t = fmu_tests::run_scenario(name);
+    for (k, column) in t.columns.clone().iter().enumerate() {
+        let scale = match column.as_str() {
+            "torque" | "tau_gear" | "tau_friction" | "valve" | "rate_loop_integral" => 1.0 / PSI,
+            "position" | "motor_angle" => 1.0 / 1f64.to_radians(),
+            "rate" | "motor_rate" | "position_loop_integral" => 1.0 / 1e-3f64.to_radians(),
+            _ => continue,
+        };
+        for row in t.rows.iter_mut() {
+            row[k] *= scale;
+        }
+    }
+    t
+}
 
 /// Root mean square of the torque's second difference over the rows `rows`:
 /// how irregular the torque graph is (a smooth ramp gives ~0). The first

@@ -491,8 +491,11 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
             }
             // Hill Sec. IV, 1 mdeg step, Hill's friction: the axis stays exactly still
             // until its torque passes the 425 psi static level, then breaks away.
+            // Its variables are SI (rad, Pa): Hill's psi and mdeg below by their factors.
             "AntennaAzimuthServo" => {
-                let (rate, mode, gear) = (r.col("rate"), r.col("mode"), r.col("tau_gear"));
+                const PSI: f64 = 6894.757293168361;
+                let (rate, mode) = (r.col("rate"), r.col("mode"));
+                let gear: Vec<f64> = r.col("tau_gear").iter().map(|g| g / PSI).collect();
                 for k in 0..t.len() {
                     if mode[k] == 0.0 {
                         assert!(rate[k] == 0.0, "{id}: stuck with rate {} at {}", rate[k], t[k]);
@@ -511,7 +514,7 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
                     t[first],
                     t[last_moving + 1]
                 );
-                let end = *position.last().unwrap() * 1e3;
+                let end = position.last().unwrap().to_degrees() * 1e3;
                 assert!(close(end, 1.538, 5e-4), "{id}: ends at {end} mdeg");
                 assert!(
                     gear[last_moving + 1..].iter().all(|g| g.abs() < 425.0),

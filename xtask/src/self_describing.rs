@@ -134,6 +134,30 @@ fn unit_of(m: &Entry, name: &str) -> String {
     element.find(" unit=\"").map(|u| element[u + 7..].split('"').next().unwrap_or("").to_string()).unwrap_or_default()
 }
 
+/// The unit a plot shows a variable in, and the factor from its value: its
+/// `displayUnit` where it declares one (the unit its users read, e.g. mdeg
+/// for a position in rad), else its unit; both read from the model
+/// description, as `unit_of`.
+fn shown_unit_of(m: &Entry, name: &str) -> (String, f64) {
+    let unit = unit_of(m, name);
+    let xml = (m.model_description)();
+    let attribute = |element: &str, key: &str| -> Option<String> {
+        let at = element.find(&format!(" {key}=\""))? + key.len() + 3;
+        element[at..].split('"').next().map(str::to_string)
+    };
+    let shown = (|| {
+        let at = xml.find(&format!("name=\"{name}\""))?;
+        let element = &xml[at..at + xml[at..].find("</ScalarVariable>")?];
+        let display = attribute(element, "displayUnit")?;
+        let unit_at = xml.find(&format!("<Unit name=\"{unit}\">"))?;
+        let unit_element = &xml[unit_at..unit_at + xml[unit_at..].find("</Unit>")?];
+        let d = unit_element.find(&format!("<DisplayUnit name=\"{display}\""))?;
+        let factor: f64 = attribute(&unit_element[d..], "factor")?.parse().ok()?;
+        Some((display, factor))
+    })();
+    shown.unwrap_or((unit, 1.0))
+}
+
 fn range(v: &VariableInfo) -> String {
     if let Some(e) = v.choices {
         return e.items.iter().map(|i| format!("{} = {}", i.value, i.name)).collect::<Vec<_>>().join(", ");
@@ -247,7 +271,7 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
             let names: Vec<String> = m.info.default_inputs.iter().map(|(n, _)| format!("<code>{n}</code>")).collect();
             format!(" but {}, which follow the experiment's <code>{id}_in.csv</code>", names.join(", "))
         },
-        svg_plots(table, |name| unit_of(m, name))
+        svg_plots(table, |name| shown_unit_of(m, name))
     ));
 
     h.push_str(
@@ -260,14 +284,23 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
             Variability::Discrete => "discrete",
             Variability::Continuous => "continuous",
         };
-        let start = if v.causality == Causality::Output { String::new() } else { number(v.start) };
+        let (shown, factor) = shown_unit_of(m, v.name);
+        let unit = unit_of(m, v.name);
+        // A start in a display unit reads as the user sets it: 1 mdeg, not 1.745e-5 rad.
+        let start = match v.causality {
+            Causality::Output => String::new(),
+            _ if shown != unit => format!("{} ({} {})", number(v.start), number(v.start * factor), escape(&shown)),
+            _ => number(v.start),
+        };
+        let unit =
+            if shown != unit { format!("{} (shown in {})", escape(&unit), escape(&shown)) } else { escape(&unit) };
         h.push_str(&format!(
             "<tr id=\"{name}\"><td>{}</td><td><code>{name}</code></td><td>{}</td><td>{variability}</td><td>{}</td>\
              <td>{}</td><td>{start}</td><td>{}</td><td>{}</td></tr>\n",
             v.value_reference,
             causality(v),
             v.choices.map_or(v.type_name, |e| e.name),
-            escape(&unit_of(m, v.name)),
+            unit,
             range(v),
             escape(v.description),
             name = v.name,
@@ -409,16 +442,17 @@ fn signal_text(s: &fmu::scenarios::Signal) -> String {
 
 /// One small inline SVG per Real output of the default run (no script, no
 /// font files: the browser sets the text).
-/// One small plot per column over time, each titled with its quantity's
-/// unit (`phi [rad]`, a count without one) and its time axis labelled.
-fn svg_plots(table: &Table, unit: impl Fn(&str) -> String) -> String {
+/// One small plot per column over time, each titled with the unit it is
+/// shown in (`phi [rad]`; the display unit where the variable declares one,
+/// `position [mdeg]`; a count without one) and its time axis labelled.
+fn svg_plots(table: &Table, unit: impl Fn(&str) -> (String, f64)) -> String {
     let (w, hgt, pad) = (420.0, 150.0, 34.0);
     let time = table.column("time");
     let t_end = *time.last().unwrap_or(&1.0);
     let mut out = String::new();
     for name in table.columns.iter().skip(1) {
-        let y = table.column(name);
-        let unit = unit(name);
+        let (unit, factor) = unit(name);
+        let y: Vec<f64> = table.column(name).iter().map(|v| v * factor).collect();
         let title = if unit.is_empty() { name.to_string() } else { format!("{name} [{}]", escape(&unit)) };
         let (lo, hi) = y.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
         let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 1.0, hi + 1.0) };

@@ -14,13 +14,18 @@ pub type Access<M, T> = (fn(&M) -> T, fn(&mut M, T));
 /// `HasLaw` (`m.law().viscous`, set through `m.law_mut().viscous`), so that
 /// one list serves both FMUs of a law. `field!(command / DEGREE)` exposes a
 /// field stored in SI in another unit: it reads `m.command / DEGREE` and sets
-/// `m.command = x * DEGREE`.
+/// `m.command = x * DEGREE`; `field!(servo.pressure * PSI)` exposes in SI a
+/// field stored in another unit (psi): it reads `m.servo.pressure * PSI` and
+/// sets `m.servo.pressure = x / PSI`.
 macro_rules! field {
     (law() . $($path:tt)+) => {
         (|m| m.law().$($path)+, |m, x| m.law_mut().$($path)+ = x)
     };
     ($($field:ident).+ / $scale:expr) => {
         (|m| m.$($field).+ / $scale, |m, x| m.$($field).+ = x * $scale)
+    };
+    ($($field:ident).+ * $scale:expr) => {
+        (|m| m.$($field).+ * $scale, |m, x| m.$($field).+ = x / $scale)
     };
     ($($path:tt)+) => {
         (|m| m.$($path)+, |m, x| m.$($path)+ = x)
@@ -74,8 +79,18 @@ pub(crate) use variables;
 /// `kind("name", args, access)`, and `kind(path, args)` is the same with the
 /// field's own name, where `access` is [`field!`]`(path)` (the getter alone
 /// for an `output`, [`choice_field!`] for a `choice_parameter`), `path`
-/// being `a.b.c` or `a.b.c / SCALE`. Any other entry is passed on as it is.
+/// being `a.b.c`, `a.b.c / SCALE` (a field in SI shown in another unit) or
+/// `a.b.c * SCALE` (a field in another unit shown in SI). Any other entry is
+/// passed on as it is.
 macro_rules! variable {
+    ($kind:ident ($name:ident = $($field:ident).+ * $scale:expr, $($arg:tt)*)) => {
+        $crate::description::variable!(@stored $kind, stringify!($name), [$($field).+ * $scale], $($arg)*)
+    };
+    ($kind:ident ($($field:ident).+ * $scale:expr, $($arg:tt)*)) => {
+        $crate::description::variable!(
+            @stored $kind, $crate::description::last_field!($($field).+), [$($field).+ * $scale], $($arg)*
+        )
+    };
     ($kind:ident ($name:ident = $($field:ident).+ $(/ $scale:expr)?, $($arg:tt)*)) => {
         $crate::description::variable!(@stored $kind, stringify!($name), [$($field).+ $(/ $scale)?], $($arg)*)
     };
@@ -83,6 +98,9 @@ macro_rules! variable {
         $crate::description::variable!(
             @stored $kind, $crate::description::last_field!($($field).+), [$($field).+ $(/ $scale)?], $($arg)*
         )
+    };
+    (@stored output, $name:expr, [$($field:ident).+ * $scale:expr], $($arg:tt)*) => {
+        $crate::description::Variable::<Self>::output($name, $($arg)*, |m| m.$($field).+ * $scale)
     };
     (@stored output, $name:expr, [$($field:ident).+ $(/ $scale:expr)?], $($arg:tt)*) => {
         $crate::description::Variable::<Self>::output($name, $($arg)*, |m| m.$($field).+ $(/ $scale)?)

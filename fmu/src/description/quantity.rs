@@ -234,10 +234,14 @@ impl Quantity {
         const DEG: f64 = 180.0 / std::f64::consts::PI;
         const RPM: f64 = 60.0 / (2.0 * std::f64::consts::PI);
         match self {
-            Quantity::Angle => &[DisplayUnit { name: "deg", factor: DEG, offset: 0.0 }],
+            Quantity::Angle => &[
+                DisplayUnit { name: "deg", factor: DEG, offset: 0.0 },
+                DisplayUnit { name: "mdeg", factor: 1e3 * DEG, offset: 0.0 },
+            ],
             Quantity::AngularVelocity => &[
                 DisplayUnit { name: "deg/s", factor: DEG, offset: 0.0 },
                 DisplayUnit { name: "rpm", factor: RPM, offset: 0.0 },
+                DisplayUnit { name: "mdeg/s", factor: 1e3 * DEG, offset: 0.0 },
             ],
             Quantity::Time => &[DisplayUnit { name: "ms", factor: 1000.0, offset: 0.0 }],
             Quantity::Torque => &[
@@ -249,6 +253,7 @@ impl Quantity {
             Quantity::Pressure => &[
                 DisplayUnit { name: "MPa", factor: 1e-6, offset: 0.0 },
                 DisplayUnit { name: "bar", factor: 1e-5, offset: 0.0 },
+                DisplayUnit { name: "psi", factor: 1.0 / PSI, offset: 0.0 },
             ],
             Quantity::Length => &[
                 DisplayUnit { name: "mm", factor: 1e3, offset: 0.0 },

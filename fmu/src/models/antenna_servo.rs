@@ -3,7 +3,7 @@
 //! values), and Hill's Figs. 3-4 as scenarios.
 
 use crate::bibliography;
-use crate::description::{enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE};
+use crate::description::{enumeration, field, variables, Experiment, ModelInfo, Variable, DEGREE, PSI};
 use crate::equations::eq;
 use crate::model::{Hybrid, Model, Transition};
 use crate::model::states;
@@ -65,7 +65,7 @@ impl Model for AntennaAzimuthServo {
     const INFO: ModelInfo = ModelInfo::new("AntennaAzimuthServo", Experiment::new(0.0, 5.0, 0.01))
         .sources(&[(&bibliography::HILL, "Section IV, the azimuth servo, Figs. 3-4; friction, Eqs. (1)-(6)")])
         .equations(&[
-            eq("J_total = tau_coulomb/friction_to_inertia", "", "total inertia, in psi.s2/rad, from Hill's \
+            eq("J_total = tau_coulomb/friction_to_inertia", "", "total inertia, in Pa.s2/rad, from Hill's \
                 friction-to-inertia ratio F_c/J (1.77 mrad/s2, Section IV)"),
             eq("J_motor = motor_inertia_fraction*J_total", "", "inertia on the motor side of the gear spring"),
             eq("J_antenna = (1 - motor_inertia_fraction)*J_total", "", "inertia on the antenna side, where the \
@@ -125,8 +125,9 @@ impl Model for AntennaAzimuthServo {
         .description("70-m \
         antenna azimuth position servo (Hill Section IV), rigid-body equivalent, eighth order: PI position and rate \
         loops, valve and pressure lags, 7 Hz gear mode, axis friction 400 psi Coulomb / 425 psi static, F_c/J = 1.77 \
-        mrad/s2; friction_model: conventional (0) or Hill's (1); torques in psi of differential pressure as Hill \
-        measures them (he gives no displacement for N.m). Default experiment, Hill's Fig. 4 (1 mdeg step, the \
+        mrad/s2; friction_model: conventional (0) or Hill's (1); torques are differential pressures, as Hill \
+        measures them (he gives no displacement for N.m). Variables in SI (rad, rad/s, Pa) with Hill's units as \
+        display units (mdeg, mdeg/s, psi). Default experiment, Hill's Fig. 4 (1 mdeg step, the \
         command's start value; 10 ms, 5 s): the axis stays exactly still (rate 0.0, mode 0) until its torque passes \
         425 psi (moving at 1.87 s), overshoots, and rests from 3.81 s at 1.538 mdeg, held 0.54 mdeg off the command \
         by static friction (the loop's torque, 372 psi at 5 s, stays below 425 psi): Hill's point, a servo at rest \
@@ -137,37 +138,38 @@ impl Model for AntennaAzimuthServo {
         would be Coulomb's law, another physics than its chatter, so Model Exchange refuses it at \
         fmi2ExitInitializationMode");
     const VARIABLES: &'static [Variable<Self>] = variables! {
-        input(position_command = command / DEGREE, "Azimuth position command. Start value 1 mdeg: unconnected, the \
-            default experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", AngleDegrees, 1e-3),
-        output(position = servo.antenna_angle / DEGREE, "Azimuth (antenna) position", AngleDegrees),
-        output(rate = servo.antenna_rate / MILLIDEGREE, "Azimuth (antenna) rate; exactly 0 while the axis sticks \
-            (Hill's algorithm)", AngularVelocityMillidegrees),
-        output(torque = servo.pressure, "Differential pressure of the hydraulic motors, Hill's measure of the \
-            control torque (Figs. 3-4a)", PressurePsi),
-        output(tau_gear = servo.gear_torque, "Differential pressure (Hill's torque measure) the gear transmits to \
-            the antenna over the last internal step: the friction law's applied torque", PressurePsi),
-        output(tau_friction = servo.friction_torque, "Differential pressure (Hill's torque measure) of the axis \
-            friction over the last internal step", PressurePsi),
-        output(servo.motor_rate / MILLIDEGREE, "Motor rate referred to the axis (the rate-loop tachometer)",
-            AngularVelocityMillidegrees),
-        output(servo.motor_angle / DEGREE, "Motor angle referred to the axis (the gear spring's motor end)",
-            AngleDegrees),
-        output(servo.valve, "Servovalve output, the pressure it demands (first-order lag of the limited pressure \
-            command)", PressurePsi),
-        output(rate_loop_integral = servo.rate_integral, "Integral part of the rate loop's pressure command \
-            (held while the command is at its limit and the error pushes further)", PressurePsi),
-        output(position_loop_integral = servo.position_integral / MILLIDEGREE, "Integral part of the position \
-            loop's rate command", AngularVelocityMillidegrees),
+        input(position_command = command, "Azimuth position command. Start value 1 mdeg: unconnected, the default \
+            experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", Angle, MILLIDEGREE)
+            .display("mdeg"),
+        output(position = servo.antenna_angle, "Azimuth (antenna) position", Angle).display("mdeg"),
+        output(rate = servo.antenna_rate, "Azimuth (antenna) rate; exactly 0 while the axis sticks (Hill's \
+            algorithm)", AngularVelocity).display("mdeg/s"),
+        output(torque = servo.pressure * PSI, "Differential pressure of the hydraulic motors, Hill's measure of the \
+            control torque (Figs. 3-4a, in psi)", Pressure).display("psi"),
+        output(tau_gear = servo.gear_torque * PSI, "Differential pressure (Hill's torque measure) the gear transmits \
+            to the antenna over the last internal step: the friction law's applied torque", Pressure).display("psi"),
+        output(tau_friction = servo.friction_torque * PSI, "Differential pressure (Hill's torque measure) of the \
+            axis friction over the last internal step", Pressure).display("psi"),
+        output(servo.motor_rate, "Motor rate referred to the axis (the rate-loop tachometer)", AngularVelocity)
+            .display("mdeg/s"),
+        output(servo.motor_angle, "Motor angle referred to the axis (the gear spring's motor end)", Angle)
+            .display("mdeg"),
+        output(servo.valve * PSI, "Servovalve output, the pressure it demands (first-order lag of the limited \
+            pressure command)", Pressure).display("psi"),
+        output(rate_loop_integral = servo.rate_integral * PSI, "Integral part of the rate loop's pressure command \
+            (held while the command is at its limit and the error pushes further)", Pressure).display("psi"),
+        output(position_loop_integral = servo.position_integral, "Integral part of the position loop's rate \
+            command", AngularVelocity).display("mdeg/s"),
         integer_output("mode", "Axis motion: -1 backward, 0 stuck, +1 forward (Model Exchange: the contact's \
             discrete state)", -1, 1, |m| m.contact.as_i32()),
         choice_parameter(friction_model = design.friction, "Axis friction algorithm: the conventional sign-function \
             Coulomb model (Hill Fig. 1) or Hill's predictive static/Coulomb algorithm (Eqs. 1-6)", &FRICTION_MODEL, 1),
-        parameter(tau_static = design.static_torque, "Static (breakaway) friction F_s (Hill: 425 psi), >= tau_coulomb",
-            PressurePsi, 425.0).positive(),
-        parameter(tau_coulomb = design.coulomb_torque, "Coulomb friction F_c (Hill: the 400 psi friction threshold)",
-            PressurePsi, 400.0).positive(),
+        parameter(tau_static = design.static_torque * PSI, "Static (breakaway) friction F_s (Hill: 425 psi), >= \
+            tau_coulomb", Pressure, 425.0 * PSI).positive().display("psi"),
+        parameter(tau_coulomb = design.coulomb_torque * PSI, "Coulomb friction F_c (Hill: the 400 psi friction \
+            threshold)", Pressure, 400.0 * PSI).positive().display("psi"),
         parameter(design.friction_to_inertia, "Deceleration F_c/J that Coulomb friction alone gives the axis (Hill: \
-            1.77 mrad/s2 for azimuth); sets the inertia in psi.s2/rad", AngularAcceleration, 1.77e-3).positive(),
+            1.77 mrad/s2 for azimuth); sets the inertia as F_c over it", AngularAcceleration, 1.77e-3).positive(),
         parameter(design.motor_inertia_fraction, "Share of the total inertia on the motor side of the gear spring (our \
             choice, 0.5)", Ratio, 0.5).positive().max(0.99),
         parameter(design.gear_mode_frequency, "Frequency of the motor-gear-antenna mode (Hill: the 7.0 Hz mode of the \
@@ -181,9 +183,9 @@ impl Model for AntennaAzimuthServo {
         parameter(design.position_integral_time, "Position-loop integral time (our choice, 3 s)", Time, 3.0).positive(),
         parameter(design.valve_time_constant, "Servovalve spool lag (our choice, 5 ms)", Time, 0.005).positive(),
         parameter(design.pressure_time_constant, "Pressure build-up lag (our choice, 10 ms)", Time, 0.01).positive(),
-        parameter(design.max_pressure, "Pressure command limit (Hill: friction is roughly 20% of the maximum control \
-            effort: 2000 psi)", PressurePsi, 2000.0).positive(),
-        parameter(position_start / DEGREE, "Azimuth position at the start time (at rest)", AngleDegrees, 0.0),
+        parameter(design.max_pressure * PSI, "Pressure command limit (Hill: friction is roughly 20% of the maximum \
+            control effort: 2000 psi)", Pressure, 2000.0 * PSI).positive().display("psi"),
+        parameter(position_start, "Azimuth position at the start time (at rest)", Angle, 0.0).display("mdeg"),
         internal_step(0.01, field!(internal_step)),
     };
 
@@ -191,22 +193,22 @@ impl Model for AntennaAzimuthServo {
     // mean-valve step, the bodies without Euler); the axis is the
     // stick-slip contact of HillFrictionInertia under the gear torque, the
     // pressure limit and the anti-windup hold discrete states. The states
-    // are the outputs in their declared units (deg, mdeg/s, psi).
+    // are the outputs in their declared SI units (rad, rad/s, Pa).
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("position", |m, x| m.servo.antenna_angle = x * DEGREE, |m| m.derivatives[0], &["rate"], 1e-3),
-            state("rate", |m, x| m.servo.antenna_rate = x * MILLIDEGREE, |m| m.derivatives[1],
-                &["position", "rate", "motor_angle", "motor_rate"]),
-            state("motor_angle", |m, x| m.servo.motor_angle = x * DEGREE, |m| m.derivatives[2], &["motor_rate"], 1e-3),
-            state("motor_rate", |m, x| m.servo.motor_rate = x * MILLIDEGREE, |m| m.derivatives[3],
-                &["position", "rate", "motor_angle", "motor_rate", "torque"]),
-            state("torque", |m, x| m.servo.pressure = x, |m| m.derivatives[4], &["torque", "valve"], 100.0),
-            state("valve", |m, x| m.servo.valve = x, |m| m.derivatives[5], &["position_command", "position",
-                "position_loop_integral", "motor_rate", "rate_loop_integral", "valve"], 100.0),
-            state("rate_loop_integral", |m, x| m.servo.rate_integral = x, |m| m.derivatives[6],
-                &["position_command", "position", "position_loop_integral", "motor_rate"], 100.0),
-            state("position_loop_integral", |m, x| m.servo.position_integral = x * MILLIDEGREE, |m| m.derivatives[7],
-                &["position_command", "position"]),
+            state("position", |m, x| m.servo.antenna_angle = x, |m| m.derivatives[0], &["rate"], MILLIDEGREE),
+            state("rate", |m, x| m.servo.antenna_rate = x, |m| m.derivatives[1],
+                &["position", "rate", "motor_angle", "motor_rate"], MILLIDEGREE),
+            state("motor_angle", |m, x| m.servo.motor_angle = x, |m| m.derivatives[2], &["motor_rate"], MILLIDEGREE),
+            state("motor_rate", |m, x| m.servo.motor_rate = x, |m| m.derivatives[3],
+                &["position", "rate", "motor_angle", "motor_rate", "torque"], MILLIDEGREE),
+            state("torque", |m, x| m.servo.pressure = x / PSI, |m| m.derivatives[4], &["torque", "valve"], 100.0 * PSI),
+            state("valve", |m, x| m.servo.valve = x / PSI, |m| m.derivatives[5], &["position_command", "position",
+                "position_loop_integral", "motor_rate", "rate_loop_integral", "valve"], 100.0 * PSI),
+            state("rate_loop_integral", |m, x| m.servo.rate_integral = x / PSI, |m| m.derivatives[6],
+                &["position_command", "position", "position_loop_integral", "motor_rate"], 100.0 * PSI),
+            state("position_loop_integral", |m, x| m.servo.position_integral = x, |m| m.derivatives[7],
+                &["position_command", "position"], MILLIDEGREE),
         },
         indicators: 5,
         evaluate: |m| {
@@ -220,15 +222,16 @@ impl Model for AntennaAzimuthServo {
             s.gear_torque = gear;
             s.friction_torque = friction;
             let stuck = m.contact == Motion::Stuck;
+            // In the states' SI units: the pressures (psi inside) times PSI.
             m.derivatives = [
-                if stuck { 0.0 } else { s.antenna_rate / DEGREE },
-                if stuck { 0.0 } else { (gear + friction) / d.antenna_inertia() / MILLIDEGREE },
-                s.motor_rate / DEGREE,
-                (s.pressure - gear) / d.motor_inertia() / MILLIDEGREE,
-                (s.valve - s.pressure) / d.pressure_time_constant,
-                (s.pressure_command - s.valve) / d.valve_time_constant,
-                if m.hold { 0.0 } else { d.rate_gain() / d.rate_integral_time * rate_error },
-                d.position_gain() / d.position_integral_time * position_error / MILLIDEGREE,
+                if stuck { 0.0 } else { s.antenna_rate },
+                if stuck { 0.0 } else { (gear + friction) / d.antenna_inertia() },
+                s.motor_rate,
+                (s.pressure - gear) / d.motor_inertia(),
+                (s.valve - s.pressure) / d.pressure_time_constant * PSI,
+                (s.pressure_command - s.valve) / d.valve_time_constant * PSI,
+                if m.hold { 0.0 } else { d.rate_gain() / d.rate_integral_time * rate_error * PSI },
+                d.position_gain() / d.position_integral_time * position_error,
             ];
         },
         // The contact (stuck: the margins to breakaway; sliding: the rate in
@@ -268,8 +271,12 @@ impl Model for AntennaAzimuthServo {
         let d = &self.design;
         if d.static_torque < d.coulomb_torque {
             return Err(format!(
-                "tau_static = {} psi < tau_coulomb = {} psi: static friction must be >= Coulomb friction",
-                d.static_torque, d.coulomb_torque
+                "tau_static = {} Pa ({} psi) < tau_coulomb = {} Pa ({} psi): static friction must be >= Coulomb \
+                 friction",
+                crate::text::number(d.static_torque * PSI),
+                crate::text::number(d.static_torque),
+                crate::text::number(d.coulomb_torque * PSI),
+                crate::text::number(d.coulomb_torque)
             ));
         }
         Ok(())
@@ -348,14 +355,15 @@ impl AntennaAzimuthServo {
     }
 }
 
+/// Hill's figures' units: psi and mdeg (the variables are SI).
 const STEP_TRACES: &[Trace] = &[
-    Trace::new("torque", 1.0, "torque (psi)"),
-    Trace::new("rate", 1.0, "rate (mdeg/s)"),
-    Trace::new("position", 1e3, "position (mdeg)"),
+    Trace::new("torque", 1.0 / PSI, "torque (psi)"),
+    Trace::new("rate", 1.0 / MILLIDEGREE, "rate (mdeg/s)"),
+    Trace::new("position", 1.0 / MILLIDEGREE, "position (mdeg)"),
 ];
 
 /// Hill's 1.0 mdeg position step at t = 0, 10 ms, 5 s.
-const STEP: &[(&str, Signal)] = &[("position_command", Signal::Constant(1e-3))];
+const STEP: &[(&str, Signal)] = &[("position_command", Signal::Constant(MILLIDEGREE))];
 
 /// Hill's Section IV run with each friction model (Figs. 3 and 4 side by side).
 pub const SCENARIOS: &[Scenario] = &[
