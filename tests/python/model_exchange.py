@@ -332,11 +332,13 @@ def main():
     if "FlapActuatorServo" in with_me:
         r = me("FlapActuatorServo", output_interval=2e-3)
         c = fmpy.simulate_fmu(fmu("FlapActuatorServo"), start_values={"internal_step": 2e-6})
-        d = abs(r["position"][-1] - c["position"][-1])
+        # Its angles are SI (rad); the paper's deg here.
+        end_me, end_cs = np.degrees(r["position"][-1]), np.degrees(c["position"][-1])
+        d = abs(end_me - end_cs)
         t_stick = r["time"][np.nonzero(r["mode"] != 0)[0][-1] + 1]
         check(d < 1e-5 and r["rate"][-1] == 0.0 and abs(t_stick - 0.538) < 1e-3,
-              f"FlapActuatorServo: sticks from {t_stick:.5f} s at {r['position'][-1]!r} deg; Co-Simulation at 2 us: "
-              f"{c['position'][-1]!r} deg (diff {d:.1e} deg)")
+              f"FlapActuatorServo: sticks from {t_stick:.5f} s at {end_me!r} deg; Co-Simulation at 2 us: "
+              f"{end_cs!r} deg (diff {d:.1e} deg)")
         stuck_rate_is_exactly_zero({"mode": r["mode"], "w": r["rate"]}, "FlapActuatorServo")
     scenarios_in_model_exchange(with_me)
 

@@ -156,6 +156,36 @@ fn key_values(out: &str) -> std::collections::HashMap<String, String> {
 /// dt = 0.48 rad/s and rests from 2.48 s; the shipped `_ref.csv` (FMPy's
 /// `simulate_fmu`, which holds inputs) shows the body still at 1.21 s, 0.474
 /// rad/s at 2 s and rest from 2.474 s, as the README says.
+/// Every variable of every FMU is in an SI unit, the papers' units (deg,
+/// mdeg, psi) being display units (issue 29: the antenna servo declared deg,
+/// mdeg/s and psi, the flap servo deg): no unit definition scales its base
+/// units, and the display units the papers use are there.
+#[test]
+fn every_variable_is_in_si_units_with_the_papers_as_display_units() {
+    let mut scaled = Vec::new();
+    for m in fmu::registry::MODELS {
+        let xml = (m.model_description)();
+        for unit in xml.split("<Unit name=\"").skip(1) {
+            let name = unit.split('"').next().unwrap();
+            let base = unit.split("<BaseUnit").nth(1).unwrap_or("").split("/>").next().unwrap();
+            if base.contains("factor=") || base.contains("offset=") {
+                scaled.push(format!("{}: unit {name} is not SI ({base})", m.info.identifier));
+            }
+        }
+    }
+    assert!(scaled.is_empty(), "{}", scaled.join("\n"));
+    let antenna = (fmu::registry::get("AntennaAzimuthServo").model_description)();
+    for (name, unit, display) in
+        [("position", "rad", "mdeg"), ("rate", "rad/s", "mdeg/s"), ("torque", "Pa", "psi"), ("tau_static", "Pa", "psi")]
+    {
+        let element = antenna.split(&format!("name=\"{name}\"")).nth(1).unwrap().split("</ScalarVariable>").next().unwrap();
+        assert!(element.contains(&format!("unit=\"{unit}\" displayUnit=\"{display}\"")), "{name}: {element}");
+    }
+    let flap = (fmu::registry::get("FlapActuatorServo").model_description)();
+    let element = flap.split("name=\"position\"").nth(1).unwrap().split("</ScalarVariable>").next().unwrap();
+    assert!(element.contains("unit=\"rad\" displayUnit=\"deg\""), "{element}");
+}
+
 #[test]
 fn input_derivatives_make_the_ramp_exact_through_fmpy() {
     let path = fmu_path("HillFrictionInertia").display().to_string();

@@ -540,8 +540,10 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
             }
             // Borello Fig. 6 command of 1.5 deg: the surface arrives within 10 % and
             // friction stays at its levels (2000 N.m here).
+            // Its angles are SI (rad); the paper's deg below.
             "FlapActuatorServo" => {
-                let (position, tau) = (r.col("position"), r.col("tau_friction"));
+                let position: Vec<f64> = r.col("position").iter().map(|p| p.to_degrees()).collect();
+                let tau = r.col("tau_friction");
                 assert!(
                     close(*position.last().unwrap(), 1.5, 0.15),
                     "{id}: final position {}",

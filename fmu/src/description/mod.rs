@@ -17,7 +17,10 @@
 //! name, `name = field.path` (or just `field.path` when the variable is
 //! named as the field), and `variable!` derives the getter and the setter
 //! from that path, so the name, the field and the access cannot drift apart;
-//! `path / SCALE` exposes a field stored in SI in another unit (degrees).
+//! Every FMU declares SI units (a test holds them to it), the papers' units
+//! as display units (`.display("mdeg")`); `path * SCALE` exposes in SI a
+//! field the physics keeps in another unit (the antenna's psi), and
+//! `path / SCALE` the reverse.
 //! Where the path is not a plain one (`law().x`, `inertia[0]`), the access
 //! is `field!(path)` after the other arguments; an output computed by an
 //! expression keeps its closure; a setter that does more than store keeps
@@ -26,7 +29,8 @@
 //! ```text
 //! const VARIABLES: &'static [Variable<Self>] = variables! {
 //!     input(tau1 = torque1, "External torque on inertia 1", Torque, 0.0),
-//!     input(position_command = command / DEGREE, "Position command", AngleDegrees, 0.0),
+//!     input(position_command = command, "Position command", Angle, 0.0).display("mdeg"),
+//!     output(torque = servo.pressure * PSI, "Motor pressure", Pressure).display("psi"),
 //!     parameter(design.gear_damping_ratio, "Damping ratio of the gear mode", Ratio, 0.05).min(0.0),
 //!     parameter("tau_coulomb", "Coulomb friction torque f_c", Torque, 0.5, field!(law().coulomb_torque)).min(0.0),
 //!     output(w1 = clutch.rate1, "Rate of inertia 1", AngularVelocity).display("rpm"),

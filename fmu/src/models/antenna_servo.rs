@@ -145,7 +145,7 @@ impl Model for AntennaAzimuthServo {
         output(rate = servo.antenna_rate, "Azimuth (antenna) rate; exactly 0 while the axis sticks (Hill's \
             algorithm)", AngularVelocity).display("mdeg/s"),
         output(torque = servo.pressure * PSI, "Differential pressure of the hydraulic motors, Hill's measure of the \
-            control torque (Figs. 3-4a, in psi)", Pressure).display("psi"),
+            control torque (Figs. 3-4a, shown as psi)", Pressure).display("psi"),
         output(tau_gear = servo.gear_torque * PSI, "Differential pressure (Hill's torque measure) the gear transmits \
             to the antenna over the last internal step: the friction law's applied torque", Pressure).display("psi"),
         output(tau_friction = servo.friction_torque * PSI, "Differential pressure (Hill's torque measure) of the \

@@ -31,27 +31,27 @@ const NOMINAL_PRESSURE: Signal = Signal::Constant(26e6);
 /// Figs. 11-13: 74500 N.m from 0.02 s to 0.2 s.
 const LOAD_PULSE: Signal = Signal::Points(&[(0.02, 0.0), (0.02, LOAD), (0.2, LOAD), (0.2, 0.0)]);
 /// Figs. 11-13: 0.1 deg until 0.07 s, then -0.5 deg/s.
-const DOWN_RAMP: Signal = Signal::Points(&[(0.07, 0.1), (1.07, -0.4)]);
+const DOWN_RAMP: Signal = Signal::Points(&[(0.07, 0.1 * DEGREE), (1.07, -0.4 * DEGREE)]);
 /// Figs. 14-15: a 0.05 deg step at 0.1 s and +0.5 deg/s to 0.5 s, a -0.05 deg
 /// step and -0.5 deg/s to 0.9 s, the same again from 0.9 s to 1.7 s.
 const TRIANGLE: Signal = Signal::Points(&[
     (0.1, 0.0),
-    (0.1, 0.05),
-    (0.5, 0.25),
-    (0.5, 0.2),
+    (0.1, 0.05 * DEGREE),
+    (0.5, 0.25 * DEGREE),
+    (0.5, 0.2 * DEGREE),
     (0.9, 0.0),
-    (0.9, 0.05),
-    (1.3, 0.25),
-    (1.3, 0.2),
+    (0.9, 0.05 * DEGREE),
+    (1.3, 0.25 * DEGREE),
+    (1.3, 0.2 * DEGREE),
     (1.7, 0.0),
 ]);
 /// Figs. 16-17: +0.025 deg/s from 0.1 s to 2.05 s, then -0.025 deg/s.
-const SLOW_TRIANGLE: Signal = Signal::Points(&[(0.1, 0.0), (2.05, 0.04875), (4.0, 0.0)]);
+const SLOW_TRIANGLE: Signal = Signal::Points(&[(0.1, 0.0), (2.05, 0.04875 * DEGREE), (4.0, 0.0)]);
 
 const TRACES: &[Trace] = &[
-    Trace::new("position_command", 1.0, "position (deg)"),
-    Trace::new("position", 1.0, "position (deg)"),
-    Trace::new("rate", 1.0, "rate (deg/s)"),
+    Trace::new("position_command", 1.0 / DEGREE, "position (deg)"),
+    Trace::new("position", 1.0 / DEGREE, "position (deg)"),
+    Trace::new("rate", 1.0 / DEGREE, "rate (deg/s)"),
     Trace::new("supply_pressure", 1e-6, "pressure (MPa)"),
     Trace::new("motor_pressure", 1e-6, "pressure (MPa)"),
     Trace::new("tau_load", 1e-3, "torque (kN.m)"),
@@ -61,10 +61,10 @@ const TRACES: &[Trace] = &[
 
 /// Figs. 11-17 read as the position error.
 const ERROR_TRACES: &[Trace] = &[
-    Trace::new("position_command", 1.0, "position (deg)"),
-    Trace::new("position", 1.0, "position (deg)"),
-    Trace::new("position_error", 1.0, "error (deg)"),
-    Trace::new("rate", 1.0, "rate (deg/s)"),
+    Trace::new("position_command", 1.0 / DEGREE, "position (deg)"),
+    Trace::new("position", 1.0 / DEGREE, "position (deg)"),
+    Trace::new("position_error", 1.0 / DEGREE, "error (deg)"),
+    Trace::new("rate", 1.0 / DEGREE, "rate (deg/s)"),
     Trace::new("tau_load", 1e-3, "torque (kN.m)"),
     Trace::new("motor_torque", 1e-3, "torque (kN.m)"),
     Trace::new("tau_friction", 1e-3, "torque (kN.m)"),
@@ -92,7 +92,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "Fig. 6: reversible, 0 -> 1.5 deg at 0.1 s against 74500 N.m, PSR 26 -> 5 -> 26 MPa",
         FROM_ZERO,
         &[
-            ("position_command", Signal::Points(&[(0.1, 0.0), (0.1, 1.5)])),
+            ("position_command", Signal::Points(&[(0.1, 0.0), (0.1, 1.5 * DEGREE)])),
             ("tau_load", Signal::Constant(LOAD)),
             ("supply_pressure", PRESSURE_DROP),
         ],
@@ -103,9 +103,9 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig7_reversible_aiding",
         "borello_figs_6_10",
         "Fig. 7: reversible, 7 -> 0 deg at 0.1 s with 74500 N.m aiding, PSR 26 -> 5 -> 26 MPa",
-        &[("position_start", 7.0), ("position_command", 7.0)],
+        &[("position_start", 7.0 * DEGREE), ("position_command", 7.0 * DEGREE)],
         &[
-            ("position_command", Signal::Points(&[(0.1, 7.0), (0.1, 0.0)])),
+            ("position_command", Signal::Points(&[(0.1, 7.0 * DEGREE), (0.1, 0.0)])),
             ("tau_load", Signal::Constant(LOAD)),
             ("supply_pressure", PRESSURE_DROP),
         ],
@@ -118,7 +118,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "Fig. 8: irreversible (EtA = -0.2), 0 -> 1.5 deg at 0.1 s against 74500 N.m, PSR 26 -> 5 -> 26 MPa",
         IRREVERSIBLE_FROM_ZERO,
         &[
-            ("position_command", Signal::Points(&[(0.1, 0.0), (0.1, 1.5)])),
+            ("position_command", Signal::Points(&[(0.1, 0.0), (0.1, 1.5 * DEGREE)])),
             ("tau_load", Signal::Constant(LOAD)),
             ("supply_pressure", PRESSURE_DROP),
         ],
@@ -129,9 +129,14 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig9_irreversible_aiding",
         "borello_figs_6_10",
         "Fig. 9: irreversible (EtA = -0.2), 4 -> 0 deg at 0.1 s with 74500 N.m aiding, PSR 26 -> 5 -> 26 MPa",
-        &[("eta_aiding", -0.2), ("eta_opposing", 0.75), ("position_start", 4.0), ("position_command", 4.0)],
         &[
-            ("position_command", Signal::Points(&[(0.1, 4.0), (0.1, 0.0)])),
+            ("eta_aiding", -0.2),
+            ("eta_opposing", 0.75),
+            ("position_start", 4.0 * DEGREE),
+            ("position_command", 4.0 * DEGREE),
+        ],
+        &[
+            ("position_command", Signal::Points(&[(0.1, 4.0 * DEGREE), (0.1, 0.0)])),
             ("tau_load", Signal::Constant(LOAD)),
             ("supply_pressure", PRESSURE_DROP),
         ],
@@ -142,9 +147,14 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig10_irreversible_aiding_stall",
         "borello_figs_6_10",
         "Fig. 10: irreversible (EtA = -0.4), 4 -> 0 deg at 0.1 s with 74500 N.m aiding, PSR 26 -> 5 -> 26 MPa",
-        &[("eta_aiding", -0.4), ("eta_opposing", 0.75), ("position_start", 4.0), ("position_command", 4.0)],
         &[
-            ("position_command", Signal::Points(&[(0.1, 4.0), (0.1, 0.0)])),
+            ("eta_aiding", -0.4),
+            ("eta_opposing", 0.75),
+            ("position_start", 4.0 * DEGREE),
+            ("position_command", 4.0 * DEGREE),
+        ],
+        &[
+            ("position_command", Signal::Points(&[(0.1, 4.0 * DEGREE), (0.1, 0.0)])),
             ("tau_load", Signal::Constant(LOAD)),
             ("supply_pressure", PRESSURE_DROP),
         ],
@@ -155,7 +165,7 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig11_reversible_load_step",
         "borello_figs_11_13",
         "Fig. 11: reversible, 74500 N.m for 0.02-0.2 s, command 0.1 deg then -0.5 deg/s from 0.07 s",
-        &[("position_start", 0.1), ("position_command", 0.1)],
+        &[("position_start", 0.1 * DEGREE), ("position_command", 0.1 * DEGREE)],
         &[("position_command", DOWN_RAMP), ("tau_load", LOAD_PULSE), ("supply_pressure", NOMINAL_PRESSURE)],
         0.4,
         ERROR_TRACES,
@@ -164,7 +174,12 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig12_irreversible_load_step",
         "borello_figs_11_13",
         "Fig. 12: irreversible (EtA = -0.2), 74500 N.m for 0.02-0.2 s, command -0.5 deg/s from 0.07 s",
-        &[("eta_aiding", -0.2), ("eta_opposing", 0.75), ("position_start", 0.1), ("position_command", 0.1)],
+        &[
+            ("eta_aiding", -0.2),
+            ("eta_opposing", 0.75),
+            ("position_start", 0.1 * DEGREE),
+            ("position_command", 0.1 * DEGREE),
+        ],
         &[("position_command", DOWN_RAMP), ("tau_load", LOAD_PULSE), ("supply_pressure", NOMINAL_PRESSURE)],
         0.4,
         ERROR_TRACES,
@@ -173,7 +188,12 @@ pub const SCENARIOS: &[Scenario] = &[
         "borello_fig13_statically_irreversible",
         "borello_figs_11_13",
         "Fig. 13: EtA = 0.3 with FSD = 1.5 (static friction above the load, dynamic below), same run as Fig. 11",
-        &[("eta_aiding", 0.3), ("static_ratio", 1.5), ("position_start", 0.1), ("position_command", 0.1)],
+        &[
+            ("eta_aiding", 0.3),
+            ("static_ratio", 1.5),
+            ("position_start", 0.1 * DEGREE),
+            ("position_command", 0.1 * DEGREE),
+        ],
         &[("position_command", DOWN_RAMP), ("tau_load", LOAD_PULSE), ("supply_pressure", NOMINAL_PRESSURE)],
         0.4,
         ERROR_TRACES,
@@ -232,12 +252,12 @@ pub const SCENARIOS: &[Scenario] = &[
     ),
 ];
 
-/// The FMU: the servo plus the values an engineer sets in the paper's units
-/// (deg, Hz), kept as set so that `fmi2GetReal` returns them exactly; they
-/// reach the servo in radians in `initialize`.
+/// The FMU: the servo plus the values an engineer sets (SI, shown in the
+/// paper's deg), kept as set so that `fmi2GetReal` returns them exactly;
+/// they reach the servo in `initialize`.
 #[derive(Clone, Serialize, Deserialize)]
 pub struct FlapActuatorServo {
-    /// `Com` (deg).
+    /// `Com` (rad).
     command: f64,
     load: f64,
     supply_pressure: f64,
@@ -271,9 +291,9 @@ impl Default for FlapActuatorServo {
             load: 0.0,
             supply_pressure: 26e6,
             position_start: 0.0,
-            error_at_rated_current: servo.error_at_rated_current / DEGREE,
+            error_at_rated_current: servo.error_at_rated_current,
             flapper_frequency: servo.flapper_natural_frequency / (2.0 * std::f64::consts::PI),
-            stop_angle: servo.mechanics.stop / DEGREE,
+            stop_angle: servo.mechanics.stop,
             internal_step: 1e-4,
             servo,
             contact: Motion::Stuck,
@@ -367,16 +387,16 @@ impl Model for FlapActuatorServo {
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(position_command = command, "Position command Com. Start value 1.5 deg: unconnected, the default \
             experiment is the 1.5 deg command step of Borello's Fig. 6 (at t = 0); a connected input replaces it",
-            AngleDegrees, 1.5),
+            Angle, 1.5 * DEGREE).display("deg"),
         input(tau_load = load, "Aerodynamic load TLD on the surface; positive pushes towards negative angles",
             Torque, 0.0).display("kN.m"),
         input(supply_pressure, "Differential supply-return pressure PSR (26 MPa nominal), >= 0",
             Pressure, 26e6).min(0.0).display("MPa"),
-        output("position", "Surface position XJ, within +-stop_angle", AngleDegrees, |m| m.servo.angle() / DEGREE),
-        output("rate", "Surface rate DXJ; exactly 0 while stuck or at a stop",
-            AngularVelocityDegrees, |m| m.servo.rate() / DEGREE),
-        output("position_error", "Position error Err = Com - XJ",
-            AngleDegrees, |m| m.command - m.servo.angle() / DEGREE).depends_on(&["position_command"]),
+        output("position", "Surface position XJ, within +-stop_angle", Angle, |m| m.servo.angle()).display("deg"),
+        output("rate", "Surface rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity, |m| m.servo.rate())
+            .display("deg/s"),
+        output("position_error", "Position error Err = Com - XJ", Angle, |m| m.command - m.servo.angle())
+            .depends_on(&["position_command"]).display("deg"),
         output(servovalve_current = servo.current, "Servovalve current Cor of the last internal step, in rated \
             currents", Ratio),
         output(flapper_position = servo.flapper, "First-stage flapper position XF, within +-flapper_stop",
@@ -394,7 +414,7 @@ impl Model for FlapActuatorServo {
         integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward (Model Exchange: the contact's discrete \
             state)", -1, 1, |m| m.contact.as_i32()),
         parameter(error_at_rated_current, "Proportional control law: position error at which the servovalve gets its \
-            rated current (Cor = Err/this)", AngleDegrees, 4.0).positive(),
+            rated current (Cor = Err/this)", Angle, 4.0 * DEGREE).positive().display("deg"),
         parameter(flapper_natural_frequency = flapper_frequency, "First stage (torque motor and flapper): natural \
             frequency", Frequency, 200.0).positive(),
         parameter(servo.flapper_damping_ratio, "First stage: damping ratio", Ratio, 0.5).min(0.0),
@@ -424,9 +444,9 @@ impl Model for FlapActuatorServo {
         parameter(servo.mechanics.eta_aiding, "Efficiency with aiding load EtA, <= 1: 0..1 reversible (0.7), <= 0 \
             irreversible (the paper's -0.2, -0.4)", Ratio, 0.7).max(1.0),
         parameter(servo.mechanics.static_ratio, "Static to dynamic friction ratio FSD, >= 1", Ratio, 1.3).min(1.0),
-        parameter(stop_angle, "Surface hard stops at +-XJM", AngleDegrees, 30.0).positive(),
+        parameter(stop_angle, "Surface hard stops at +-XJM", Angle, 30.0 * DEGREE).positive().display("deg"),
         parameter(position_start, "Surface position at the start time (at rest, servovalve centred)",
-            AngleDegrees, 0.0),
+            Angle, 0.0).display("deg"),
         // 100 us: wF*h = 0.13 for the 200 Hz first stage (the semi-implicit
         // Euler step is stable to wF*h = 2; its frequency error is ~0.1 %),
         // 1/30 of the spool's 3 ms, 1/300 of the surface's J/D_valve = 31 ms.
@@ -443,9 +463,9 @@ impl Model for FlapActuatorServo {
     // into them), and the pressure gain at the supply limit.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("position", |m, x| m.servo.mechanics.angle = x * DEGREE, |m| m.derivatives[0], &["rate"]),
-            state("rate", |m, x| m.servo.mechanics.rate = x * DEGREE, |m| m.derivatives[1],
-                &["rate", "spool_position", "tau_load", "supply_pressure"]),
+            state("position", |m, x| m.servo.mechanics.angle = x, |m| m.derivatives[0], &["rate"], DEGREE),
+            state("rate", |m, x| m.servo.mechanics.rate = x, |m| m.derivatives[1],
+                &["rate", "spool_position", "tau_load", "supply_pressure"], DEGREE),
             state("flapper_position", |m, x| m.servo.flapper = x, |m| m.derivatives[2], &["flapper_velocity"], 1e-5),
             state("flapper_velocity", |m, x| m.servo.flapper_rate = x, |m| m.derivatives[3],
                 &["position_command", "position", "flapper_position", "flapper_velocity", "spool_position"], 1e-2),
@@ -458,14 +478,14 @@ impl Model for FlapActuatorServo {
             let act = m.act(rate);
             let pressure = m.motor_pressure(rate);
             let s = &mut m.servo;
-            s.current = (m.command * DEGREE - s.mechanics.angle) / s.error_at_rated_current;
+            s.current = (m.command - s.mechanics.angle) / s.error_at_rated_current;
             s.pressure = pressure;
             let acceleration = m.servo.mechanics.contact_acceleration(m.contact, act, m.load);
             let s = &m.servo;
             let flapper_free = m.flapper_at_stop == 0;
             m.derivatives = [
-                if m.contact == Motion::Stuck { 0.0 } else { rate / DEGREE },
-                acceleration / DEGREE,
+                if m.contact == Motion::Stuck { 0.0 } else { rate },
+                acceleration,
                 if flapper_free { s.flapper_rate } else { 0.0 },
                 if flapper_free { flapper_acceleration } else { 0.0 },
                 if m.spool_at_stop == 0 { s.flapper / (s.spool_time_constant * s.spool_feedback) } else { 0.0 },
@@ -549,8 +569,12 @@ impl Model for FlapActuatorServo {
     fn check(&self) -> Result<(), String> {
         if self.position_start.abs() > self.stop_angle {
             return Err(format!(
-                "position_start = {} deg rejected: it lies outside the stops +-stop_angle = +-{} deg",
-                self.position_start, self.stop_angle
+                "position_start = {} rad ({} deg) rejected: it lies outside the stops +-stop_angle = +-{} rad ({} \
+                 deg)",
+                crate::text::number(self.position_start),
+                crate::text::number(self.position_start / DEGREE),
+                crate::text::number(self.stop_angle),
+                crate::text::number(self.stop_angle / DEGREE)
             ));
         }
         Ok(())
@@ -588,17 +612,17 @@ impl Model for FlapActuatorServo {
     }
 
     fn initialize(&mut self) {
-        self.servo.error_at_rated_current = self.error_at_rated_current * DEGREE;
+        self.servo.error_at_rated_current = self.error_at_rated_current;
         self.servo.flapper_natural_frequency = 2.0 * std::f64::consts::PI * self.flapper_frequency;
-        self.servo.mechanics.stop = self.stop_angle * DEGREE;
-        self.servo.start_at(self.position_start * DEGREE);
+        self.servo.mechanics.stop = self.stop_angle;
+        self.servo.start_at(self.position_start);
         (self.contact, self.flapper_at_stop, self.spool_at_stop, self.pressure_limited) = (Motion::Stuck, 0, 0, 0);
     }
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.contact;
-        self.servo.step(self.command * DEGREE, self.load, self.supply_pressure, dt);
+        self.servo.step(self.command, self.load, self.supply_pressure, dt);
         self.contact = Motion::of_rate(self.servo.rate());
         if let Some(t) = Transition::of_motion(before, self.contact) {
             on_transition(t);
@@ -612,7 +636,7 @@ impl FlapActuatorServo {
     /// `D2XF`: the first stage's acceleration at the current states.
     fn flapper_acceleration(&self) -> f64 {
         let s = &self.servo;
-        let current = (self.command * DEGREE - s.mechanics.angle) / s.error_at_rated_current;
+        let current = (self.command - s.mechanics.angle) / s.error_at_rated_current;
         let w = s.flapper_natural_frequency;
         let rest = s.flapper_gain * current - s.spool_feedback * s.spool;
         w * w * (rest - s.flapper) - 2.0 * s.flapper_damping_ratio * w * s.flapper_rate
