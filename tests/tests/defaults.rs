@@ -178,7 +178,8 @@ fn every_variable_is_in_si_units_with_the_papers_as_display_units() {
     for (name, unit, display) in
         [("position", "rad", "mdeg"), ("rate", "rad/s", "mdeg/s"), ("torque", "Pa", "psi"), ("tau_static", "Pa", "psi")]
     {
-        let element = antenna.split(&format!("name=\"{name}\"")).nth(1).unwrap().split("</ScalarVariable>").next().unwrap();
+        let element =
+            antenna.split(&format!("name=\"{name}\"")).nth(1).unwrap().split("</ScalarVariable>").next().unwrap();
         assert!(element.contains(&format!("unit=\"{unit}\" displayUnit=\"{display}\"")), "{name}: {element}");
     }
     let flap = (fmu::registry::get("FlapActuatorServo").model_description)();
