@@ -49,8 +49,20 @@ pub fn plan_text(
     for v in &outputs {
         text += &format!(" {} {}", v.value_reference, code(v.type_name));
     }
-    // Model Exchange: offered (1 or 0), states, event indicators.
-    let hybrid = (entry.new_instance)().hybrid_sizes();
+    // Model Exchange: offered (1 or 0), states, event indicators. Offered for
+    // this plan unless its parameters choose what Model Exchange refuses (a
+    // fixed-step algorithm: `Model::check_model_exchange`), asked of the model.
+    let mut probe = (entry.new_instance)();
+    for (name, value) in parameters {
+        let v = find(name)?;
+        let vr = [v.value_reference];
+        match v.type_name {
+            "Integer" => probe.set_integer(&vr, &[*value as i32], false)?,
+            "Boolean" => probe.set_boolean(&vr, &[*value != 0.0], false)?,
+            _ => probe.set_real(&vr, &[*value], false)?,
+        }
+    }
+    let hybrid = probe.hybrid_sizes().filter(|_| probe.check(false).is_ok());
     let (states, indicators) = hybrid.unwrap_or((0, 0));
     text += &format!("\nmodelexchange {} {states} {indicators}\n", hybrid.is_some() as u8);
     for k in 0..steps {
