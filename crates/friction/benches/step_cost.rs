@@ -16,16 +16,6 @@ fn torques() -> Vec<f64> {
     (0..N).map(|k| 1.5 * (k as f64 * 2.0 * std::f64::consts::PI / N as f64).sin()).collect()
 }
 
-fn sign(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else {
-        0.0
-    }
-}
-
 /// Bench `step(tau)` over the torque cycle; returns nothing, the state lives in the closure.
 fn bench(c: &mut Criterion, name: &str, mut step: impl FnMut(f64) -> f64) {
     let tau = torques();

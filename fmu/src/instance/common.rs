@@ -81,25 +81,27 @@ impl Instance {
     pub fn set_real(&mut self, vrs: &[u32], values: &[f64]) -> Outcome {
         let initialized = self.initialized();
         self.model.set_real(vrs, values, initialized)?;
-        self.stale |= !initialized;
-        self.dirty = true;
-        Ok(Status::Ok)
+        Ok(self.values_set(initialized))
     }
 
     pub fn set_integer(&mut self, vrs: &[u32], values: &[i32]) -> Outcome {
         let initialized = self.initialized();
         self.model.set_integer(vrs, values, initialized)?;
-        self.stale |= !initialized;
-        self.dirty = true;
-        Ok(Status::Ok)
+        Ok(self.values_set(initialized))
     }
 
     pub fn set_boolean(&mut self, vrs: &[u32], values: &[bool]) -> Outcome {
         let initialized = self.initialized();
         self.model.set_boolean(vrs, values, initialized)?;
+        Ok(self.values_set(initialized))
+    }
+
+    /// After a set: before initialization the outputs must be derived
+    /// again from the parameters; Model Exchange evaluates afresh.
+    fn values_set(&mut self, initialized: bool) -> Status {
         self.stale |= !initialized;
         self.dirty = true;
-        Ok(Status::Ok)
+        Status::Ok
     }
 
     pub fn get_real(&mut self, vrs: &[u32], out: &mut [f64]) -> Outcome {
