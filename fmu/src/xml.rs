@@ -20,8 +20,9 @@ pub const AUTHOR: &str = "The friction-fmu authors";
 pub const COPYRIGHT: &str = "Copyright (c) 2026 The friction-fmu authors";
 pub const LICENSE: &str = "MIT OR Apache-2.0 (SPDX); see documentation/licenses/ in the FMU";
 
-/// `DefaultExperiment tolerance`: the steppers are fixed-step and do not
-/// use it; it matches the `RelTol` of the cross-check `_ref.opt` files.
+/// `DefaultExperiment tolerance` unless a model's experiment asks for a
+/// tighter one ([`crate::description::Experiment::with_tolerance`]); the
+/// steppers are fixed-step and do not use it.
 pub const DEFAULT_TOLERANCE: f64 = 1e-6;
 
 /// `xml` with `generationDateAndTime` (ISO 8601, e.g.
@@ -249,7 +250,7 @@ fn write_description<M: Model>(guid: &str) -> String {
 
     let e = info.default_experiment;
     let (start, stop, step) = (real(e.start_time), real(e.stop_time), real(e.step_size));
-    let tolerance = real(DEFAULT_TOLERANCE);
+    let tolerance = real(e.tolerance);
     x.empty(
         "DefaultExperiment",
         &[("startTime", &start), ("stopTime", &stop), ("tolerance", &tolerance), ("stepSize", &step)],

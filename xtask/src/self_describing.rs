@@ -260,11 +260,12 @@ fn index_html(m: &Entry, scenarios: &[&Scenario], figures: &[&str], table: &Tabl
     }
 
     h.push_str(&format!(
-        "<h2>Default experiment</h2>\n<p>{} s to {} s, communication step {} s, with every variable at its start \
-         value{}. Every output (and input):</p>\n{}",
+        "<h2>Default experiment</h2>\n<p>{} s to {} s, communication step {} s (Model Exchange: relative tolerance \
+         {}), with every variable at its start value{}. Every output (and input):</p>\n{}",
         e.start_time,
         e.stop_time,
         e.step_size,
+        fmu::text::number(e.tolerance),
         if m.info.default_inputs.is_empty() {
             String::new()
         } else {

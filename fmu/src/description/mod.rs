@@ -418,11 +418,21 @@ pub struct Experiment {
     pub start_time: f64,
     pub stop_time: f64,
     pub step_size: f64,
+    /// `DefaultExperiment tolerance`: the relative tolerance a variable-step
+    /// importer should use for this run (Model Exchange, and the `RelTol` of
+    /// the cross-check `_ref.opt`). The steppers are fixed-step and ignore it.
+    pub tolerance: f64,
 }
 
 impl Experiment {
     pub const fn new(start_time: f64, stop_time: f64, step_size: f64) -> Self {
-        Self { start_time, stop_time, step_size }
+        Self { start_time, stop_time, step_size, tolerance: crate::xml::DEFAULT_TOLERANCE }
+    }
+
+    /// The same run with a tighter tolerance, for a model whose default run
+    /// an importer's solver only resolves below [`crate::xml::DEFAULT_TOLERANCE`].
+    pub const fn with_tolerance(self, tolerance: f64) -> Self {
+        Self { tolerance, ..self }
     }
 }
 

@@ -90,7 +90,7 @@ models! {
 /// Majd-Simaan): the body starts at rest; the applied torque of
 /// [`BREAKAWAY_TORQUE`] ramps up through breakaway, then drops to zero and the
 /// body slides to a stop (or, for Majd-Simaan's continuous law, decays).
-pub const BREAKAWAY_EXPERIMENT: Experiment = Experiment { start_time: 0.0, stop_time: 5.0, step_size: 0.01 };
+pub const BREAKAWAY_EXPERIMENT: Experiment = Experiment::new(0.0, 5.0, 0.01);
 
 /// The default experiment's `tau` (`<Model>_in.csv`): 0 to 2 N.m in 2 s, then
 /// 0 N.m from 2 s on. Without the file `tau` keeps its start value 0 and the

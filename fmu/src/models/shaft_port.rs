@@ -104,7 +104,7 @@ impl<L> HasLaw<L> for LawShaftLoad<L> {
 /// 0.5 rad/s from 0 (`<Model>_in.csv`), 4 s in 10 ms steps: the classic
 /// stick-slip experiment. Without the file the drive end stays at 0 and the
 /// load at rest.
-pub const PORT_EXPERIMENT: Experiment = Experiment { start_time: 0.0, stop_time: 4.0, step_size: 0.01 };
+pub const PORT_EXPERIMENT: Experiment = Experiment::new(0.0, 4.0, 0.01);
 
 /// `phi_drive = 0.5*t`, `w_drive = 0.5` (see [`PORT_EXPERIMENT`]).
 pub const PORT_DEFAULT_INPUTS: &[(&str, crate::scenario::Signal)] = &[

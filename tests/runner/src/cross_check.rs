@@ -75,10 +75,7 @@ pub fn ref_opt(identifier: &str) -> String {
     let e = fmu::registry::get(identifier).info.default_experiment;
     format!(
         "StartTime, {:?}\nStopTime, {:?}\nStepSize, {:?}\nRelTol, {:?}\n",
-        e.start_time,
-        e.stop_time,
-        e.step_size,
-        fmu::xml::DEFAULT_TOLERANCE
+        e.start_time, e.stop_time, e.step_size, e.tolerance
     )
 }
 
@@ -173,7 +170,7 @@ mod tests {
 
     #[test]
     fn fmpy_interval_keeps_at_most_1000_intervals() {
-        let e = |stop, step| Experiment { start_time: 0.0, stop_time: stop, step_size: step };
+        let e = |stop, step| Experiment::new(0.0, stop, step);
         assert_eq!(fmpy_interval(&e(1.0, 1e-3)), 1e-3);
         assert_eq!(fmpy_interval(&e(1.5, 1e-3)), 2e-3);
         assert_eq!(fmpy_interval(&e(20.0, 0.01)), 0.02);

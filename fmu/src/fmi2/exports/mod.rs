@@ -46,7 +46,7 @@ mod tests {
         const INFO: ModelInfo = ModelInfo {
             identifier: "Panicky",
             description: "panics in doStep when trigger > 0",
-            default_experiment: crate::description::Experiment { start_time: 0.0, stop_time: 1.0, step_size: 0.1 },
+            default_experiment: crate::description::Experiment::new(0.0, 1.0, 0.1),
             default_inputs: &[],
             sources: &[],
             equations: &[],
