@@ -1,5 +1,5 @@
-//! The friction models as FMUs: FMI 2.0 Co-Simulation and Model Exchange in
-//! one binary, in layers that only point down (see
+//! The friction models as FMUs: FMI 2.0 and FMI 3.0, Co-Simulation and Model
+//! Exchange, in one binary, in layers that only point down (see
 //! `docs/dev/architecture.md`; `tests/tests/architecture.rs` checks them),
 //! bottom up:
 //!
@@ -12,10 +12,12 @@
 //! - the instance core, [`instance`]: an instance of any model, the
 //!   bookkeeping of every standard (call sequence, values, step, events,
 //!   FMU states, logging), knowing no FMI version and no C;
-//! - the registry: [`xml`] (`modelDescription.xml` and the GUID) and
+//! - the registry: [`xml`] and [`xml3`] (`modelDescription.xml` of FMI 2.0
+//!   and 3.0, and the GUID) and
 //!   [`registry`] (every model's entry);
-//! - the bindings: [`fmi2`], the FMI 2.0 C ABI over the core, grouped by
-//!   interface, and the only `unsafe` of the crate.
+//! - the bindings: [`fmi2`] and [`fmi3`], the FMI 2.0 and FMI 3.0 C ABIs
+//!   over the core, grouped by interface, on what they share at the C
+//!   boundary ([`ffi`]): the only `unsafe` of the crate.
 //!
 //! Adding a model touches only `models/`: a new file and one entry in
 //! `models!`. Running models in-process (scenarios, cross-check references)
@@ -24,7 +26,9 @@
 pub mod bibliography;
 pub mod description;
 pub mod equations;
+pub mod ffi;
 pub mod fmi2;
+pub mod fmi3;
 pub mod instance;
 pub mod model;
 pub mod models;
@@ -33,5 +37,6 @@ pub mod scenario;
 pub mod scenarios;
 pub mod text;
 pub mod xml;
+pub mod xml3;
 
 pub use model::Model;

@@ -16,6 +16,8 @@ use std::sync::OnceLock;
 pub struct Entry {
     pub info: ModelInfo,
     pub model_description: fn() -> String,
+    /// The FMI 3.0 model description (same declarations, same token).
+    pub model_description3: fn() -> String,
     pub guid: fn() -> String,
     pub new_instance: fn() -> Box<dyn Erased>,
     /// Markdown table of the variables (for the docs).
@@ -59,6 +61,7 @@ pub const fn entry<M: Model>() -> Entry {
     Entry {
         info: M::INFO,
         model_description: crate::xml::model_description::<M>,
+        model_description3: crate::xml3::model_description::<M>,
         guid: crate::xml::guid::<M>,
         new_instance: boxed::<M>,
         variables_table: crate::xml::variables_table::<M>,

@@ -21,9 +21,8 @@ pub const COPYRIGHT: &str = "Copyright (c) 2026 The friction-fmu authors";
 pub const LICENSE: &str = "MIT OR Apache-2.0 (SPDX); see documentation/licenses/ in the FMU";
 
 /// `DefaultExperiment tolerance` unless a model's experiment asks for a
-/// tighter one ([`crate::description::Experiment::with_tolerance`]); the
-/// steppers are fixed-step and do not use it.
-pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+/// tighter one (declared with the experiment, where the models use it).
+pub use crate::description::DEFAULT_TOLERANCE;
 
 /// `xml` with `generationDateAndTime` (ISO 8601, e.g.
 /// `2026-11-23T14:00:00Z`) added to its root element. Kept out of the
@@ -84,19 +83,29 @@ pub fn real(x: f64) -> String {
     }
 }
 
-struct Xml(Writer<Vec<u8>>);
+pub(crate) struct Xml(Writer<Vec<u8>>);
 
 impl Xml {
+    pub(crate) fn new() -> Self {
+        let mut x = Xml(Writer::new_with_indent(Vec::new(), b' ', 2));
+        x.event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
+        x
+    }
+    pub(crate) fn finish(self) -> String {
+        let mut text = String::from_utf8(self.0.into_inner()).expect("the XML is built from UTF-8 strings");
+        text.push('\n');
+        text
+    }
     fn event(&mut self, e: Event<'_>) {
         self.0.write_event(e).expect("writing XML into memory cannot fail");
     }
-    fn open(&mut self, name: &str, attributes: &[(&str, &str)]) {
+    pub(crate) fn open(&mut self, name: &str, attributes: &[(&str, &str)]) {
         self.event(Event::Start(element(name, attributes)));
     }
-    fn empty(&mut self, name: &str, attributes: &[(&str, &str)]) {
+    pub(crate) fn empty(&mut self, name: &str, attributes: &[(&str, &str)]) {
         self.event(Event::Empty(element(name, attributes)));
     }
-    fn close(&mut self, name: &str) {
+    pub(crate) fn close(&mut self, name: &str) {
         self.event(Event::End(BytesEnd::new(name)));
     }
 }
@@ -123,7 +132,7 @@ fn quantities_used<M>(variables: &[Variable<M>]) -> Vec<Quantity> {
 }
 
 /// The Enumeration types of the choice parameters, once each, in order of use.
-fn enumerations_used<M>(variables: &[Variable<M>]) -> Vec<&'static Enumeration> {
+pub(crate) fn enumerations_used<M>(variables: &[Variable<M>]) -> Vec<&'static Enumeration> {
     let mut used: Vec<&'static Enumeration> = Vec::new();
     for e in variables.iter().filter_map(Variable::choices) {
         if !used.iter().any(|u| u.name == e.name) {
@@ -133,11 +142,70 @@ fn enumerations_used<M>(variables: &[Variable<M>]) -> Vec<&'static Enumeration> 
     used
 }
 
+/// The quantities of `M`'s Real variables and of its states' derivatives
+/// (Model Exchange), once each, in order.
+pub(crate) fn quantities_of<M: Model>() -> Vec<Quantity> {
+    let variables = M::VARIABLES;
+    let mut quantities = quantities_used(variables);
+    for state in M::HYBRID.as_ref().map_or(&[][..], |h| h.states) {
+        if let Some(Value::Real { quantity, .. }) =
+            variables.iter().find(|v| v.name == state.variable).map(|v| &v.value)
+        {
+            quantities.extend(quantity.per_second());
+        }
+    }
+    quantities.sort();
+    quantities.dedup();
+    quantities
+}
+
+/// `<UnitDefinitions>`: the same element in FMI 2.0 and 3.0.
+pub(crate) fn write_units(x: &mut Xml, quantities: &[Quantity]) {
+    x.open("UnitDefinitions", &[]);
+    for q in quantities {
+        x.open("Unit", &[("name", q.unit())]);
+        let b = q.base_unit();
+        let (kg, m, s, rad) = (b.kg.to_string(), b.m.to_string(), b.s.to_string(), b.rad.to_string());
+        let mut base: Vec<(&str, &str)> = Vec::new();
+        for (name, exponent, text) in [("kg", b.kg, &kg), ("m", b.m, &m), ("s", b.s, &s), ("rad", b.rad, &rad)] {
+            if exponent != 0 {
+                base.push((name, text));
+            }
+        }
+        let factor = real(b.factor);
+        if b.factor != 1.0 {
+            base.push(("factor", &factor));
+        }
+        x.empty("BaseUnit", &base);
+        for d in q.display_units() {
+            let (factor, offset) = (real(d.factor), real(d.offset));
+            x.empty("DisplayUnit", &[("name", d.name), ("factor", &factor), ("offset", &offset)]);
+        }
+        x.close("Unit");
+    }
+    x.close("UnitDefinitions");
+}
+
+/// `<LogCategories>` and `<DefaultExperiment>`: the same in FMI 2.0 and 3.0.
+pub(crate) fn write_categories_and_experiment(x: &mut Xml, info: &crate::description::ModelInfo) {
+    x.open("LogCategories", &[]);
+    for c in LOG_CATEGORIES {
+        x.empty("Category", &[("name", c.name), ("description", c.description)]);
+    }
+    x.close("LogCategories");
+    let e = info.default_experiment;
+    let (start, stop, step) = (real(e.start_time), real(e.stop_time), real(e.step_size));
+    let tolerance = real(e.tolerance);
+    x.empty(
+        "DefaultExperiment",
+        &[("startTime", &start), ("stopTime", &stop), ("tolerance", &tolerance), ("stepSize", &step)],
+    );
+}
+
 fn write_description<M: Model>(guid: &str) -> String {
     let info = M::INFO;
     let variables = M::VARIABLES;
-    let mut x = Xml(Writer::new_with_indent(Vec::new(), b' ', 2));
-    x.event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
+    let mut x = Xml::new();
     let hybrid = M::HYBRID.as_ref();
     let n_event_indicators = hybrid.map_or(0, |h| h.indicators).to_string();
     x.open(
@@ -189,40 +257,8 @@ fn write_description<M: Model>(guid: &str) -> String {
         ],
     );
 
-    let mut quantities = quantities_used(variables);
-    // The units of the states' derivatives (Model Exchange).
-    for state in hybrid.map_or(&[][..], |h| h.states) {
-        if let Some(Value::Real { quantity, .. }) =
-            variables.iter().find(|v| v.name == state.variable).map(|v| &v.value)
-        {
-            quantities.extend(quantity.per_second());
-        }
-    }
-    quantities.sort();
-    quantities.dedup();
-    x.open("UnitDefinitions", &[]);
-    for q in &quantities {
-        x.open("Unit", &[("name", q.unit())]);
-        let b = q.base_unit();
-        let (kg, m, s, rad) = (b.kg.to_string(), b.m.to_string(), b.s.to_string(), b.rad.to_string());
-        let mut base: Vec<(&str, &str)> = Vec::new();
-        for (name, exponent, text) in [("kg", b.kg, &kg), ("m", b.m, &m), ("s", b.s, &s), ("rad", b.rad, &rad)] {
-            if exponent != 0 {
-                base.push((name, text));
-            }
-        }
-        let factor = real(b.factor);
-        if b.factor != 1.0 {
-            base.push(("factor", &factor));
-        }
-        x.empty("BaseUnit", &base);
-        for d in q.display_units() {
-            let (factor, offset) = (real(d.factor), real(d.offset));
-            x.empty("DisplayUnit", &[("name", d.name), ("factor", &factor), ("offset", &offset)]);
-        }
-        x.close("Unit");
-    }
-    x.close("UnitDefinitions");
+    let quantities = quantities_of::<M>();
+    write_units(&mut x, &quantities);
 
     x.open("TypeDefinitions", &[]);
     for q in &quantities {
@@ -242,19 +278,7 @@ fn write_description<M: Model>(guid: &str) -> String {
     }
     x.close("TypeDefinitions");
 
-    x.open("LogCategories", &[]);
-    for c in LOG_CATEGORIES {
-        x.empty("Category", &[("name", c.name), ("description", c.description)]);
-    }
-    x.close("LogCategories");
-
-    let e = info.default_experiment;
-    let (start, stop, step) = (real(e.start_time), real(e.stop_time), real(e.step_size));
-    let tolerance = real(e.tolerance);
-    x.empty(
-        "DefaultExperiment",
-        &[("startTime", &start), ("stopTime", &stop), ("tolerance", &tolerance), ("stepSize", &step)],
-    );
+    write_categories_and_experiment(&mut x, &info);
 
     x.open("ModelVariables", &[]);
     for (vr, v) in variables.iter().enumerate() {
@@ -346,9 +370,7 @@ fn write_description<M: Model>(guid: &str) -> String {
     }
     x.close("ModelStructure");
     x.close("fmiModelDescription");
-    let mut text = String::from_utf8(x.0.into_inner()).expect("the XML is built from UTF-8 strings");
-    text.push('\n');
-    text
+    x.finish()
 }
 
 /// `der(<state>)`: the derivative of a continuous state (Model Exchange),

@@ -1,13 +1,14 @@
-//! `unsafe` stays in the FFI folder and every block there says why it holds.
+//! `unsafe` stays in the FFI folders and every block there says why it holds.
 //!
 //! The compiler checks part of it (`#![forbid(unsafe_code)]` in the physics
 //! crate, `unsafe_op_in_unsafe_fn` and clippy's `undocumented_unsafe_blocks`
-//! in `fmu/src/fmi2`), but `cargo xtask test` runs no clippy and the other
+//! in the FFI folders), but `cargo xtask test` runs no clippy and the other
 //! product crates forbid nothing: this scan of the sources does it in the test
 //! run. It fails on the word `unsafe` in code (not in comments or strings)
-//! anywhere in `crates/`, `fmu/src` or `xtask/` outside `fmu/src/fmi2/`, and
-//! on an `unsafe { .. }` block in `fmu/src/fmi2/` without a `// SAFETY:`
-//! comment in the comment lines right above it.
+//! anywhere in `crates/`, `fmu/src` or `xtask/` outside the FFI folders
+//! (`fmu/src/ffi/`, `fmu/src/fmi2/`, `fmu/src/fmi3/`), and on an
+//! `unsafe { .. }` block there without a `// SAFETY:` comment in the
+//! comment lines right above it.
 
 use std::path::{Path, PathBuf};
 
@@ -164,14 +165,21 @@ fn has_safety_note(source: &str, line: usize) -> bool {
         .any(|l| l.contains("SAFETY:"))
 }
 
+/// Where `unsafe` may be: the two bindings and what they share at the C boundary.
+const FFI_FOLDERS: [&str; 3] = ["fmu/src/ffi/", "fmu/src/fmi2/", "fmu/src/fmi3/"];
+
+fn in_ffi_folder(relative: &str) -> bool {
+    FFI_FOLDERS.iter().any(|f| relative.starts_with(f))
+}
+
 /// The rule broken by `source` (path relative to the workspace), if any.
 fn violations(relative: &str, source: &str) -> Vec<String> {
-    let ffi = relative.starts_with("fmu/src/fmi2/");
+    let ffi = in_ffi_folder(relative);
     let excepted = EXCEPTIONS.contains(&relative);
     let mut found = Vec::new();
     for (line, block) in unsafe_uses(&code_only(source)) {
         if !ffi && !excepted {
-            found.push(format!("{relative}:{}: `unsafe` outside fmu/src/fmi2/", line + 1));
+            found.push(format!("{relative}:{}: `unsafe` outside the FFI folders {FFI_FOLDERS:?}", line + 1));
         } else if ffi && block && !has_safety_note(source, line) {
             found.push(format!("{relative}:{}: unsafe block without a `// SAFETY:` comment right above", line + 1));
         }
@@ -192,12 +200,12 @@ fn unsafe_is_only_in_the_ffi_folder_and_every_block_has_a_safety_note() {
     for path in &files {
         let relative = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
         let source = std::fs::read_to_string(path).unwrap();
-        if relative.starts_with("fmu/src/fmi2/") {
+        if in_ffi_folder(&relative) {
             blocks_in_ffi += unsafe_uses(&code_only(&source)).iter().filter(|u| u.1).count();
         }
         found.extend(violations(&relative, &source));
     }
-    assert!(blocks_in_ffi > 10, "the scan saw only {blocks_in_ffi} unsafe blocks in fmu/src/fmi2");
+    assert!(blocks_in_ffi > 10, "the scan saw only {blocks_in_ffi} unsafe blocks in {FFI_FOLDERS:?}");
     assert!(found.is_empty(), "unsafe rules broken:\n{}", found.join("\n"));
 }
 
@@ -231,7 +239,16 @@ fn every_module_without_unsafe_forbids_it() {
         // The crate root and the FFI folder's root: a forbid there would bind
         // the files below that need `unsafe`; and the C types, whose only
         // `unsafe` is in function-pointer types.
-        if ["lib.rs", "fmi2/mod.rs", "fmi2/types.rs"].iter().any(|f| relative == Path::new(f)) {
+        let roots = [
+            "lib.rs",
+            "ffi/mod.rs",
+            "fmi2/mod.rs",
+            "fmi2/types.rs",
+            "fmi3/mod.rs",
+            "fmi3/types.rs",
+            "fmi3/exports/mod.rs",
+        ];
+        if roots.iter().any(|f| relative == Path::new(f)) {
             continue;
         }
         let code = code_only(&std::fs::read_to_string(path).unwrap());

@@ -18,6 +18,13 @@ pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
 }
 
+/// The FMI 3.0 FMU of `identifier` (`target/fmu/fmi3/`, beside FMI 2.0's).
+pub fn fmu3_path(identifier: &str) -> PathBuf {
+    let path = fmu_path(identifier).parent().unwrap().join("fmi3").join(format!("{identifier}.fmu"));
+    assert!(path.exists(), "{} is missing: run `cargo xtask fmu` (or `cargo xtask test`) first", path.display());
+    path
+}
+
 pub fn fmu_path(identifier: &str) -> PathBuf {
     let dir = std::env::var_os("FMU_DIR").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("target/fmu"));
     let path = dir.join(format!("{identifier}.fmu"));

@@ -25,7 +25,7 @@ enum Layer {
     Registry,
     /// A standard's binding: its C types, logger, call-sequence rules.
     Binding,
-    /// The exported `fmi2*` functions and what calls them in-process.
+    /// The exported `fmi2*` and `fmi3*` functions and what calls them in-process.
     Exported,
 }
 
@@ -38,8 +38,10 @@ fn layer_of(module: &[String]) -> Option<Layer> {
         "description" | "model" | "scenario" | "bibliography" | "equations" | "text" | "Model" => Layer::Contract,
         "models" | "scenarios" => Layer::Models,
         "instance" => Layer::Core,
-        "xml" | "registry" => Layer::Registry,
-        "fmi2" => match module.get(1).map(String::as_str) {
+        "xml" | "xml3" | "registry" => Layer::Registry,
+        // What both bindings share at the C boundary sits with them.
+        "ffi" => Layer::Binding,
+        "fmi2" | "fmi3" => match module.get(1).map(String::as_str) {
             Some("exports") | Some("in_process") => Layer::Exported,
             _ => Layer::Binding,
         },
@@ -465,11 +467,12 @@ fn contains_ident(stream: TokenStream, word: &str) -> bool {
     })
 }
 
-/// `#[no_mangle]` only under `fmi2/exports/`: no other file adds to the C ABI.
+/// `#[no_mangle]` only under `fmi2/exports/` and `fmi3/exports/`: no other
+/// file adds to the C ABI.
 /// (Where `unsafe` may appear, and its SAFETY notes, is checked by
 /// `fmu/tests/unsafe_contained.rs`.)
 #[test]
-fn exports_stay_in_the_fmi2_exports_folder() {
+fn exports_stay_in_the_exports_folders() {
     let ws = fmu_tests::workspace_root();
     let mut files = Vec::new();
     rust_files(&ws.join("fmu/src"), &[], &mut files);
@@ -479,8 +482,12 @@ fn exports_stay_in_the_fmi2_exports_folder() {
     rust_files(&ws.join("tests/runner/src"), &[], &mut runner);
     let mut bad = Vec::new();
     for (path, _) in files.iter().chain(&physics).chain(&runner) {
-        if !path.starts_with(ws.join("fmu/src/fmi2/exports")) && contains_ident(tokens(path), "no_mangle") {
-            bad.push(format!("{}: `#[no_mangle]` outside fmu/src/fmi2/exports/", path.display()));
+        let exports = ["fmu/src/fmi2/exports", "fmu/src/fmi3/exports"].iter().any(|d| path.starts_with(ws.join(d)));
+        if !exports && contains_ident(tokens(path), "no_mangle") {
+            bad.push(format!(
+                "{}: `#[no_mangle]` outside fmu/src/fmi2/exports/ and fmu/src/fmi3/exports/",
+                path.display()
+            ));
         }
     }
     assert!(files.len() > 20 && !physics.is_empty() && !runner.is_empty(), "the scan found too few files");

@@ -128,11 +128,11 @@ fn input_values(csv: &str, t: f64) -> Vec<f64> {
 /// it, FMPy and the cross-check rules as the value after.)
 fn omsimulator_default_run(
     oms: &Path,
-    model: &str,
+    fmu: &Path,
     inputs: Option<&Path>,
     (step, stop): (f64, f64),
 ) -> Result<Table, String> {
-    let fmu = fmu_path(model);
+    let fmu = fmu.to_path_buf();
     let Some(inputs) = inputs else {
         let run = OmsRun { file: &fmu, mode: Mode::CoSimulation, stop, step, tolerance: 1e-6 };
         return simulate(oms, &run);
@@ -184,7 +184,7 @@ fn every_fmu_runs_its_default_experiment_in_omsimulator_as_in_fmpy_cosimulation(
             std::fs::write(&snapped, snap_jumps(&std::fs::read_to_string(path).unwrap(), step)).unwrap();
             snapped
         });
-        let oms_table = match omsimulator_default_run(&oms, id, inputs.as_deref(), (step, stop)) {
+        let oms_table = match omsimulator_default_run(&oms, &fmu_path(id), inputs.as_deref(), (step, stop)) {
             Ok(t) => t,
             Err(e) => {
                 failures.push(e);
@@ -220,6 +220,60 @@ fn every_fmu_runs_its_default_experiment_in_omsimulator_as_in_fmpy_cosimulation(
         }
         if d > 1e-9 {
             failures.push(format!("{id}: {column} differs by {d:e} (relative) at t = {t}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// FMI 3.0 Co-Simulation in OMSimulator (a weakly coupled system, as for
+/// FMI 2.0; its strongly coupled one takes no FMI 3.0): every FMU's FMI 3.0
+/// twin runs its default experiment, inputs from `_in.csv`, with no error
+/// or warning, and gives the FMI 2.0 FMU's result bit for bit (one binary,
+/// one core): every column of FMI 2.0's result, at every row.
+#[test]
+fn every_fmi3_fmu_runs_in_omsimulator_as_its_fmi2_twin() {
+    let Some(oms) = omsimulator("OMSimulator co-simulation of the FMI 3.0 FMUs") else { return };
+    let mut failures = Vec::new();
+    for model in fmu::registry::MODELS {
+        let id = model.info.identifier;
+        let (step, stop) = dyadic(model.info.default_experiment);
+        let inputs = input_file(id).map(|path| {
+            let snapped = std::env::temp_dir().join(format!("oms-fmi3-{}-{id}_in.csv", std::process::id()));
+            std::fs::write(&snapped, snap_jumps(&std::fs::read_to_string(path).unwrap(), step)).unwrap();
+            snapped
+        });
+        let runs = [fmu_path(id), fmu_tests::fmu3_path(id)]
+            .map(|fmu| omsimulator_default_run(&oms, &fmu, inputs.as_deref(), (step, stop)));
+        if let Some(path) = &inputs {
+            let _ = std::fs::remove_file(path);
+        }
+        let [Ok(two), Ok(three)] = runs else {
+            failures.push(format!("{id}: {:?}", runs.iter().filter_map(|r| r.as_ref().err()).collect::<Vec<_>>()));
+            continue;
+        };
+        let mut differs = Vec::new();
+        for column in two.columns.iter() {
+            match three.columns.iter().position(|c| c == column) {
+                None => differs.push(format!("{column} missing")),
+                Some(k) => {
+                    let i = two.columns.iter().position(|c| c == column).unwrap();
+                    let same = two.rows.len() == three.rows.len()
+                        && two.rows.iter().zip(&three.rows).all(|(a, b)| a[i].to_bits() == b[k].to_bits());
+                    if !same {
+                        differs.push(column.clone());
+                    }
+                }
+            }
+        }
+        println!(
+            "{id:<30} FMI 3.0 cs, h = 2^{}: {} rows, {} columns of FMI 2.0's result compared: {}",
+            step.log2(),
+            three.rows.len(),
+            two.columns.len(),
+            if differs.is_empty() { "identical" } else { "DIFFER" }
+        );
+        if !differs.is_empty() {
+            failures.push(format!("{id}: FMI 3.0 differs from FMI 2.0 in {differs:?}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

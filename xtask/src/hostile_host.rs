@@ -12,7 +12,7 @@
 //! and checks after every FMI call that the caller's floating-point
 //! environment (control and status registers) is as it was. The FMU computes
 //! in IEEE 754's default environment whatever the host set
-//! (`fmu::fmi2::float_env`), so every value the FMU computes must equal the
+//! (`fmu::ffi::float_env`), so every value the FMU computes must equal the
 //! default process's bit for bit. The one thing a host mode changes is the
 //! harness's own arithmetic: its Model Exchange loop integrates
 //! `x += 1e-5 * der(x)` in the host's rounding or flushing, so its states may

@@ -29,7 +29,7 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
         let path = out.join(format!("{id}.fmu"));
         let xml = fmu::xml::with_generation_date(&(m.model_description)(), &self_describing::generation_date());
         let folders: Vec<&str> = binaries.iter().map(|b| b.folder).collect();
-        let extra = self_describing::entries(m, &folders)?;
+        let extra = self_describing::entries(m, &folders, self_describing::Standard::Fmi2)?;
         let mut entries = vec![("modelDescription.xml".to_string(), xml.clone().into_bytes())];
         entries.extend(binary_entries(id, &binaries));
         entries.extend(extra);
@@ -43,10 +43,32 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
             entries.extend(self_describing::entries(
                 m,
                 &["linux64 (aarch64 Linux: FMPy's and the FMI Library's folder there)"],
+                self_describing::Standard::Fmi2,
             )?);
             let path = aarch64_dir.join(format!("{id}.fmu"));
             write_fmu(&path, &entries).map_err(|e| format!("{}: {e}", path.display()))?;
         }
+        // The FMI 3.0 FMU: the same binary (it exports both standards),
+        // FMI 3.0's model description and platform folders.
+        let fmi3_dir = out.join("fmi3");
+        std::fs::create_dir_all(&fmi3_dir).map_err(|e| format!("{}: {e}", fmi3_dir.display()))?;
+        let xml3 = fmu::xml::with_generation_date(&(m.model_description3)(), &self_describing::generation_date());
+        let binaries3: Vec<Binary> = binaries
+            .iter()
+            .flat_map(|b| {
+                platforms::fmi3_folders(b.folder).iter().map(|&folder| Binary {
+                    folder,
+                    extension: b.extension,
+                    bytes: b.bytes.clone(),
+                })
+            })
+            .collect();
+        let folders3: Vec<&str> = binaries3.iter().map(|b| b.folder).collect();
+        let mut entries = vec![("modelDescription.xml".to_string(), xml3.into_bytes())];
+        entries.extend(binary_entries(id, &binaries3));
+        entries.extend(self_describing::entries(m, &folders3, self_describing::Standard::Fmi3)?);
+        let path3 = fmi3_dir.join(format!("{id}.fmu"));
+        write_fmu(&path3, &entries).map_err(|e| format!("{}: {e}", path3.display()))?;
         println!(
             "built {} ({} bytes, GUID {})",
             path.display(),
@@ -54,7 +76,12 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
             (m.guid)()
         );
     }
-    println!("{} FMUs in {}", fmu::registry::MODELS.len(), out.display());
+    println!(
+        "{} FMUs in {} (FMI 2.0), the same in {} (FMI 3.0)",
+        fmu::registry::MODELS.len(),
+        out.display(),
+        out.join("fmi3").display()
+    );
     write_cross_check_files(&out)?;
     self_describing::write_cross_check_sets(&out)?;
     crate::ssp::write_systems(&out)?;
@@ -107,7 +134,7 @@ fn write_fmu(path: &std::path::Path, entries: &[(String, Vec<u8>)]) -> zip::resu
 /// renamed or removed): its `.fmu` and cross-check files beside the FMUs,
 /// and the cross-check and scenario trees, which are written anew.
 fn remove_stale(out: &std::path::Path) -> Result<()> {
-    for tree in ["cross-check", "scenarios"] {
+    for tree in ["cross-check", "scenarios", "fmi3"] {
         let dir = out.join(tree);
         if dir.exists() {
             std::fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;

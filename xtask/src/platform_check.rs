@@ -283,10 +283,10 @@ fn aarch64(fmus: &Path, dir: &Path, models: &[&str], plans: &[String]) -> Result
     })
 }
 
-/// The exported names must be exactly the 44 FMI functions (Co-Simulation
-/// and Model Exchange).
+/// The exported names must be exactly the 44 functions of FMI 2.0 and the
+/// 75 of FMI 3.0 (one binary serves both standards' FMUs).
 fn check_exports(exported: &BTreeSet<String>) -> std::result::Result<(), String> {
-    let fmi: BTreeSet<String> = FMI2_FUNCTIONS.iter().map(|s| s.to_string()).collect();
+    let fmi: BTreeSet<String> = FMI2_FUNCTIONS.iter().chain(&FMI3_FUNCTIONS).map(|s| s.to_string()).collect();
     if *exported == fmi {
         Ok(())
     } else {
@@ -341,6 +341,87 @@ pub const FMI2_FUNCTIONS: [&str; 44] = [
     "fmi2NewDiscreteStates",
     "fmi2EnterContinuousTimeMode",
     "fmi2CompletedIntegratorStep",
+];
+
+/// FMI 3.0's functions (`fmi3FunctionTypes.h`), every interface's: an
+/// importer may bind them all, those of features the FMUs do not declare
+/// included (they refuse with the reason).
+pub const FMI3_FUNCTIONS: [&str; 75] = [
+    "fmi3GetVersion",
+    "fmi3SetDebugLogging",
+    "fmi3InstantiateModelExchange",
+    "fmi3InstantiateCoSimulation",
+    "fmi3InstantiateScheduledExecution",
+    "fmi3FreeInstance",
+    "fmi3EnterInitializationMode",
+    "fmi3ExitInitializationMode",
+    "fmi3EnterEventMode",
+    "fmi3Terminate",
+    "fmi3Reset",
+    "fmi3GetFloat32",
+    "fmi3GetFloat64",
+    "fmi3GetInt8",
+    "fmi3GetUInt8",
+    "fmi3GetInt16",
+    "fmi3GetUInt16",
+    "fmi3GetInt32",
+    "fmi3GetUInt32",
+    "fmi3GetInt64",
+    "fmi3GetUInt64",
+    "fmi3GetBoolean",
+    "fmi3GetString",
+    "fmi3GetBinary",
+    "fmi3GetClock",
+    "fmi3SetFloat32",
+    "fmi3SetFloat64",
+    "fmi3SetInt8",
+    "fmi3SetUInt8",
+    "fmi3SetInt16",
+    "fmi3SetUInt16",
+    "fmi3SetInt32",
+    "fmi3SetUInt32",
+    "fmi3SetInt64",
+    "fmi3SetUInt64",
+    "fmi3SetBoolean",
+    "fmi3SetString",
+    "fmi3SetBinary",
+    "fmi3SetClock",
+    "fmi3GetNumberOfVariableDependencies",
+    "fmi3GetVariableDependencies",
+    "fmi3GetFMUState",
+    "fmi3SetFMUState",
+    "fmi3FreeFMUState",
+    "fmi3SerializedFMUStateSize",
+    "fmi3SerializeFMUState",
+    "fmi3DeserializeFMUState",
+    "fmi3GetDirectionalDerivative",
+    "fmi3GetAdjointDerivative",
+    "fmi3EnterConfigurationMode",
+    "fmi3ExitConfigurationMode",
+    "fmi3GetIntervalDecimal",
+    "fmi3GetIntervalFraction",
+    "fmi3GetShiftDecimal",
+    "fmi3GetShiftFraction",
+    "fmi3SetIntervalDecimal",
+    "fmi3SetIntervalFraction",
+    "fmi3SetShiftDecimal",
+    "fmi3SetShiftFraction",
+    "fmi3EvaluateDiscreteStates",
+    "fmi3UpdateDiscreteStates",
+    "fmi3EnterContinuousTimeMode",
+    "fmi3CompletedIntegratorStep",
+    "fmi3SetTime",
+    "fmi3SetContinuousStates",
+    "fmi3GetContinuousStateDerivatives",
+    "fmi3GetEventIndicators",
+    "fmi3GetContinuousStates",
+    "fmi3GetNominalsOfContinuousStates",
+    "fmi3GetNumberOfEventIndicators",
+    "fmi3GetNumberOfContinuousStates",
+    "fmi3EnterStepMode",
+    "fmi3GetOutputDerivatives",
+    "fmi3DoStep",
+    "fmi3ActivateModelPartition",
 ];
 
 fn tool_output(program: &str, args: &[&str], file: &Path) -> Result<String> {

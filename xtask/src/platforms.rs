@@ -27,6 +27,19 @@ pub struct Binary {
 /// aarch64 set of FMUs (`target/fmu/aarch64-linux/`) as `linux64`.
 pub const AARCH64_FOLDER: &str = "aarch64-linux";
 
+/// FMI 3.0's platform folders for a binary of the FMI 2.0 folder `folder`
+/// (FMI 3.0, 2.5.1.1: `<arch>-<os>`). The darwin binary is universal
+/// (x86_64 and arm64 slices), so it serves both darwin folders.
+pub fn fmi3_folders(folder: &str) -> &'static [&'static str] {
+    match folder {
+        "linux64" => &["x86_64-linux"],
+        "win64" => &["x86_64-windows"],
+        "darwin64" => &["x86_64-darwin", "aarch64-darwin"],
+        AARCH64_FOLDER => &["aarch64-linux"],
+        _ => &[],
+    }
+}
+
 /// `--host`: today's quick build, linux64 for this machine only.
 pub fn host() -> Result<Vec<Binary>> {
     run(cargo().current_dir(root()).args(["build", "--release", "--locked", "-p", "fmu"]))?;

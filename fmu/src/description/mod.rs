@@ -412,6 +412,11 @@ impl<M> Variable<M> {
     }
 }
 
+/// `DefaultExperiment tolerance` unless a model's experiment asks for a
+/// tighter one ([`Experiment::with_tolerance`]); the steppers are
+/// fixed-step and do not use it.
+pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+
 /// The experiment a model runs by default (`DefaultExperiment`).
 #[derive(Clone, Copy, Debug)]
 pub struct Experiment {
@@ -426,11 +431,11 @@ pub struct Experiment {
 
 impl Experiment {
     pub const fn new(start_time: f64, stop_time: f64, step_size: f64) -> Self {
-        Self { start_time, stop_time, step_size, tolerance: crate::xml::DEFAULT_TOLERANCE }
+        Self { start_time, stop_time, step_size, tolerance: DEFAULT_TOLERANCE }
     }
 
     /// The same run with a tighter tolerance, for a model whose default run
-    /// an importer's solver only resolves below [`crate::xml::DEFAULT_TOLERANCE`].
+    /// an importer's solver only resolves below [`DEFAULT_TOLERANCE`].
     pub const fn with_tolerance(self, tolerance: f64) -> Self {
         Self { tolerance, ..self }
     }

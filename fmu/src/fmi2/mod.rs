@@ -16,10 +16,8 @@
 
 pub mod allowed;
 pub mod exports;
-pub mod float_env;
 pub mod in_process;
 pub mod log;
-pub mod module_path;
 pub mod types;
 
 use crate::instance::Vocabulary;

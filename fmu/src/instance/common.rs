@@ -106,7 +106,21 @@ impl Instance {
 
     pub fn get_real(&mut self, vrs: &[u32], out: &mut [f64]) -> Outcome {
         self.fresh()?;
+        if self.interface == Interface::CoSimulation && vrs.iter().any(|&vr| vr as usize >= self.declared) {
+            // A derivative read in Co-Simulation: the hybrid form's, for
+            // the current state and inputs, on a copy (the stepper's own
+            // state stays as the step left it).
+            return self.hybrid_view().get_real(vrs, out).map(|()| Status::Ok);
+        }
         self.model.get_real(vrs, out).map(|()| Status::Ok)
+    }
+
+    /// Model Exchange's evaluation of the current state, for what a
+    /// Co-Simulation instance is asked of its hybrid form.
+    pub(super) fn hybrid_view(&self) -> Box<dyn super::erased::Erased> {
+        let mut view = self.model.boxed_clone();
+        view.evaluate();
+        view
     }
 
     /// One Real value when reading is allowed now and needs no refresh;
@@ -114,8 +128,13 @@ impl Instance {
     /// `allowed`: where the binding allows a read.
     #[inline(always)]
     pub fn get_one_real(&self, vr: u32, allowed: Allowed) -> Option<f64> {
-        if self.phase.bit() & allowed != 0 && !self.stale && !(self.dirty && self.interface == Interface::ModelExchange)
-        {
+        // Model Exchange evaluates afresh after a set; Co-Simulation reads a
+        // derivative from a copy ([`Instance::get_real`]).
+        let refresh = match self.interface {
+            Interface::ModelExchange => self.dirty,
+            Interface::CoSimulation => vr as usize >= self.declared,
+        };
+        if self.phase.bit() & allowed != 0 && !self.stale && !refresh {
             self.model.get_one_real(vr)
         } else {
             None
@@ -130,6 +149,31 @@ impl Instance {
     pub fn get_boolean(&mut self, vrs: &[u32], out: &mut [bool]) -> Outcome {
         self.fresh()?;
         self.model.get_boolean(vrs, out).map(|()| Status::Ok)
+    }
+
+    /// The current time: the start time, the end of the last step, or the
+    /// time last set (Model Exchange).
+    pub fn time(&self) -> f64 {
+        self.clock.time
+    }
+
+    /// What a binding must know of the model to lay out its value
+    /// references: the declared variables, and (Model Exchange) the
+    /// continuous states and event indicators.
+    pub fn variable_count(&self) -> usize {
+        self.model.variable_count()
+    }
+
+    pub fn hybrid_sizes(&self) -> Option<(usize, usize)> {
+        self.model.hybrid_sizes()
+    }
+
+    pub fn kind(&self, vr: u32) -> Option<super::erased::Kind> {
+        self.model.kind(vr)
+    }
+
+    pub fn variable_name(&self, vr: u32) -> Option<&'static str> {
+        self.model.variable_name(vr)
     }
 
     pub fn check_string_vrs(&self, vrs: &[u32]) -> Outcome {

@@ -15,9 +15,24 @@ use crate::description::Value;
 use crate::model::Model;
 use std::any::Any;
 
+/// What a value reference names: a declared variable of one of the core's
+/// types (FMI 2.0's), or a state's derivative (Model Exchange).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Real,
+    Integer,
+    Enumeration,
+    Boolean,
+    Derivative,
+}
+
 /// Everything the instance asks of a model.
 pub trait Erased: Send + Stepper + Hybrid {
     fn variable_name(&self, vr: u32) -> Option<&'static str>;
+    /// The number of declared variables (value references 0 to n - 1).
+    fn variable_count(&self) -> usize;
+    /// What `vr` is: a binding checks it against the type of its call.
+    fn kind(&self, vr: u32) -> Option<Kind>;
     fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String>;
     fn set_integer(&mut self, vrs: &[u32], values: &[i32], initialized: bool) -> Result<(), String>;
     fn set_boolean(&mut self, vrs: &[u32], values: &[bool], initialized: bool) -> Result<(), String>;
@@ -52,6 +67,23 @@ pub trait Erased: Send + Stepper + Hybrid {
 impl<M: Model> Erased for ModelBox<M> {
     fn variable_name(&self, vr: u32) -> Option<&'static str> {
         M::VARIABLES.get(vr as usize).map(|v| v.name)
+    }
+
+    fn variable_count(&self) -> usize {
+        M::VARIABLES.len()
+    }
+
+    fn kind(&self, vr: u32) -> Option<Kind> {
+        let Some(v) = M::VARIABLES.get(vr as usize) else {
+            let states = M::HYBRID.as_ref().map_or(0, |h| h.states.len());
+            return ((vr as usize) < M::VARIABLES.len() + states).then_some(Kind::Derivative);
+        };
+        Some(match v.value {
+            Value::Real { .. } => Kind::Real,
+            Value::Integer { choices: Some(_), .. } => Kind::Enumeration,
+            Value::Integer { .. } => Kind::Integer,
+            Value::Boolean { .. } => Kind::Boolean,
+        })
     }
 
     fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String> {

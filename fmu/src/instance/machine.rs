@@ -53,6 +53,9 @@ pub struct Instance {
     /// A parameter or start value changed since `initialize`.
     pub(super) stale: bool,
     pub(super) model: Box<dyn Erased>,
+    /// The model's declared variables: a greater Real reference is a
+    /// state's derivative (Model Exchange's hybrid form).
+    pub(super) declared: usize,
     /// FMU states handed out by this instance and not yet freed.
     // Boxed: a state's handle is its address, which must not move when
     // the list grows.
@@ -88,6 +91,7 @@ impl Instance {
             start_time: 0.0,
             clock: Clock::default(),
             stale: false,
+            declared: model.variable_count(),
             model,
             snapshots: Vec::new(),
             interface,
@@ -110,6 +114,13 @@ impl Instance {
     pub fn poison(&mut self, function: &str, message: &str) -> Status {
         self.phase = Phase::Fatal;
         self.fail(function, Status::Error, message)
+    }
+
+    /// [`Instance::poison`] for a caught panic, in the binding's words.
+    pub fn poison_after_panic(&mut self, function: &str, panic: &str) -> Status {
+        let message =
+            format!("internal error (panic): {panic}; only {} are allowed now", self.words.after_internal_error);
+        self.poison(function, &message)
     }
 
     /// Run `body` if `function` is allowed in the current phase; turn an

@@ -30,7 +30,7 @@ pub mod phase;
 pub mod snapshot;
 pub mod step;
 
-pub use erased::Erased;
+pub use erased::{Erased, Kind};
 pub use log::{Log, Sink, Status};
 pub use machine::{Instance, Interface, Outcome, Vocabulary, INSTANCE_MAGIC};
 pub use model_box::ModelBox;

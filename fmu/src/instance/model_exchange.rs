@@ -53,8 +53,13 @@ impl Instance {
         self.model.derivatives(out).map(|()| Status::Ok)
     }
 
+    /// (Also what a Co-Simulation instance's hybrid form would indicate
+    /// now, for a binding that declares the indicators as variables.)
     pub fn get_event_indicators(&mut self, out: &mut [f64]) -> Outcome {
         self.fresh()?;
+        if self.interface == super::machine::Interface::CoSimulation {
+            return self.hybrid_view().event_indicators(out).map(|()| Status::Ok);
+        }
         self.model.event_indicators(out).map(|()| Status::Ok)
     }
 

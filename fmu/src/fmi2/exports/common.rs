@@ -45,17 +45,6 @@ pub unsafe extern "C" fn fmi2SetDebugLogging(
     }
 }
 
-/// Model identifier of the shared object this code was loaded from, if it
-/// names a model: an FMU's binary then accepts only its own model's GUID.
-fn binary_identifier() -> Option<&'static str> {
-    static ID: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
-    *ID.get_or_init(|| {
-        let path = crate::fmi2::module_path::this_library()?;
-        let stem = path.file_stem()?.to_str()?;
-        registry::MODELS.iter().map(|m| m.info.identifier).find(|id| *id == stem)
-    })
-}
-
 #[no_mangle]
 pub unsafe extern "C" fn fmi2Instantiate(
     instance_name: Fmi2String,
@@ -127,7 +116,7 @@ unsafe fn instantiate(
     }
     // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
     let guid = unsafe { CStr::from_ptr(guid) }.to_string_lossy();
-    let only = binary_identifier();
+    let only = crate::ffi::binary_identifier();
     let found = registry::MODELS
         .iter()
         .enumerate()

@@ -3,7 +3,7 @@
 //! interfaces, the interface chosen by `fmuType` at instantiation).
 //!
 //! Each one: computes in IEEE 754's default floating-point environment and
-//! gives the caller back its own ([`crate::fmi2::float_env::CallEnv`]: a host that flushes
+//! gives the caller back its own ([`crate::ffi::float_env::CallEnv`]: a host that flushes
 //! subnormals or rounds upward gets the results of a default process, bit
 //! for bit), catches any panic (no unwinding crosses the C ABI; a panic
 //! becomes fmi2Error and poisons the instance), checks the component pointer, the call sequence and
@@ -157,7 +157,7 @@ mod tests {
 #[cfg(test)]
 mod float_environment {
     /// Every exported function enters the call's floating-point environment
-    /// before anything else (see [`crate::fmi2::float_env::CallEnv`]): a function added
+    /// before anything else (see [`crate::ffi::float_env::CallEnv`]): a function added
     /// without it would compute in the host's modes.
     #[test]
     fn every_export_computes_in_the_default_float_environment() {

@@ -1,0 +1,153 @@
+//! What both bindings (FMI 2.0 and FMI 3.0) share at the C boundary: the
+//! instance handle checked, a call run under the call-sequence check with
+//! panics caught, C arrays turned into slices (NULL and absurd lengths
+//! refused), the host's floating-point environment kept out
+//! ([`float_env`]), and the path of the loaded library ([`module_path`]).
+//! Nothing here knows a standard's names: the instance's vocabulary words
+//! the messages.
+//!
+//! With the bindings, the only folders of the product crates with `unsafe`
+//! (`fmu/tests/unsafe_contained.rs` keeps it so); each block says on the
+//! line above why it holds (`// SAFETY:`).
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![allow(clippy::missing_safety_doc)]
+
+pub mod float_env;
+pub mod module_path;
+
+use crate::instance::{Instance, Status, INSTANCE_MAGIC};
+use std::ffi::c_void;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Largest array an importer may pass; more is taken as a corrupted count.
+pub const MAX_ARRAY_LEN: usize = 1 << 24;
+
+/// The instance behind the handle `c`, if it is one of ours and alive.
+///
+/// # Safety
+/// `c` is NULL or a handle the importer got from one of our instantiate
+/// functions: readable for an `Instance` unless it was freed, which the
+/// magic tells apart on a best-effort basis (the memory is then the
+/// allocator's).
+#[inline(always)]
+pub unsafe fn instance<'a>(c: *mut c_void) -> Option<&'a mut Instance> {
+    if c.is_null() || !(c as usize).is_multiple_of(std::mem::align_of::<Instance>()) {
+        return None;
+    }
+    // SAFETY: non-NULL and aligned (checked above), and by this function's
+    // contract a handle our instantiate returned; no other reference to the
+    // instance lives during an FMI call (neither standard allows concurrent
+    // calls on one instance).
+    let comp = unsafe { &mut *(c as *mut Instance) };
+    (comp.magic == INSTANCE_MAGIC).then_some(comp)
+}
+
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Run `body` on the instance with the call-sequence check for `function`,
+/// turning a panic into an error and an instance that accepts only reset
+/// and free.
+///
+/// # Safety
+/// As [`instance`] for `c`.
+#[inline(always)]
+pub unsafe fn with(
+    c: *mut c_void,
+    function: &'static str,
+    allowed: u16,
+    body: impl FnOnce(&mut Instance) -> Result<Status, String>,
+) -> Status {
+    // SAFETY: this function's contract.
+    let Some(comp) = (unsafe { instance(c) }) else {
+        return Status::Error; // no instance, hence no logger to tell
+    };
+    match catch_unwind(AssertUnwindSafe(|| comp.call(function, allowed, body))) {
+        Ok(status) => status,
+        // SAFETY: `c` was found to be a live instance above; the reference
+        // the panicking body held is gone with the unwound closure.
+        Err(payload) => unsafe { poisoned(c, function, payload) },
+    }
+}
+
+/// The panic path of [`with`], out of line.
+///
+/// # Safety
+/// `c` is a live instance with no other reference to it.
+#[cold]
+#[inline(never)]
+pub unsafe fn poisoned(c: *mut c_void, function: &str, payload: Box<dyn std::any::Any + Send>) -> Status {
+    // SAFETY: this function's contract.
+    let comp = unsafe { &mut *(c as *mut Instance) };
+    let text = panic_text(payload.as_ref());
+    comp.poison_after_panic(function, &text)
+}
+
+/// `ptr[0..n]`, refusing NULL with n > 0 and absurd lengths.
+///
+/// # Safety
+/// `ptr` is NULL or points at `n` initialized `T` that outlive `'a` and that
+/// nothing writes meanwhile (an FMI array argument).
+#[inline(always)]
+pub unsafe fn slice<'a, T>(ptr: *const T, n: usize, what: &str) -> Result<&'a [T], String> {
+    if n == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(null_array(what, n));
+    }
+    if n > MAX_ARRAY_LEN {
+        return Err(too_long(what, n));
+    }
+    // SAFETY: non-NULL, and `n` elements by this function's contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, n) })
+}
+
+/// `ptr[0..n]` to write, as [`slice`].
+///
+/// # Safety
+/// `ptr` is NULL or points at `n` writable `T` that outlive `'a` and that
+/// nothing else reads or writes meanwhile.
+#[inline(always)]
+pub unsafe fn slice_mut<'a, T>(ptr: *mut T, n: usize, what: &str) -> Result<&'a mut [T], String> {
+    if n == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(null_array(what, n));
+    }
+    if n > MAX_ARRAY_LEN {
+        return Err(too_long(what, n));
+    }
+    // SAFETY: non-NULL, and `n` exclusive elements by this function's contract.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, n) })
+}
+
+#[cold]
+pub fn null_array(what: &str, n: usize) -> String {
+    format!("{what} is NULL with {n} elements")
+}
+
+#[cold]
+pub fn too_long(what: &str, n: usize) -> String {
+    format!("{what} has {n} elements (at most {MAX_ARRAY_LEN})")
+}
+
+/// Model identifier of the shared object this code was loaded from, if it
+/// names a model: an FMU's binary then accepts only its own model's
+/// instantiation token (GUID).
+pub fn binary_identifier() -> Option<&'static str> {
+    static ID: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| {
+        let path = module_path::this_library()?;
+        let stem = path.file_stem()?.to_str()?;
+        crate::registry::MODELS.iter().map(|m| m.info.identifier).find(|id| *id == stem)
+    })
+}

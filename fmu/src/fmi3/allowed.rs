@@ -1,0 +1,46 @@
+//! FMI 3.0's call-sequence rules for the functions the FMUs implement: per
+//! function, the states in which it may be called and the interface it
+//! belongs to (FMI 3.0, 3.2 (Model Exchange) and 4.2 (Co-Simulation), the
+//! tables of allowed calls). The core's phases carry FMI 2.0's names: Step
+//! Mode is `StepComplete`. Configuration mode, clocks and Co-Simulation's
+//! event mode are not offered, so their states never occur.
+
+#![forbid(unsafe_code)]
+
+use crate::instance::phase::{set, Allowed, Phase::*, CO_SIMULATION_ONLY, MODEL_EXCHANGE_ONLY};
+
+pub const ANY_BUT_FATAL: Allowed = set(&[
+    Instantiated,
+    InitializationMode,
+    StepComplete,
+    StepFailed,
+    Terminated,
+    Error,
+    EventMode,
+    ContinuousTimeMode,
+]);
+pub const INSTANTIATED: Allowed = set(&[Instantiated]);
+pub const INITIALIZATION: Allowed = set(&[InitializationMode]);
+pub const TERMINATE: Allowed = set(&[StepComplete, EventMode, ContinuousTimeMode]);
+/// fmi3Reset: also the way out of the poisoned state after a panic.
+pub const RESET: Allowed = ANY_BUT_FATAL | set(&[Fatal]);
+pub const GET: Allowed = set(&[InitializationMode, StepComplete, Terminated, EventMode, ContinuousTimeMode]);
+pub const SET: Allowed = set(&[Instantiated, InitializationMode, StepComplete, EventMode, ContinuousTimeMode]);
+pub const FMU_STATE: Allowed = ANY_BUT_FATAL;
+pub const DERIVATIVES: Allowed = set(&[InitializationMode, StepComplete, Terminated, EventMode, ContinuousTimeMode]);
+
+// Co-Simulation.
+pub const STEP_MODE: Allowed = set(&[StepComplete]) | CO_SIMULATION_ONLY;
+pub const OUTPUT_DERIVATIVES: Allowed = set(&[StepComplete, Terminated]) | CO_SIMULATION_ONLY;
+
+// Model Exchange.
+pub const SET_TIME: Allowed = set(&[EventMode, ContinuousTimeMode]) | MODEL_EXCHANGE_ONLY;
+pub const SET_STATES: Allowed = set(&[ContinuousTimeMode]) | MODEL_EXCHANGE_ONLY;
+pub const GET_STATES: Allowed =
+    set(&[InitializationMode, EventMode, ContinuousTimeMode, Terminated]) | MODEL_EXCHANGE_ONLY;
+pub const COUNTS: Allowed = ANY_BUT_FATAL | MODEL_EXCHANGE_ONLY;
+pub const NOMINALS: Allowed =
+    set(&[Instantiated, InitializationMode, EventMode, ContinuousTimeMode, Terminated]) | MODEL_EXCHANGE_ONLY;
+pub const ENTER_EVENT_MODE: Allowed = set(&[EventMode, ContinuousTimeMode]) | MODEL_EXCHANGE_ONLY;
+pub const EVENT_MODE: Allowed = set(&[EventMode]) | MODEL_EXCHANGE_ONLY;
+pub const CONTINUOUS_TIME_MODE: Allowed = set(&[ContinuousTimeMode]) | MODEL_EXCHANGE_ONLY;

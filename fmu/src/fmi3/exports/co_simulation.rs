@@ -1,0 +1,80 @@
+//! The Co-Simulation functions: the step and the output derivatives; Step
+//! Mode entered from Event Mode, which is not offered.
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use super::ffi::*;
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3EnterStepMode(c: Fmi3Instance) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe {
+        with(c, "fmi3EnterStepMode", allowed::ANY_BUT_FATAL, |_| {
+            Err("no event mode in Co-Simulation (hasEventMode=\"false\"): the instance is in Step Mode after \
+                 fmi3ExitInitializationMode"
+                .into())
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3GetOutputDerivatives(
+    c: Fmi3Instance,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    orders: *const i32,
+    values: *mut Fmi3Float64,
+    n_values: usize,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 4.2.1), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi3GetOutputDerivatives", allowed::OUTPUT_DERIVATIVES, |comp| {
+            variables::scalars(nvr, n_values)?;
+            let vrs = slice(vr, nvr, "valueReferences")?;
+            let orders = slice(orders, nvr, "orders")?;
+            let out = slice_mut(values, n_values, "values")?;
+            comp.get_output_derivatives(vrs, orders, out)
+        })
+    }
+}
+
+/// A step to `t + h`, through any stick or slip inside it (exactly, as
+/// FMI 2.0's): never early, no event to handle, never a request to end.
+#[no_mangle]
+pub unsafe extern "C" fn fmi3DoStep(
+    c: Fmi3Instance,
+    current_communication_point: Fmi3Float64,
+    communication_step_size: Fmi3Float64,
+    _no_set_fmu_state_prior_to_current_point: Fmi3Boolean,
+    event_handling_needed: *mut Fmi3Boolean,
+    terminate_simulation: *mut Fmi3Boolean,
+    early_return: *mut Fmi3Boolean,
+    last_successful_time: *mut Fmi3Float64,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; every out-pointer is checked non-NULL before anything is done, then written (`put`); the importer owns them for the call (FMI 3.0, 4.2.1).
+    unsafe {
+        with(c, "fmi3DoStep", allowed::STEP_MODE, |comp| {
+            for (p, what) in [
+                (event_handling_needed, "eventHandlingNeeded"),
+                (terminate_simulation, "terminateSimulation"),
+                (early_return, "earlyReturn"),
+            ] {
+                if p.is_null() {
+                    return Err(format!("{what} is NULL"));
+                }
+            }
+            if last_successful_time.is_null() {
+                return Err("lastSuccessfulTime is NULL".into());
+            }
+            let result = comp.do_step(current_communication_point, communication_step_size);
+            put(event_handling_needed, FMI3_FALSE, "eventHandlingNeeded")?;
+            put(terminate_simulation, FMI3_FALSE, "terminateSimulation")?;
+            put(early_return, FMI3_FALSE, "earlyReturn")?;
+            put(last_successful_time, comp.last_successful_time(), "lastSuccessfulTime")?;
+            result
+        })
+    }
+}

@@ -1,0 +1,282 @@
+//! The functions of both interfaces: version, logging, instantiation,
+//! initialization, termination and reset; and the features the FMUs do not
+//! declare (configuration mode, scheduled execution), which refuse.
+
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use super::ffi::*;
+
+#[no_mangle]
+pub extern "C" fn fmi3GetVersion() -> *const std::ffi::c_char {
+    let _env = CallEnv::enter();
+    c"3.0".as_ptr()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3SetDebugLogging(
+    c: Fmi3Instance,
+    logging_on: Fmi3Boolean,
+    n_categories: usize,
+    categories: *const Fmi3String,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; `categories` holds `n_categories` pointers (FMI 3.0, 2.2.4), `slice` refuses NULL, and each entry is checked non-NULL before it is read as a NUL-terminated string.
+    unsafe {
+        with(c, "fmi3SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
+            let pointers = slice(categories, n_categories, "categories")?;
+            let mut names = Vec::with_capacity(pointers.len());
+            for (i, &p) in pointers.iter().enumerate() {
+                if p.is_null() {
+                    return Err(format!("categories[{i}] is NULL"));
+                }
+                names.push(CStr::from_ptr(p).to_str().map_err(|_| format!("categories[{i}] is not UTF-8"))?);
+            }
+            match comp.log.set(logging_on != FMI3_FALSE, &names) {
+                Ok(()) => Ok(Status::Ok),
+                // Unknown names are a warning: the known ones were applied.
+                Err(unknown) => Ok(comp.fail("fmi3SetDebugLogging", Status::Warning, &unknown)),
+            }
+        })
+    }
+}
+
+/// What both instantiate functions share, after their own arguments (the
+/// C arguments they have in common, hence the count).
+///
+/// # Safety
+/// `instance_name` and `token` are NULL or NUL-terminated strings.
+#[allow(clippy::too_many_arguments)]
+unsafe fn instantiate(
+    function: &str,
+    interface: Interface,
+    instance_name: Fmi3String,
+    token: Fmi3String,
+    environment: Fmi3InstanceEnvironment,
+    log_message: Option<LogMessage>,
+    logging_on: Fmi3Boolean,
+    refusal: Option<String>,
+) -> Fmi3Instance {
+    let Some(log_message) = log_message else {
+        return std::ptr::null_mut(); // no logger to tell
+    };
+    let log = log::to_callback(log_message, environment, logging_on != FMI3_FALSE);
+    let refuse = |message: String| {
+        log.emit(Status::Error, log::ERROR, &format!("{function}: {message}"));
+        std::ptr::null_mut()
+    };
+    if instance_name.is_null() {
+        return refuse("instanceName is NULL".into());
+    }
+    // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
+    let name = unsafe { CStr::from_ptr(instance_name) }.to_string_lossy().into_owned();
+    if name.trim().is_empty() {
+        // FMI 3.0, 2.3.1: instanceName is a non-empty string.
+        return refuse(format!("instanceName \"{}\" rejected: must not be empty or blank", name.escape_default()));
+    }
+    if let Some(message) = refusal {
+        return refuse(message);
+    }
+    if token.is_null() {
+        return refuse("instantiationToken is NULL".into());
+    }
+    // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
+    let token = unsafe { CStr::from_ptr(token) }.to_string_lossy();
+    let only = crate::ffi::binary_identifier();
+    let found = registry::MODELS
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| only.is_none_or(|id| id == m.info.identifier))
+        .find(|(i, _)| registry::guid(*i) == token);
+    let Some((index, entry)) = found else {
+        let expected = match only {
+            Some(id) => format!("{id} has instantiationToken {}", registry::guid_of(id).unwrap_or("?")),
+            None => "it matches no model in this binary".into(),
+        };
+        return refuse(format!("instantiationToken {token} does not match the model description: {expected}"));
+    };
+    let model = (entry.new_instance)();
+    if interface == Interface::ModelExchange && model.hybrid_sizes().is_none() {
+        return refuse(format!(
+            "{} offers Co-Simulation only (no <ModelExchange> in its model description)",
+            entry.info.identifier
+        ));
+    }
+    let comp = Box::new(Instance::new(log, &VOCABULARY, registry::guid(index), model, interface));
+    Box::into_raw(comp) as Fmi3Instance
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3InstantiateModelExchange(
+    instance_name: Fmi3String,
+    instantiation_token: Fmi3String,
+    _resource_path: Fmi3String,
+    _visible: Fmi3Boolean,
+    logging_on: Fmi3Boolean,
+    environment: Fmi3InstanceEnvironment,
+    log_message: Option<LogMessage>,
+) -> Fmi3Instance {
+    let _env = CallEnv::enter();
+    // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
+    catch_unwind(AssertUnwindSafe(|| unsafe {
+        instantiate(
+            "fmi3InstantiateModelExchange",
+            Interface::ModelExchange,
+            instance_name,
+            instantiation_token,
+            environment,
+            log_message,
+            logging_on,
+            None,
+        )
+    }))
+    .unwrap_or(std::ptr::null_mut())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
+    instance_name: Fmi3String,
+    instantiation_token: Fmi3String,
+    _resource_path: Fmi3String,
+    _visible: Fmi3Boolean,
+    logging_on: Fmi3Boolean,
+    event_mode_used: Fmi3Boolean,
+    early_return_allowed: Fmi3Boolean,
+    _required_intermediate_variables: *const Fmi3ValueReference,
+    n_required_intermediate_variables: usize,
+    environment: Fmi3InstanceEnvironment,
+    log_message: Option<LogMessage>,
+    _intermediate_update: Option<IntermediateUpdate>,
+) -> Fmi3Instance {
+    let _env = CallEnv::enter();
+    // What the model description does not declare is refused by name.
+    let refusal = if event_mode_used != FMI3_FALSE {
+        Some("eventModeUsed = true rejected: hasEventMode=\"false\" (a step steps through a stick exactly)".into())
+    } else if n_required_intermediate_variables > 0 {
+        Some(format!(
+            "nRequiredIntermediateVariables = {n_required_intermediate_variables} rejected: \
+             providesIntermediateUpdate=\"false\""
+        ))
+    } else {
+        None
+    };
+    // Early return allowed but never used (mightReturnEarlyFromDoStep="false").
+    let _ = early_return_allowed;
+    // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
+    catch_unwind(AssertUnwindSafe(|| unsafe {
+        instantiate(
+            "fmi3InstantiateCoSimulation",
+            Interface::CoSimulation,
+            instance_name,
+            instantiation_token,
+            environment,
+            log_message,
+            logging_on,
+            refusal,
+        )
+    }))
+    .unwrap_or(std::ptr::null_mut())
+}
+
+/// Scheduled Execution is not offered (no `<ScheduledExecution>`): no
+/// instance, and no logger call (the callback types differ and nothing
+/// says the importer passed one meant for us).
+#[no_mangle]
+pub unsafe extern "C" fn fmi3InstantiateScheduledExecution(
+    _instance_name: Fmi3String,
+    _instantiation_token: Fmi3String,
+    _resource_path: Fmi3String,
+    _visible: Fmi3Boolean,
+    _logging_on: Fmi3Boolean,
+    _environment: Fmi3InstanceEnvironment,
+    _log_message: Option<LogMessage>,
+    _clock_update: *mut c_void,
+    _lock_preemption: *mut c_void,
+    _unlock_preemption: *mut c_void,
+) -> Fmi3Instance {
+    let _env = CallEnv::enter();
+    std::ptr::null_mut()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3FreeInstance(c: Fmi3Instance) {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is NULL or from an instantiate function (FMI 3.0, 2.3.1).
+    if unsafe { instance(c) }.is_some() {
+        // SAFETY: a live instance, created by Box::into_raw in `instantiate`;
+        // the importer does not use `c` after fmi3FreeInstance.
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(c as *mut Instance) })));
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3EnterInitializationMode(
+    c: Fmi3Instance,
+    tolerance_defined: Fmi3Boolean,
+    tolerance: Fmi3Float64,
+    start_time: Fmi3Float64,
+    stop_time_defined: Fmi3Boolean,
+    stop_time: Fmi3Float64,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe {
+        with(c, "fmi3EnterInitializationMode", allowed::INSTANTIATED, |comp| {
+            comp.setup_experiment(
+                (tolerance_defined != FMI3_FALSE).then_some(tolerance),
+                start_time,
+                (stop_time_defined != FMI3_FALSE).then_some(stop_time),
+            )?;
+            comp.enter_initialization_mode()
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3ExitInitializationMode(c: Fmi3Instance) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi3ExitInitializationMode", allowed::INITIALIZATION, Instance::exit_initialization_mode) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3EnterEventMode(c: Fmi3Instance) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi3EnterEventMode", allowed::ENTER_EVENT_MODE, Instance::enter_event_mode) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3Terminate(c: Fmi3Instance) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi3Terminate", allowed::TERMINATE, Instance::terminate) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3Reset(c: Fmi3Instance) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe { with(c, "fmi3Reset", allowed::RESET, Instance::reset) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3EnterConfigurationMode(c: Fmi3Instance) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe {
+        with(c, "fmi3EnterConfigurationMode", allowed::ANY_BUT_FATAL, |_| {
+            Err("no configuration mode: the FMU has no structural parameters".into())
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn fmi3ExitConfigurationMode(c: Fmi3Instance) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
+    unsafe {
+        with(c, "fmi3ExitConfigurationMode", allowed::ANY_BUT_FATAL, |_| {
+            Err("no configuration mode: the FMU has no structural parameters".into())
+        })
+    }
+}

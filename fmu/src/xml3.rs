@@ -1,0 +1,407 @@
+//! FMI 3.0's `modelDescription.xml`, from the same declarations as FMI
+//! 2.0's ([`crate::xml`]) and with the same instantiation token (the GUID:
+//! one binary answers both standards, and a change of any declaration
+//! changes it).
+//!
+//! What FMI 3.0 asks beyond FMI 2.0: variables typed by their element
+//! (`Float64`, `Int32`, `Boolean`, `Enumeration`), an independent variable
+//! (`time`), event indicators declared as variables, and a model
+//! structure by value reference. [`Layout`] places the value references
+//! both the writer and the binding use: each variable's is its position in
+//! `<ModelVariables>` plus one (the declared variables as in FMI 2.0, one
+//! higher, then the states' derivatives, the event indicators and `time`).
+//! That the two agree is what OMSimulator 2.x relies on: it reads a
+//! dependency's value reference as the 1-based position of the variable.
+
+#![forbid(unsafe_code)]
+
+use crate::description::{Causality, Quantity, Value, Variability, Variable};
+use crate::model::Model;
+use crate::xml::{
+    enumerations_used, quantities_of, real, write_categories_and_experiment, write_units, Xml, AUTHOR, COPYRIGHT,
+    GENERATION_TOOL, LICENSE,
+};
+
+/// Where FMI 3.0's value references lie for one model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Declared variables: value references 0 to `variables - 1`.
+    pub variables: usize,
+    /// Continuous states (Model Exchange): their derivatives follow.
+    pub states: usize,
+    /// Event indicators (Model Exchange): they follow the derivatives.
+    pub indicators: usize,
+}
+
+impl Layout {
+    pub fn of<M: Model>() -> Self {
+        let (states, indicators) = M::HYBRID.as_ref().map_or((0, 0), |h| (h.states.len(), h.indicators));
+        Layout { variables: M::VARIABLES.len(), states, indicators }
+    }
+
+    /// Declared variable `k` (FMI 2.0's value reference `k`).
+    pub fn variable(&self, k: usize) -> u32 {
+        k as u32 + 1
+    }
+
+    /// `der(x_k)`.
+    pub fn derivative(&self, k: usize) -> u32 {
+        (self.variables + k) as u32 + 1
+    }
+
+    /// Event indicator `k` (0-based).
+    pub fn indicator(&self, k: usize) -> u32 {
+        (self.variables + self.states + k) as u32 + 1
+    }
+
+    /// The independent variable `time`, last.
+    pub fn time(&self) -> u32 {
+        (self.variables + self.states + self.indicators) as u32 + 1
+    }
+
+    /// FMI 2.0's value reference of a declared variable or a derivative
+    /// (the core's numbering), if `vr` is one.
+    pub fn core_of(&self, vr: u32) -> Option<u32> {
+        let core = vr.checked_sub(1)?;
+        ((core as usize) < self.variables + self.states).then_some(core)
+    }
+
+    /// Which event indicator `vr` is, if one.
+    pub fn indicator_of(&self, vr: u32) -> Option<usize> {
+        let k = vr.checked_sub(self.indicator(0))? as usize;
+        (k < self.indicators).then_some(k)
+    }
+
+    /// Name of event indicator `k` (0-based) in the model description.
+    pub fn indicator_name(k: usize) -> String {
+        format!("event_indicator_{}", k + 1)
+    }
+}
+
+/// The FMI 3.0 model description of `M`, its texts in FMI 3.0's words.
+pub fn model_description<M: Model>() -> String {
+    fmi3_words(&write::<M>(&crate::xml::guid::<M>()))
+}
+
+/// A text written for FMI 2.0 (a description, a page) in FMI 3.0's words:
+/// each FMI 2.0 function or status named as FMI 3.0 names it, and FMI
+/// 2.0's input derivatives, which FMI 3.0 does not have, said to be FMI
+/// 2.0's.
+pub fn fmi3_words(text: &str) -> String {
+    const RENAMED: [(&str, &str); 14] = [
+        ("fmi2SetRealInputDerivatives", "FMI 2.0's fmi2SetRealInputDerivatives; FMI 3.0 has none"),
+        ("fmi2SetupExperiment", "fmi3EnterInitializationMode"),
+        ("fmi2GetRealOutputDerivatives", "fmi3GetOutputDerivatives"),
+        ("fmi2GetReal", "fmi3GetFloat64"),
+        ("fmi2SetReal", "fmi3SetFloat64"),
+        ("fmi2GetInteger", "fmi3GetInt32"),
+        ("fmi2SetInteger", "fmi3SetInt32"),
+        ("fmi2Instantiate", "fmi3InstantiateCoSimulation or fmi3InstantiateModelExchange"),
+        ("fmi2GetDerivatives", "fmi3GetContinuousStateDerivatives"),
+        ("fmi2NewDiscreteStates", "fmi3UpdateDiscreteStates"),
+        ("fmi2GetFMUstate", "fmi3GetFMUState"),
+        ("fmi2SetFMUstate", "fmi3SetFMUState"),
+        ("fmi2CoSimulation", "Co-Simulation"),
+        ("fmi2ModelExchange", "Model Exchange"),
+    ];
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
+    while let Some(at) = rest.find("fmi2") {
+        out.push_str(&rest[..at]);
+        let word_end = rest[at..].find(|c: char| !c.is_ascii_alphanumeric()).map_or(rest.len(), |n| at + n);
+        let word = &rest[at..word_end];
+        match RENAMED.iter().find(|(from, _)| *from == word) {
+            Some((_, to)) => out.push_str(to),
+            // Named alike in both (fmi2DoStep, fmi2Error, ...).
+            None if word.len() > 4 && word.as_bytes()[4].is_ascii_uppercase() => {
+                out.push_str("fmi3");
+                out.push_str(&word[4..]);
+            }
+            None => out.push_str(word),
+        }
+        rest = &rest[word_end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fmi2_names_become_fmi3_names_but_fmi2_only_features_say_so() {
+        assert_eq!(fmi3_words("fmi2DoStep returns fmi2Error"), "fmi3DoStep returns fmi3Error");
+        assert_eq!(fmi3_words("given to fmi2SetupExperiment"), "given to fmi3EnterInitializationMode");
+        assert_eq!(
+            fmi3_words("its derivative (fmi2SetRealInputDerivatives)"),
+            "its derivative (FMI 2.0's fmi2SetRealInputDerivatives; FMI 3.0 has none)"
+        );
+        assert_eq!(fmi3_words("fmi2GetRealOutputDerivatives, fmi2GetReal"), "fmi3GetOutputDerivatives, fmi3GetFloat64");
+        assert_eq!(fmi3_words("fmi2 alone"), "fmi2 alone");
+    }
+}
+
+fn write<M: Model>(token: &str) -> String {
+    let info = M::INFO;
+    let variables = M::VARIABLES;
+    let hybrid = M::HYBRID.as_ref();
+    let layout = Layout::of::<M>();
+    let mut x = Xml::new();
+    x.open(
+        "fmiModelDescription",
+        &[
+            ("fmiVersion", "3.0"),
+            ("modelName", info.identifier),
+            ("instantiationToken", token),
+            ("description", info.description),
+            ("author", AUTHOR),
+            ("version", env!("CARGO_PKG_VERSION")),
+            ("copyright", COPYRIGHT),
+            ("license", LICENSE),
+            ("generationTool", GENERATION_TOOL),
+            ("variableNamingConvention", "flat"),
+        ],
+    );
+    let common = [
+        ("modelIdentifier", info.identifier),
+        ("needsExecutionTool", "false"),
+        ("canBeInstantiatedOnlyOncePerProcess", "false"),
+        ("canGetAndSetFMUState", "true"),
+        ("canSerializeFMUState", "true"),
+        ("providesDirectionalDerivatives", "false"),
+        ("providesAdjointDerivatives", "false"),
+        ("providesPerElementDependencies", "false"),
+    ];
+    if hybrid.is_some() {
+        let mut a = common.to_vec();
+        // Needed: it reports a mode an input set between steps invalidated.
+        a.extend([("needsCompletedIntegratorStep", "true"), ("providesEvaluateDiscreteStates", "false")]);
+        x.empty("ModelExchange", &a);
+    }
+    let mut a = common.to_vec();
+    a.extend([
+        ("canHandleVariableCommunicationStepSize", "true"),
+        ("maxOutputDerivativeOrder", if M::OUTPUT_DERIVATIVES.is_empty() { "0" } else { "1" }),
+        ("providesIntermediateUpdate", "false"),
+        ("mightReturnEarlyFromDoStep", "false"),
+        ("canReturnEarlyAfterIntermediateUpdate", "false"),
+        ("hasEventMode", "false"),
+        ("providesEvaluateDiscreteStates", "false"),
+    ]);
+    x.empty("CoSimulation", &a);
+
+    // `time` is declared with the Time type.
+    let mut quantities = quantities_of::<M>();
+    quantities.push(Quantity::Time);
+    quantities.sort();
+    quantities.dedup();
+    write_units(&mut x, &quantities);
+    x.open("TypeDefinitions", &[]);
+    for q in &quantities {
+        x.empty("Float64Type", &[("name", q.type_name()), ("quantity", q.quantity_name()), ("unit", q.unit())]);
+    }
+    for e in enumerations_used(variables) {
+        x.open("EnumerationType", &[("name", e.name), ("description", e.description)]);
+        for item in e.items {
+            let value = item.value.to_string();
+            x.empty("Item", &[("name", item.name), ("value", &value), ("description", item.description)]);
+        }
+        x.close("EnumerationType");
+    }
+    x.close("TypeDefinitions");
+    write_categories_and_experiment(&mut x, &info);
+
+    let position = |name: &str| {
+        variables.iter().position(|v| v.name == name).unwrap_or_else(|| {
+            panic!("{}: \"{name}\" is named as a state or a dependency but is not a variable", info.identifier)
+        })
+    };
+    let states = hybrid.map_or(&[][..], |h| h.states);
+    x.open("ModelVariables", &[]);
+    for (k, v) in variables.iter().enumerate() {
+        write_variable(&mut x, layout.variable(k), v);
+    }
+    for (k, state) in states.iter().enumerate() {
+        let v = &variables[position(state.variable)];
+        let (name, vr) = (format!("der({})", v.name), layout.derivative(k).to_string());
+        let description = format!("Derivative of {} with respect to time (Model Exchange)", v.name);
+        let of = layout.variable(position(state.variable)).to_string();
+        let rate = match v.value {
+            Value::Real { quantity, .. } => quantity.per_second(),
+            _ => None,
+        };
+        let mut a = vec![
+            ("name", name.as_str()),
+            ("valueReference", vr.as_str()),
+            ("description", description.as_str()),
+            ("causality", "local"),
+            ("variability", "continuous"),
+            ("initial", "calculated"),
+        ];
+        if let Some(q) = rate {
+            a.extend([("declaredType", q.type_name()), ("unit", q.unit())]);
+        }
+        a.push(("derivative", &of));
+        x.empty("Float64", &a);
+    }
+    for k in 0..layout.indicators {
+        let (name, vr) = (Layout::indicator_name(k), layout.indicator(k).to_string());
+        let description = format!(
+            "Event indicator {} of {} (Model Exchange): the discrete state changes where it crosses 0",
+            k + 1,
+            layout.indicators
+        );
+        x.empty(
+            "Float64",
+            &[
+                ("name", &name),
+                ("valueReference", &vr),
+                ("description", &description),
+                ("causality", "local"),
+                ("variability", "continuous"),
+                ("initial", "calculated"),
+            ],
+        );
+    }
+    let time = layout.time().to_string();
+    x.empty(
+        "Float64",
+        &[
+            ("name", "time"),
+            ("valueReference", &time),
+            ("description", "Simulation time"),
+            ("causality", "independent"),
+            ("variability", "continuous"),
+            ("declaredType", "Time"),
+            ("unit", "s"),
+        ],
+    );
+    x.close("ModelVariables");
+
+    // The model structure of FMI 2.0 ([`crate::xml`]), by value reference.
+    x.open("ModelStructure", &[]);
+    let vrs =
+        |names: &[&str]| names.iter().map(|n| layout.variable(position(n)).to_string()).collect::<Vec<_>>().join(" ");
+    let outputs: Vec<(usize, &Variable<M>)> =
+        variables.iter().enumerate().filter(|(_, v)| v.causality == Causality::Output).collect();
+    for (k, v) in &outputs {
+        x.empty(
+            "Output",
+            &[("valueReference", &layout.variable(*k).to_string()), ("dependencies", &vrs(v.depends_on))],
+        );
+    }
+    for (k, s) in states.iter().enumerate() {
+        x.empty(
+            "ContinuousStateDerivative",
+            &[("valueReference", &layout.derivative(k).to_string()), ("dependencies", &vrs(s.depends_on))],
+        );
+    }
+    let parameters: Vec<usize> =
+        variables.iter().enumerate().filter(|(_, v)| v.causality == Causality::Parameter).map(|(i, _)| i).collect();
+    let initial = |inputs: &[&str]| {
+        let mut deps: Vec<usize> = inputs
+            .iter()
+            .map(|n| position(n))
+            .filter(|&i| variables[i].causality == Causality::Input)
+            .chain(parameters.iter().copied())
+            .collect();
+        deps.sort();
+        deps.dedup();
+        deps.iter().map(|&d| layout.variable(d).to_string()).collect::<Vec<_>>().join(" ")
+    };
+    for (k, v) in &outputs {
+        x.empty(
+            "InitialUnknown",
+            &[("valueReference", &layout.variable(*k).to_string()), ("dependencies", &initial(v.depends_on))],
+        );
+    }
+    for (k, s) in states.iter().enumerate() {
+        x.empty(
+            "InitialUnknown",
+            &[("valueReference", &layout.derivative(k).to_string()), ("dependencies", &initial(s.depends_on))],
+        );
+    }
+    for k in 0..layout.indicators {
+        x.empty("EventIndicator", &[("valueReference", &layout.indicator(k).to_string())]);
+    }
+    x.close("ModelStructure");
+    x.close("fmiModelDescription");
+    x.finish()
+}
+
+fn write_variable<M>(x: &mut Xml, vr: u32, v: &Variable<M>) {
+    let vr = vr.to_string();
+    let causality = match v.causality {
+        Causality::Parameter => "parameter",
+        Causality::Input => "input",
+        Causality::Output => "output",
+    };
+    let variability = match v.variability {
+        Variability::Fixed => "fixed",
+        Variability::Discrete => "discrete",
+        Variability::Continuous => "continuous",
+    };
+    let mut a: Vec<(&str, String)> = vec![
+        ("name", v.name.into()),
+        ("valueReference", vr),
+        ("description", v.description.into()),
+        ("causality", causality.into()),
+        ("variability", variability.into()),
+    ];
+    // As in FMI 2.0: parameters exact, outputs calculated, inputs without.
+    match v.causality {
+        Causality::Parameter => a.push(("initial", "exact".into())),
+        Causality::Output => a.push(("initial", "calculated".into())),
+        Causality::Input => {}
+    }
+    let has_start = v.causality != Causality::Output;
+    let element = match v.value {
+        Value::Real { quantity, display_unit, start, min, exclusive_min, max, .. } => {
+            a.push(("declaredType", quantity.type_name().into()));
+            a.push(("unit", quantity.unit().into()));
+            if let Some(d) = display_unit {
+                a.push(("displayUnit", d.into()));
+            }
+            // No exclusive minimum in FMI 3.0 either: the least value the
+            // FMU accepts (see crate::xml).
+            if let Some(m) = min {
+                a.push(("min", real(if exclusive_min { m.next_up() } else { m })));
+            }
+            if let Some(m) = max {
+                a.push(("max", real(m)));
+            }
+            if has_start {
+                a.push(("start", real(start)));
+            }
+            "Float64"
+        }
+        Value::Integer { start, choices: Some(e), .. } => {
+            a.push(("declaredType", e.name.into()));
+            if has_start {
+                a.push(("start", start.to_string()));
+            }
+            "Enumeration"
+        }
+        Value::Integer { start, min, max, .. } => {
+            if let Some(m) = min {
+                a.push(("min", m.to_string()));
+            }
+            if let Some(m) = max {
+                a.push(("max", m.to_string()));
+            }
+            if has_start {
+                a.push(("start", start.to_string()));
+            }
+            "Int32"
+        }
+        Value::Boolean { start, .. } => {
+            if has_start {
+                a.push(("start", start.to_string()));
+            }
+            "Boolean"
+        }
+    };
+    let a: Vec<(&str, &str)> = a.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    x.empty(element, &a);
+}

@@ -1,0 +1,206 @@
+"""The FMI 3.0 FMUs (target/fmu/fmi3/) in FMPy 0.3.32, beside their FMI 2.0
+twins (target/fmu/): one binary, one instance core, two bindings.
+
+    python fmi3.py DIR        (DIR holds the FMI 2.0 FMUs and fmi3/)
+
+For every FMU: FMPy's validation of the FMI 3.0 model description; the
+binary exports every function of fmi3FunctionTypes.h; the default
+experiment (inputs from <Model>_in.csv) in Co-Simulation and, where
+declared, Model Exchange gives the FMI 2.0 FMU's result bit for bit.
+Then the physics of one FMU read through FMI 3.0 alone (Hill's breakaway and
+stop: the rate exactly 0.0 while stuck), and what FMI 3.0 adds at the
+boundary, through FMPy's low-level classes: `time` and the event
+indicators as variables, the Enumeration as Int64 (refused as Int32),
+scalars only, Co-Simulation's event mode refused at instantiation (not
+declared), FMU state round trips. Prints "ok ..." lines; exits 1 on the
+first failure with what failed.
+"""
+import ctypes
+import os
+import shutil
+import sys
+import re
+import zipfile
+
+import numpy as np
+import fmpy
+from fmpy.fmi3 import FMU3Model, FMU3Slave
+from fmpy.util import read_csv
+from fmpy.validation import validate_fmu
+
+FMI3_FUNCTIONS = """GetVersion SetDebugLogging InstantiateModelExchange InstantiateCoSimulation
+InstantiateScheduledExecution FreeInstance EnterInitializationMode ExitInitializationMode EnterEventMode Terminate
+Reset GetFloat32 GetFloat64 GetInt8 GetUInt8 GetInt16 GetUInt16 GetInt32 GetUInt32 GetInt64 GetUInt64 GetBoolean
+GetString GetBinary GetClock SetFloat32 SetFloat64 SetInt8 SetUInt8 SetInt16 SetUInt16 SetInt32 SetUInt32 SetInt64
+SetUInt64 SetBoolean SetString SetBinary SetClock GetNumberOfVariableDependencies GetVariableDependencies
+GetFMUState SetFMUState FreeFMUState SerializedFMUStateSize SerializeFMUState DeserializeFMUState
+GetDirectionalDerivative GetAdjointDerivative EnterConfigurationMode ExitConfigurationMode GetIntervalDecimal
+GetIntervalFraction GetShiftDecimal GetShiftFraction SetIntervalDecimal SetIntervalFraction SetShiftDecimal
+SetShiftFraction EvaluateDiscreteStates UpdateDiscreteStates EnterContinuousTimeMode CompletedIntegratorStep
+SetTime SetContinuousStates GetContinuousStateDerivatives GetEventIndicators GetContinuousStates
+GetNominalsOfContinuousStates GetNumberOfEventIndicators GetNumberOfContinuousStates EnterStepMode
+GetOutputDerivatives DoStep ActivateModelPartition""".split()
+
+
+def fail(message):
+    print(f"FAIL {message}")
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def default_run(path, inputs, md, fmi_type):
+    e = md.defaultExperiment
+    return fmpy.simulate_fmu(path, fmi_type=fmi_type, start_time=float(e.startTime), stop_time=float(e.stopTime),
+                             output_interval=float(e.stepSize), input=inputs)
+
+
+directory = sys.argv[1]
+names = sorted(f[:-4] for f in os.listdir(os.path.join(directory, "fmi3")) if f.endswith(".fmu"))
+check(len(names) >= 22, f"only {len(names)} FMI 3.0 FMUs")
+for name in names:
+    path3 = os.path.join(directory, "fmi3", name + ".fmu")
+    path2 = os.path.join(directory, name + ".fmu")
+    problems = validate_fmu(path3)
+    check(not problems, f"{name}: FMPy's validation: {problems}")
+    md = fmpy.read_model_description(path3)
+    check(md.fmiVersion == "3.0", f"{name}: fmiVersion {md.fmiVersion}")
+    unzipped = fmpy.extract(path3)
+    try:
+        library = ctypes.CDLL(os.path.join(unzipped, "binaries", "x86_64-linux", name + ".so"))
+        missing = [f for f in FMI3_FUNCTIONS if not hasattr(library, "fmi3" + f)]
+        check(len(FMI3_FUNCTIONS) == 75 and not missing, f"{name}: missing {missing}")
+    finally:
+        shutil.rmtree(unzipped, ignore_errors=True)
+    csv = os.path.join(directory, name + "_in.csv")
+    inputs = read_csv(csv) if os.path.exists(csv) else None
+    interfaces = ["CoSimulation"] + (["ModelExchange"] if md.modelExchange is not None else [])
+    with zipfile.ZipFile(path3) as z:
+        for text_file in ["modelDescription.xml", "documentation/index.html"]:
+            text = z.read(text_file).decode()
+            stray = [m.start() for m in re.finditer("fmi2", text) if not text[:m.start()].endswith("FMI 2.0's ")]
+            check(not stray, f"{name}: {text_file} names FMI 2.0 functions: {[text[i - 40:i + 40] for i in stray]}")
+            check('fmiVersion="3.0"' in text or "<td>FMI</td><td>3.0 " in text, f"{name}: {text_file} is not 3.0's")
+    for fmi_type in interfaces:
+        r3 = default_run(path3, inputs, md, fmi_type)
+        r2 = default_run(path2, inputs, fmpy.read_model_description(path2), fmi_type)
+        check(r3.dtype.names == r2.dtype.names, f"{name} {fmi_type}: columns {r3.dtype.names} vs {r2.dtype.names}")
+        same = len(r3) == len(r2) and all(np.array_equal(r3[c], r2[c]) for c in r2.dtype.names)
+        check(same, f"{name} {fmi_type}: FMI 3.0 and FMI 2.0 results differ")
+        print(f"ok {name}: FMI 3.0 {fmi_type} = FMI 2.0, {len(r3)} rows of {len(r3.dtype.names) - 1} outputs, "
+              f"bit for bit")
+    print(f"ok {name}: validates with 0 problems, exports the 75 fmi3 functions")
+
+# Physics through FMI 3.0 alone: HillFrictionInertia's default run (tau
+# ramps 0 -> 2 N.m over 2 s, then 0; F_s = 1.2, F_c = 1 N.m, J = 1). Model
+# Exchange breaks away where tau passes F_s, at 1.2 s; Co-Simulation holds
+# tau over each 10 ms step (no input derivatives in FMI 3.0), so it breaks
+# away in the step from 1.21 s. Stuck means w exactly 0.0 and mode 0. The
+# body then slides (mode 1) until tau drops at 2 s and stops inside a step,
+# after which w is exactly 0.0 again.
+path = os.path.join(directory, "fmi3", "HillFrictionInertia.fmu")
+md = fmpy.read_model_description(path)
+inputs = read_csv(os.path.join(directory, "HillFrictionInertia_in.csv"))
+for fmi_type, breakaway in [("CoSimulation", 1.21), ("ModelExchange", 1.2)]:
+    r = default_run(path, inputs, md, fmi_type)
+    t = r["time"]
+    stuck = t <= breakaway + 1e-9
+    # (Model Exchange's event rows at 1.2 s: mode 0 before, 1 after, w = 0.0.)
+    check(np.all(r["w"][stuck] == 0.0) and np.all(r["mode"][t < breakaway - 1e-9] == 0),
+          f"{fmi_type}: moves before {breakaway} s")
+    sliding = (t > breakaway + 1e-9) & (t < 2.0)
+    check(np.all(r["w"][sliding] > 0.0) and np.all(r["mode"][sliding] == 1), f"{fmi_type}: no breakaway at {breakaway} s")
+    # The first row at rest after 2 s, and every row after it (by row:
+    # Model Exchange's event rows share the stop's instant).
+    first = np.flatnonzero((t > 2.0) & (r["w"] == 0.0))[0]
+    stop = t[first]
+    check(np.all(r["w"][first:] == 0.0) and 2.4 < stop < 2.6, f"{fmi_type}: stops at {stop} s")
+    print(f"ok HillFrictionInertia FMI 3.0 {fmi_type}: w exactly 0.0 on {stuck.sum()} rows to {breakaway} s, "
+          f"sliding after, at rest with w exactly 0.0 from {stop:.4f} s")
+
+# The boundary, through FMPy's low-level classes.
+log = []
+
+
+def capture(environment, status, category, message):
+    log.append((status, category.decode(), message.decode()))
+
+
+def refused(call, words):
+    """`call` fails with fmi3Error and logs a message containing `words`."""
+    before = len(log)
+    try:
+        call()
+    except Exception:
+        text = " | ".join(m for _, _, m in log[before:])
+        check(any(s == 3 for s, _, _ in log[before:]), f"no fmi3Error logged for {words!r}: {text}")
+        check(words in text, f"expected {words!r} in: {text}")
+        return text
+    fail(f"not refused: {words}")
+
+
+path = os.path.join(directory, "fmi3", "MajdSimaanInertia.fmu")
+md = fmpy.read_model_description(path)
+vr = {v.name: v.valueReference for v in md.modelVariables}
+unzipped = fmpy.extract(path)
+try:
+    def slave():
+        return FMU3Slave(guid=md.guid, unzipDirectory=unzipped, modelIdentifier=md.coSimulation.modelIdentifier,
+                         instanceName="boundary")
+
+    fmu = slave()
+    try:
+        fmu.instantiate(eventModeUsed=True, logMessage=capture)
+        fail("eventModeUsed accepted although hasEventMode=false")
+    except Exception:
+        check(any("eventModeUsed = true rejected" in m for _, _, m in log), f"no reason given: {log}")
+    fmu.freeLibrary()
+    print("ok eventModeUsed refused at instantiation, with the reason")
+
+    fmu = slave()
+    fmu.instantiate(logMessage=capture)
+    fmu.enterInitializationMode(startTime=0.5)
+    fmu.exitInitializationMode()
+    check(fmu.getFloat64([vr["time"]]) == [0.5], "time is not the start time")
+    check(vr["time"] == max(vr.values()), "time is not last")
+    check(fmu.getInt64([vr["sigma_method"]]) == [0], "sigma_method as Int64")
+    refused(lambda: fmu.getInt32([vr["sigma_method"]]), "is an Enumeration (read and written as Int64), not an Int32")
+    refused(lambda: fmu.setFloat64([vr["time"]], [1.0]), "the independent variable cannot be set")
+    refused(lambda: fmu.getFloat64([vr["mode"]]), "is an Int32, not a Float64")
+    refused(lambda: fmu.getFloat64([max(vr.values()) + 1]), "does not exist in this FMU")
+    values = (ctypes.c_double * 2)()
+    refs = (ctypes.c_uint32 * 1)(vr["w"])
+    refused(lambda: fmu.fmi3GetFloat64(fmu.component, refs, 1, values, 2), "nValues = 2 rejected")
+    refused(lambda: fmu.getFloat32([vr["w"]]), "not a Float32")
+    fmu.setFloat64([vr["tau"]], [2.0])
+    state = fmu.getFMUState()
+    fmu.doStep(0.5, 0.1)
+    after = fmu.getFloat64([vr["w"], vr["time"]])
+    blob = fmu.serializeFMUState(state)
+    fmu.setFMUState(fmu.deserializeFMUState(blob))
+    check(fmu.getFloat64([vr["time"]]) == [0.5], "restored state's time")
+    fmu.doStep(0.5, 0.1)
+    check(fmu.getFloat64([vr["w"], vr["time"]]) == after, "a restored state does not replay bit for bit")
+    fmu.terminate()
+    fmu.freeInstance()
+    print(f"ok the boundary: time and Int64 read, {sum(1 for s, _, _ in log if s == 3)} misuses refused with "
+          f"their reason, FMU state replayed bit for bit")
+
+    model = FMU3Model(guid=md.guid, unzipDirectory=unzipped, modelIdentifier=md.modelExchange.modelIdentifier,
+                      instanceName="indicators")
+    model.instantiate(logMessage=capture)
+    model.enterInitializationMode()
+    model.exitInitializationMode()
+    indicators = [v.valueReference for v in md.modelVariables if v.name.startswith("event_indicator_")]
+    check(len(indicators) == len(md.eventIndicators) > 0, "event indicators as variables")
+    z = (ctypes.c_double * len(indicators))()
+    model.fmi3GetEventIndicators(model.component, z, len(indicators))
+    check(model.getFloat64(indicators) == list(z), "an event indicator variable is not the indicator")
+    model.terminate()
+    model.freeInstance()
+    print(f"ok {len(indicators)} event indicators read as variables equal fmi3GetEventIndicators")
+finally:
+    shutil.rmtree(unzipped, ignore_errors=True)
