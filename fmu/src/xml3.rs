@@ -201,6 +201,19 @@ fn write<M: Model>(token: &str) -> String {
     for q in &quantities {
         x.empty("Float64Type", &[("name", q.type_name()), ("quantity", q.quantity_name()), ("unit", q.unit())]);
     }
+    // A variable shown in another unit than its type's gets a type that
+    // says so (see `write_variable`).
+    for (q, d) in shown_types(variables) {
+        x.empty(
+            "Float64Type",
+            &[
+                ("name", &shown_type_name(q, d)),
+                ("quantity", q.quantity_name()),
+                ("unit", q.unit()),
+                ("displayUnit", d),
+            ],
+        );
+    }
     for e in enumerations_used(variables) {
         x.open("EnumerationType", &[("name", e.name), ("description", e.description)]);
         for item in e.items {
@@ -240,7 +253,7 @@ fn write<M: Model>(token: &str) -> String {
             ("initial", "calculated"),
         ];
         if let Some(q) = rate {
-            a.extend([("declaredType", q.type_name()), ("unit", q.unit())]);
+            a.push(("declaredType", q.type_name()));
         }
         a.push(("derivative", &of));
         x.empty("Float64", &a);
@@ -274,7 +287,6 @@ fn write<M: Model>(token: &str) -> String {
             ("causality", "independent"),
             ("variability", "continuous"),
             ("declaredType", "Time"),
-            ("unit", "s"),
         ],
     );
     x.close("ModelVariables");
@@ -330,6 +342,25 @@ fn write<M: Model>(token: &str) -> String {
     x.finish()
 }
 
+/// The (quantity, display unit) pairs of the variables shown in a unit of
+/// their own, once each, in order of use.
+fn shown_types<M>(variables: &[Variable<M>]) -> Vec<(Quantity, &'static str)> {
+    let mut out: Vec<(Quantity, &'static str)> = Vec::new();
+    for v in variables {
+        if let Value::Real { quantity, display_unit: Some(d), .. } = v.value {
+            if !out.contains(&(quantity, d)) {
+                out.push((quantity, d));
+            }
+        }
+    }
+    out
+}
+
+/// The type of a quantity shown in `display_unit`, e.g. `Angle.deg`.
+fn shown_type_name(quantity: Quantity, display_unit: &str) -> String {
+    format!("{}.{display_unit}", quantity.type_name())
+}
+
 fn write_variable<M>(x: &mut Xml, vr: u32, v: &Variable<M>) {
     let vr = vr.to_string();
     let causality = match v.causality {
@@ -358,11 +389,17 @@ fn write_variable<M>(x: &mut Xml, vr: u32, v: &Variable<M>) {
     let has_start = v.causality != Causality::Output;
     let element = match v.value {
         Value::Real { quantity, display_unit, start, min, exclusive_min, max, .. } => {
-            a.push(("declaredType", quantity.type_name().into()));
-            a.push(("unit", quantity.unit().into()));
-            if let Some(d) = display_unit {
-                a.push(("displayUnit", d.into()));
-            }
+            // The unit (and display unit) through the declared type alone:
+            // valid FMI 3.0 either way, and what the Rust fmi crate's
+            // schema (fmi-schema 0.8) reads, which takes no `unit` or
+            // `displayUnit` on a variable.
+            a.push((
+                "declaredType",
+                match display_unit {
+                    Some(d) => shown_type_name(quantity, d),
+                    None => quantity.type_name().into(),
+                },
+            ));
             // No exclusive minimum in FMI 3.0 either: the least value the
             // FMU accepts (see crate::xml).
             if let Some(m) = min {
