@@ -184,9 +184,10 @@ fn write<M: Model>(token: &str) -> String {
         ("canHandleVariableCommunicationStepSize", "true"),
         ("maxOutputDerivativeOrder", if M::OUTPUT_DERIVATIVES.is_empty() { "0" } else { "1" }),
         ("providesIntermediateUpdate", "false"),
-        ("mightReturnEarlyFromDoStep", "false"),
+        // At a stick, slip, lock or unlock inside a step (fmu::instance::StepEnd).
+        ("mightReturnEarlyFromDoStep", "true"),
         ("canReturnEarlyAfterIntermediateUpdate", "false"),
-        ("hasEventMode", "false"),
+        ("hasEventMode", "true"),
         ("providesEvaluateDiscreteStates", "false"),
     ]);
     x.empty("CoSimulation", &a);

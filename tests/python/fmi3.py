@@ -121,6 +121,41 @@ for fmi_type, breakaway in [("CoSimulation", 1.21), ("ModelExchange", 1.2)]:
     print(f"ok HillFrictionInertia FMI 3.0 {fmi_type}: w exactly 0.0 on {stuck.sum()} rows to {breakaway} s, "
           f"sliding after, at rest with w exactly 0.0 from {stop:.4f} s")
 
+# Early return and event mode (FMPy's simulate_fmu with both): the step
+# stops at the stick inside it, where the FMU's time then is. Held tau = 2
+# N.m until 2 s gives w = 0.474 rad/s there; with tau = 0 the body slows at
+# F_c/J = 1 rad/s^2 and stops at exactly 2.474 s, inside the step from 2.47.
+plain = default_run(path, inputs, md, "CoSimulation")
+e = md.defaultExperiment
+early = fmpy.simulate_fmu(path, stop_time=float(e.stopTime), output_interval=float(e.stepSize), input=inputs,
+                          early_return_allowed=True, use_event_mode=True)
+k = np.flatnonzero(np.abs(early["time"] - 2.474) < 1e-12)
+check(len(k) >= 1, f"no row at the stop 2.474 s: {early['time'][(early['time'] > 2.46) & (early['time'] < 2.49)]}")
+check(early["w"][k[0]] == 0.0 and early["mode"][k[0]] == 0 and early["w"][k[0] - 1] > 0.0, "not stopped at 2.474 s")
+off_grid = [t for t in early["time"] if abs(t / 0.01 - round(t / 0.01)) > 1e-6]
+check(off_grid and all(abs(t - 2.474) < 1e-12 for t in off_grid), f"early returns at {off_grid}")
+for row in plain:
+    same = early[np.abs(early["time"] - row["time"]) < 1e-9][-1]
+    check(all(same[c] == row[c] for c in ["phi", "w", "mode"]), f"t = {row['time']}: {same} vs {row}")
+print(f"ok HillFrictionInertia FMI 3.0 early return: the step from 2.47 s returns at the stop, 2.474 s, w exactly "
+      f"0.0 there; phi, w and mode at every grid point as without early return")
+
+# Stribeck's inertia substeps (internal_step 1 ms): it returns at the end of
+# the substep in which its mode changes.
+path_s = os.path.join(directory, "fmi3", "StribeckInertia.fmu")
+md_s = fmpy.read_model_description(path_s)
+e = md_s.defaultExperiment
+r = fmpy.simulate_fmu(path_s, stop_time=float(e.stopTime), output_interval=float(e.stepSize),
+                      input=read_csv(os.path.join(directory, "StribeckInertia_in.csv")),
+                      early_return_allowed=True, use_event_mode=True)
+off_grid = [t for t in r["time"] if abs(t / 0.01 - round(t / 0.01)) > 1e-6]
+check(off_grid and all(abs(t / 1e-3 - round(t / 1e-3)) < 1e-6 for t in off_grid), f"Stribeck returns at {off_grid}")
+for t in sorted(set(np.round(off_grid, 9))):
+    at = np.flatnonzero(np.abs(r["time"] - t) < 1e-9)
+    check(r["mode"][at[0] - 1] != r["mode"][at[0]], f"Stribeck: no mode change at its early return {t}")
+print(f"ok StribeckInertia FMI 3.0 early return at its mode changes, on its 1 ms substeps: "
+      f"{sorted(set(float(x) for x in np.round(off_grid, 6)))} s")
+
 # The boundary, through FMPy's low-level classes.
 log = []
 
@@ -151,14 +186,6 @@ try:
         return FMU3Slave(guid=md.guid, unzipDirectory=unzipped, modelIdentifier=md.coSimulation.modelIdentifier,
                          instanceName="boundary")
 
-    fmu = slave()
-    try:
-        fmu.instantiate(eventModeUsed=True, logMessage=capture)
-        fail("eventModeUsed accepted although hasEventMode=false")
-    except Exception:
-        check(any("eventModeUsed = true rejected" in m for _, _, m in log), f"no reason given: {log}")
-    fmu.freeLibrary()
-    print("ok eventModeUsed refused at instantiation, with the reason")
 
     fmu = slave()
     fmu.instantiate(logMessage=capture)
@@ -188,6 +215,42 @@ try:
     fmu.freeInstance()
     print(f"ok the boundary: time and Int64 read, {sum(1 for s, _, _ in log if s == 3)} misuses refused with "
           f"their reason, FMU state replayed bit for bit")
+
+    # The flags of one step through the stop (HillFrictionInertia, tau = 0
+    # from w = 0.474 rad/s at 2 s), with and without event mode.
+    path_h = os.path.join(directory, "fmi3", "HillFrictionInertia.fmu")
+    md_h = fmpy.read_model_description(path_h)
+    vr_h = {v.name: v.valueReference for v in md_h.modelVariables}
+    unzipped_h = fmpy.extract(path_h)
+    try:
+        for event_mode in [False, True]:
+            fmu = FMU3Slave(guid=md_h.guid, unzipDirectory=unzipped_h, modelIdentifier="HillFrictionInertia",
+                            instanceName="early")
+            fmu.instantiate(eventModeUsed=event_mode, earlyReturnAllowed=True, logMessage=capture)
+            fmu.setFloat64([vr_h["w_start"]], [0.474])
+            fmu.enterInitializationMode(startTime=2.0)
+            fmu.exitInitializationMode()
+            if event_mode:
+                check(fmu.updateDiscreteStates()[0] is False, "an event iteration that does not settle")
+                fmu.enterStepMode()
+            else:
+                refused(lambda: fmu.enterEventMode(), "eventModeUsed = false")
+            needed, terminate, returned, last = fmu.doStep(2.0, 1.0)
+            check(returned and abs(last - 2.474) < 1e-12 and needed == event_mode and not terminate,
+                  f"doStep flags {needed, terminate, returned, last} (event mode {event_mode})")
+            check(fmu.getFloat64([vr_h["w"], vr_h["time"]]) == [0.0, last], "not at rest at the stop")
+            if event_mode:
+                fmu.enterEventMode()
+                check(fmu.updateDiscreteStates()[0] is False, "an event iteration that does not settle")
+                fmu.enterStepMode()
+            needed, terminate, returned, last2 = fmu.doStep(last, 3.0 - last)
+            check(not returned and not needed and last2 == 3.0, f"after the stop: {needed, returned, last2}")
+            fmu.terminate()
+            fmu.freeInstance()
+    finally:
+        shutil.rmtree(unzipped_h, ignore_errors=True)
+    print("ok doStep through a stop returns early at 2.474 s, eventHandlingNeeded exactly with event mode; "
+          "event mode refused where not asked for at instantiation")
 
     model = FMU3Model(guid=md.guid, unzipDirectory=unzipped, modelIdentifier=md.modelExchange.modelIdentifier,
                       instanceName="indicators")

@@ -4,8 +4,9 @@
 //! Exchange to the FMI 2.0 FMU's result bit for bit (one binary, one
 //! instance core, two bindings); Hill's breakaway and stop read through
 //! FMI 3.0 alone; and what FMI 3.0 adds at the boundary (time and event
-//! indicators as variables, enumerations as Int64, scalars only, event mode
-//! refused where not declared, FMU states). OMSimulator's FMI 3.0 runs are
+//! indicators as variables, enumerations as Int64, scalars only, FMU
+//! states); early return at a stick inside a step and event mode (Hill's
+//! stop at its exact instant, Stribeck's at its substep). OMSimulator's FMI 3.0 runs are
 //! in `omsimulator.rs`.
 
 use fmu_tests::{identifiers, run_python, with_model_exchange, workspace_root};
@@ -26,7 +27,9 @@ fn fmi3_fmus_run_in_fmpy_as_their_fmi2_twins_and_keep_the_physics() {
     for line in [
         "ok HillFrictionInertia FMI 3.0 CoSimulation: w exactly 0.0",
         "ok HillFrictionInertia FMI 3.0 ModelExchange: w exactly 0.0",
-        "ok eventModeUsed refused at instantiation, with the reason",
+        "ok HillFrictionInertia FMI 3.0 early return: the step from 2.47 s returns at the stop, 2.474 s",
+        "ok StribeckInertia FMI 3.0 early return at its mode changes",
+        "ok doStep through a stop returns early at 2.474 s, eventHandlingNeeded exactly with event mode",
         "ok the boundary: time and Int64 read",
         "event indicators read as variables equal fmi3GetEventIndicators",
     ] {

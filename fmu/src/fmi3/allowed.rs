@@ -2,8 +2,8 @@
 //! function, the states in which it may be called and the interface it
 //! belongs to (FMI 3.0, 3.2 (Model Exchange) and 4.2 (Co-Simulation), the
 //! tables of allowed calls). The core's phases carry FMI 2.0's names: Step
-//! Mode is `StepComplete`. Configuration mode, clocks and Co-Simulation's
-//! event mode are not offered, so their states never occur.
+//! Mode is `StepComplete`; Event Mode is both interfaces'. Configuration
+//! mode and clocks are not offered, so their states never occur.
 
 #![forbid(unsafe_code)]
 
@@ -31,6 +31,8 @@ pub const DERIVATIVES: Allowed = set(&[InitializationMode, StepComplete, Termina
 
 // Co-Simulation.
 pub const STEP_MODE: Allowed = set(&[StepComplete]) | CO_SIMULATION_ONLY;
+/// fmi3EnterStepMode: out of Co-Simulation's event mode.
+pub const ENTER_STEP_MODE: Allowed = set(&[EventMode]) | CO_SIMULATION_ONLY;
 pub const OUTPUT_DERIVATIVES: Allowed = set(&[StepComplete, Terminated]) | CO_SIMULATION_ONLY;
 
 // Model Exchange.
@@ -41,6 +43,10 @@ pub const GET_STATES: Allowed =
 pub const COUNTS: Allowed = ANY_BUT_FATAL | MODEL_EXCHANGE_ONLY;
 pub const NOMINALS: Allowed =
     set(&[Instantiated, InitializationMode, EventMode, ContinuousTimeMode, Terminated]) | MODEL_EXCHANGE_ONLY;
-pub const ENTER_EVENT_MODE: Allowed = set(&[EventMode, ContinuousTimeMode]) | MODEL_EXCHANGE_ONLY;
-pub const EVENT_MODE: Allowed = set(&[EventMode]) | MODEL_EXCHANGE_ONLY;
+pub const ENTER_CONTINUOUS_TIME_MODE: Allowed = set(&[EventMode]) | MODEL_EXCHANGE_ONLY;
+
+// Both: Model Exchange from continuous-time mode, Co-Simulation (with
+// eventModeUsed) from step mode; the event iteration in event mode.
+pub const ENTER_EVENT_MODE: Allowed = set(&[EventMode, ContinuousTimeMode, StepComplete]);
+pub const EVENT_MODE: Allowed = set(&[EventMode]);
 pub const CONTINUOUS_TIME_MODE: Allowed = set(&[ContinuousTimeMode]) | MODEL_EXCHANGE_ONLY;

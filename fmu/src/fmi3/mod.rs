@@ -9,9 +9,10 @@
 //! (clocks, configuration mode, scheduled execution, binaries), which
 //! refuse with the reason.
 //!
-//! Not offered yet: Co-Simulation's event mode and early return
-//! (`hasEventMode` and `mightReturnEarlyFromDoStep` are false; a step
-//! steps through a stick as FMI 2.0's does, exactly).
+//! Co-Simulation's early return and event mode are the core's
+//! ([`crate::instance::StepEnd`]): a step stops at its first stick, slip,
+//! lock or unlock when the importer allows it, and asks for event mode there
+//! when the importer uses it.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]

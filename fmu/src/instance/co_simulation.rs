@@ -6,7 +6,7 @@
 use super::log::Status;
 use super::machine::{Instance, Outcome};
 use super::phase::Phase;
-use super::step::{substep_count, StepError, MAX_SUBSTEPS_PER_STEP};
+use super::step::{substep_count, StepEnd, StepError, MAX_SUBSTEPS_PER_STEP};
 use crate::text::number;
 
 impl Instance {
@@ -24,11 +24,54 @@ impl Instance {
     /// function entry and exit less per call).
     #[inline(always)]
     pub fn do_step(&mut self, t: f64, h: f64) -> Outcome {
-        match self.model.do_step(&mut self.clock, &self.log, t, h) {
-            Ok(()) => Ok(Status::Ok),
+        match self.model.do_step(&mut self.clock, &self.log, t, h, false) {
+            Ok(_) => Ok(Status::Ok),
             Err(StepError::Refused) => Err(self.step_refused(t, h)),
             Err(StepError::Failed(what)) => Err(self.step_failed(t, h, &what)),
         }
+    }
+
+    /// `DoStep` with what a binding with early return and event mode needs
+    /// to know (FMI 3.0): the step stops at its first transition when the
+    /// importer allowed early return at instantiation; the end says where,
+    /// and whether an event is there (for an importer that uses event mode).
+    pub fn do_step_to_event(&mut self, t: f64, h: f64) -> Result<StepEnd, String> {
+        match self.model.do_step(&mut self.clock, &self.log, t, h, self.co_simulation_events.early_return) {
+            Ok(end) => Ok(StepEnd { event: end.event && self.co_simulation_events.event_mode, ..end }),
+            Err(StepError::Refused) => Err(self.step_refused(t, h)),
+            Err(StepError::Failed(what)) => Err(self.step_failed(t, h, &what)),
+        }
+    }
+
+    /// Co-Simulation's event mode (FMI 3.0, importers that use it): entered
+    /// after a step that ended at an event, or when the importer has an
+    /// event of its own (an input that jumps).
+    pub fn enter_co_simulation_event_mode(&mut self) -> Outcome {
+        if !self.co_simulation_events.event_mode {
+            return Err(format!(
+                "not allowed: event mode was not requested at instantiation (eventModeUsed = false, {})",
+                self.words.co_simulation
+            ));
+        }
+        if self.phase != Phase::StepComplete {
+            return Err(format!("not allowed in state {} (only in step mode)", self.phase.name()));
+        }
+        self.phase = Phase::EventMode;
+        Ok(Status::Ok)
+    }
+
+    /// Co-Simulation's event iteration: the contact modes are decided in
+    /// the steps themselves (a stick found inside a step, a breakaway at the
+    /// start of the next, for the inputs it finds), so one pass changes
+    /// nothing and none more is needed. Inputs set in event mode act from
+    /// the next step on; the outputs declare no direct dependency on them.
+    pub fn co_simulation_discrete_states(&mut self) -> Result<super::model_exchange::EventInfo, String> {
+        Ok(super::model_exchange::EventInfo::default())
+    }
+
+    pub fn enter_step_mode(&mut self) -> Outcome {
+        self.phase = Phase::StepComplete;
+        Ok(Status::Ok)
     }
 
     /// The first rule of the step's arguments that (t, h) breaks (the

@@ -46,6 +46,7 @@ impl Instance {
         self.model.initialize();
         self.stale = false;
         self.phase = match self.interface {
+            Interface::CoSimulation if self.co_simulation_events.event_mode => Phase::EventMode,
             Interface::CoSimulation => Phase::StepComplete,
             Interface::ModelExchange => {
                 if let Err(e) = self.settle() {

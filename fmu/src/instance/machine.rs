@@ -69,6 +69,19 @@ pub struct Instance {
     pub(super) committed_time: f64,
     /// Model Exchange: passes of the current event iteration.
     pub(super) event_passes: u32,
+    /// Co-Simulation: what the importer asked for at instantiation (FMI
+    /// 3.0; FMI 2.0 has neither).
+    pub co_simulation_events: CoSimulationEvents,
+}
+
+/// FMI 3.0 Co-Simulation's options of an instance, set at instantiation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoSimulationEvents {
+    /// `eventModeUsed`: a step reports an event at its end, and the instance
+    /// goes through event mode after initialization and after such a step.
+    pub event_mode: bool,
+    /// `earlyReturnAllowed`: a step stops at its first transition.
+    pub early_return: bool,
 }
 
 /// A call's result: its status, or the message of the rule it broke.
@@ -98,6 +111,7 @@ impl Instance {
             dirty: true,
             committed_time: 0.0,
             event_passes: 0,
+            co_simulation_events: CoSimulationEvents::default(),
         }
     }
 

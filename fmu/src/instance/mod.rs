@@ -32,6 +32,7 @@ pub mod step;
 
 pub use erased::{Erased, Kind};
 pub use log::{Log, Sink, Status};
-pub use machine::{Instance, Interface, Outcome, Vocabulary, INSTANCE_MAGIC};
+pub use machine::{CoSimulationEvents, Instance, Interface, Outcome, Vocabulary, INSTANCE_MAGIC};
 pub use model_box::ModelBox;
 pub use phase::{Allowed, Phase};
+pub use step::StepEnd;

@@ -64,6 +64,19 @@ pub enum StepError {
     Failed(String),
 }
 
+/// How a step ended, for a binding that offers early return and event
+/// mode (FMI 3.0); FMI 2.0's ignores it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepEnd {
+    /// The time at which the step stopped short of `t + h`, at a
+    /// transition: asked for with `early_return`, and only where the model
+    /// can stop there (see [`Stepper::do_step`]).
+    pub early: Option<f64>,
+    /// A transition at the instant the step ended: where it stopped early,
+    /// or one the model places at the end of its (sub)step.
+    pub event: bool,
+}
+
 /// The model-side half of Co-Simulation.
 pub trait Stepper {
     fn max_substep(&self) -> f64;
@@ -74,7 +87,22 @@ pub trait Stepper {
     /// transition logged in category `logEvents`, and `clock` advanced. If a
     /// Real variable ends non-finite, the model is put back as it was and the
     /// error names the variable.
-    fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError>;
+    ///
+    /// With `early_return`, the step stops at its first transition inside
+    /// it: at the instant the model locates (the substep is taken again,
+    /// from its start, to exactly that instant, and kept if it reproduces
+    /// the transition), or at the end of the substep where the model places
+    /// it. A transition at the step's very start (from inputs set at the
+    /// communication point) does not stop it; a model that substeps itself
+    /// (a shaft port) steps on to `t + h` and reports the event there.
+    fn do_step(
+        &mut self,
+        clock: &mut Clock,
+        log: &Log,
+        t: f64,
+        h: f64,
+        early_return: bool,
+    ) -> Result<StepEnd, StepError>;
     /// `SetRealInputDerivatives`: first derivatives of declared inputs,
     /// used over the next step only; all checked before any is applied.
     fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), String>;
@@ -202,8 +230,9 @@ impl<M: Model> ModelBox<M> {
         t0: f64,
         h: f64,
         substeps: u64,
+        early_return: bool,
         on_transition: &mut dyn FnMut(f64, f64, Transition),
-    ) -> Result<(), String> {
+    ) -> Result<(StepEnd, u64), String> {
         // A stack copy (the models hold plain numbers): restores the state if
         // the step fails, without allocating on the step path.
         let saved = self.model.clone();
@@ -217,14 +246,41 @@ impl<M: Model> ModelBox<M> {
             slope[k] = (d.get)(&self.model);
         }
         let interpolating = slope[..n].iter().any(|&s| s != 0.0);
+        let mut end = StepEnd::default();
+        let mut taken = substeps;
         if M::SUBSTEPS_ITSELF {
             // A shaft port: its own substeps, its drive end moving within them;
-            // a transition is reported over the whole step.
-            self.model.step_in(h, substeps as usize, &mut |tr| on_transition(t0, t0 + h, tr));
+            // a transition is reported over the whole step, at its end.
+            self.model.step_in(h, substeps as usize, &mut |tr| {
+                end.event = true;
+                on_transition(t0, t0 + h, tr)
+            });
+        } else if early_return {
+            let dt = h / substeps as f64;
+            for k in 1..substeps + 1 {
+                if interpolating && k > 1 {
+                    let offset = (k - 1) as f64 * dt;
+                    for (i, &vr) in Self::INTERPOLATED_VRS[..n].iter().enumerate() {
+                        self.set_input(vr, value[i] + slope[i] * offset);
+                    }
+                }
+                let start = t0 + (k - 1) as f64 * dt;
+                let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
+                if let Some(at) = self.substep_until_event(t - start, on_transition, start) {
+                    end = StepEnd { early: (start + at < t0 + h).then_some(start + at), event: true };
+                    if end.early.is_some() {
+                        taken = k;
+                        break;
+                    }
+                }
+            }
         } else if substeps == 1 {
             // The usual case, without the loop's bookkeeping: the same `dt`
             // (`h / 1`) and time (`t0 + h`) as the loop's single pass.
-            self.model.step(h, &mut |tr| on_transition(t0, t0 + h, tr));
+            self.model.step(h, &mut |tr| {
+                end.event |= tr.at.is_none();
+                on_transition(t0, t0 + h, tr)
+            });
         } else {
             let dt = h / substeps as f64;
             for k in 1..substeps + 1 {
@@ -236,7 +292,11 @@ impl<M: Model> ModelBox<M> {
                 }
                 let start = t0 + (k - 1) as f64 * dt;
                 let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
-                self.model.step(dt, &mut |tr| on_transition(start, t, tr));
+                let last = k == substeps;
+                self.model.step(dt, &mut |tr| {
+                    end.event |= last && tr.at.is_none();
+                    on_transition(start, t, tr)
+                });
             }
         }
         if !all_finite(&self.model) {
@@ -258,7 +318,57 @@ impl<M: Model> ModelBox<M> {
             self.set_input(Self::INTERPOLATED_VRS[k], value[k]);
             (d.set)(&mut self.model, 0.0);
         }
-        Ok(())
+        Ok((end, taken))
+    }
+
+    /// One substep of `dt` from `start` that stops at its first transition:
+    /// the time from `start` at which it stopped, if at a transition (then
+    /// the model is in the state just after it), None if it took the whole
+    /// substep without one, or with one at its very start. The transitions
+    /// kept are logged; those past the stop are not (they did not happen).
+    fn substep_until_event(
+        &mut self,
+        dt: f64,
+        on_transition: &mut dyn FnMut(f64, f64, Transition),
+        start: f64,
+    ) -> Option<f64> {
+        let before = self.model.clone();
+        let mut seen: Vec<Transition> = Vec::new();
+        self.model.step(dt, &mut |tr| seen.push(tr));
+        let first = seen.first().copied()?;
+        let at = match first.at {
+            // Located inside: take the substep again, to that instant.
+            Some(at) if at > 0.0 && at < dt => at,
+            // At the substep's end (where the model places it) or exactly
+            // at the end of the located range: stop here.
+            None => {
+                seen.iter().for_each(|&tr| on_transition(start, start + dt, tr));
+                return Some(dt);
+            }
+            Some(at) if at >= dt => {
+                seen.iter().for_each(|&tr| on_transition(start, start + dt, tr));
+                return Some(dt);
+            }
+            // At the substep's start: the inputs just set; step on.
+            Some(_) => {
+                seen.iter().for_each(|&tr| on_transition(start, start + dt, tr));
+                return None;
+            }
+        };
+        let full = std::mem::replace(&mut self.model, before);
+        let mut again: Vec<Transition> = Vec::new();
+        self.model.step(at, &mut |tr| again.push(tr));
+        let same = |a: &Transition, b: &Transition| (a.what, a.from, a.to) == (b.what, b.from, b.to);
+        if again.len() == 1 && same(&again[0], &first) {
+            on_transition(start, start + at, Transition { at: Some(at), ..again[0] });
+            Some(at)
+        } else {
+            // The shorter step does not reach the transition (round-off at
+            // its instant): keep the whole substep, as without early return.
+            self.model = full;
+            seen.iter().for_each(|&tr| on_transition(start, start + dt, tr));
+            None
+        }
     }
 }
 
@@ -267,22 +377,30 @@ impl<M: Model> Stepper for ModelBox<M> {
         self.model.max_substep()
     }
 
-    fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError> {
+    fn do_step(
+        &mut self,
+        clock: &mut Clock,
+        log: &Log,
+        t: f64,
+        h: f64,
+        early_return: bool,
+    ) -> Result<StepEnd, StepError> {
         let substeps = substep_count(h, self.model.max_substep());
         if !step_accepted(clock, t, h, substeps) {
             return Err(StepError::Refused);
         }
         let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
         let events_on = log.enabled(log::EVENTS);
-        self.advance(t, h, substeps, &mut |start, end, tr| {
-            if events_on {
-                log_transition(log, M::INFO.identifier, start, end, tr);
-            }
-        })
-        .map_err(StepError::Failed)?;
-        clock.time = t + h;
-        clock.substeps += substeps;
-        Ok(())
+        let (end, taken) = self
+            .advance(t, h, substeps, early_return, &mut |start, end, tr| {
+                if events_on {
+                    log_transition(log, M::INFO.identifier, start, end, tr);
+                }
+            })
+            .map_err(StepError::Failed)?;
+        clock.time = end.early.unwrap_or(t + h);
+        clock.substeps += taken;
+        Ok(end)
     }
 
     fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), String> {

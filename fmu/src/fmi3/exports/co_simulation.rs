@@ -1,5 +1,5 @@
-//! The Co-Simulation functions: the step and the output derivatives; Step
-//! Mode entered from Event Mode, which is not offered.
+//! The Co-Simulation functions: the step (early return at a transition,
+//! when allowed), step mode entered from event mode, the output derivatives.
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
@@ -9,13 +9,7 @@ use super::ffi::*;
 pub unsafe extern "C" fn fmi3EnterStepMode(c: Fmi3Instance) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi3EnterStepMode", allowed::ANY_BUT_FATAL, |_| {
-            Err("no event mode in Co-Simulation (hasEventMode=\"false\"): the instance is in Step Mode after \
-                 fmi3ExitInitializationMode"
-                .into())
-        })
-    }
+    unsafe { with(c, "fmi3EnterStepMode", allowed::ENTER_STEP_MODE, Instance::enter_step_mode) }
 }
 
 #[no_mangle]
@@ -41,7 +35,9 @@ pub unsafe extern "C" fn fmi3GetOutputDerivatives(
 }
 
 /// A step to `t + h`, through any stick or slip inside it (exactly, as
-/// FMI 2.0's): never early, no event to handle, never a request to end.
+/// FMI 2.0's); or, with early return allowed, to the first of them, where
+/// the FMU's time is then; with event mode used, an event at the step's end
+/// asks for it. Never a request to end.
 #[no_mangle]
 pub unsafe extern "C" fn fmi3DoStep(
     c: Fmi3Instance,
@@ -69,12 +65,12 @@ pub unsafe extern "C" fn fmi3DoStep(
             if last_successful_time.is_null() {
                 return Err("lastSuccessfulTime is NULL".into());
             }
-            let result = comp.do_step(current_communication_point, communication_step_size);
-            put(event_handling_needed, FMI3_FALSE, "eventHandlingNeeded")?;
+            let end = comp.do_step_to_event(current_communication_point, communication_step_size)?;
+            put(event_handling_needed, flag(end.event), "eventHandlingNeeded")?;
             put(terminate_simulation, FMI3_FALSE, "terminateSimulation")?;
-            put(early_return, FMI3_FALSE, "earlyReturn")?;
+            put(early_return, flag(end.early.is_some()), "earlyReturn")?;
             put(last_successful_time, comp.last_successful_time(), "lastSuccessfulTime")?;
-            result
+            Ok(Status::Ok)
         })
     }
 }

@@ -149,9 +149,7 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
 ) -> Fmi3Instance {
     let _env = CallEnv::enter();
     // What the model description does not declare is refused by name.
-    let refusal = if event_mode_used != FMI3_FALSE {
-        Some("eventModeUsed = true rejected: hasEventMode=\"false\" (a step steps through a stick exactly)".into())
-    } else if n_required_intermediate_variables > 0 {
+    let refusal = if n_required_intermediate_variables > 0 {
         Some(format!(
             "nRequiredIntermediateVariables = {n_required_intermediate_variables} rejected: \
              providesIntermediateUpdate=\"false\""
@@ -159,10 +157,12 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
     } else {
         None
     };
-    // Early return allowed but never used (mightReturnEarlyFromDoStep="false").
-    let _ = early_return_allowed;
+    let events = CoSimulationEvents {
+        event_mode: event_mode_used != FMI3_FALSE,
+        early_return: early_return_allowed != FMI3_FALSE,
+    };
     // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
-    catch_unwind(AssertUnwindSafe(|| unsafe {
+    let c = catch_unwind(AssertUnwindSafe(|| unsafe {
         instantiate(
             "fmi3InstantiateCoSimulation",
             Interface::CoSimulation,
@@ -174,7 +174,12 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
             refusal,
         )
     }))
-    .unwrap_or(std::ptr::null_mut())
+    .unwrap_or(std::ptr::null_mut());
+    // SAFETY: NULL or the instance just made, referenced nowhere else yet.
+    if let Some(comp) = unsafe { instance(c) } {
+        comp.co_simulation_events = events;
+    }
+    c
 }
 
 /// Scheduled Execution is not offered (no `<ScheduledExecution>`): no
@@ -242,7 +247,12 @@ pub unsafe extern "C" fn fmi3ExitInitializationMode(c: Fmi3Instance) -> Status {
 pub unsafe extern "C" fn fmi3EnterEventMode(c: Fmi3Instance) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi3EnterEventMode", allowed::ENTER_EVENT_MODE, Instance::enter_event_mode) }
+    unsafe {
+        with(c, "fmi3EnterEventMode", allowed::ENTER_EVENT_MODE, |comp| match comp.interface {
+            Interface::ModelExchange => comp.enter_event_mode(),
+            Interface::CoSimulation => comp.enter_co_simulation_event_mode(),
+        })
+    }
 }
 
 #[no_mangle]

@@ -12,7 +12,7 @@ pub(super) use crate::fmi3::types::*;
 pub(super) use crate::fmi3::variables;
 pub(super) use crate::fmi3::VOCABULARY;
 pub(super) use crate::instance::snapshot::Handle;
-pub(super) use crate::instance::{Instance, Interface};
+pub(super) use crate::instance::{CoSimulationEvents, Instance, Interface};
 pub(super) use crate::registry;
 pub(super) use std::ffi::{c_void, CStr};
 pub(super) use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -105,7 +105,7 @@ pub unsafe extern "C" fn fmi3GetNumberOfEventIndicators(c: Fmi3Instance, n: *mut
     }
 }
 
-/// One pass of the event iteration (Model Exchange's event mode).
+/// One pass of the event iteration (event mode of either interface).
 #[no_mangle]
 pub unsafe extern "C" fn fmi3UpdateDiscreteStates(
     c: Fmi3Instance,
@@ -133,7 +133,10 @@ pub unsafe extern "C" fn fmi3UpdateDiscreteStates(
             if next_event_time.is_null() {
                 return Err("nextEventTime is NULL".into());
             }
-            let info = comp.new_discrete_states()?;
+            let info = match comp.interface {
+                Interface::ModelExchange => comp.new_discrete_states()?,
+                Interface::CoSimulation => comp.co_simulation_discrete_states()?,
+            };
             put(discrete_states_need_update, flag(info.new_discrete_states_needed), "discreteStatesNeedUpdate")?;
             put(terminate_simulation, FMI3_FALSE, "terminateSimulation")?;
             put(nominals_changed, FMI3_FALSE, "nominalsOfContinuousStatesChanged")?;
@@ -151,7 +154,14 @@ pub unsafe extern "C" fn fmi3UpdateDiscreteStates(
 pub unsafe extern "C" fn fmi3EnterContinuousTimeMode(c: Fmi3Instance) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi3EnterContinuousTimeMode", allowed::EVENT_MODE, Instance::enter_continuous_time_mode) }
+    unsafe {
+        with(
+            c,
+            "fmi3EnterContinuousTimeMode",
+            allowed::ENTER_CONTINUOUS_TIME_MODE,
+            Instance::enter_continuous_time_mode,
+        )
+    }
 }
 
 #[no_mangle]
