@@ -24,8 +24,8 @@ impl Instance {
     /// function entry and exit less per call).
     #[inline(always)]
     pub fn do_step(&mut self, t: f64, h: f64) -> Outcome {
-        match self.model.do_step(&mut self.clock, &self.log, t, h, false) {
-            Ok(_) => Ok(Status::Ok),
+        match self.model.do_step(&mut self.clock, &self.log, t, h) {
+            Ok(()) => Ok(Status::Ok),
             Err(StepError::Refused) => Err(self.step_refused(t, h)),
             Err(StepError::Failed(what)) => Err(self.step_failed(t, h, &what)),
         }
@@ -36,7 +36,7 @@ impl Instance {
     /// importer allowed early return at instantiation; the end says where,
     /// and whether an event is there (for an importer that uses event mode).
     pub fn do_step_to_event(&mut self, t: f64, h: f64) -> Result<StepEnd, String> {
-        match self.model.do_step(&mut self.clock, &self.log, t, h, self.co_simulation_events.early_return) {
+        match self.model.do_step_to_event(&mut self.clock, &self.log, t, h, self.co_simulation_events.early_return) {
             Ok(end) => Ok(StepEnd { event: end.event && self.co_simulation_events.event_mode, ..end }),
             Err(StepError::Refused) => Err(self.step_refused(t, h)),
             Err(StepError::Failed(what)) => Err(self.step_failed(t, h, &what)),

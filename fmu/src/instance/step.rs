@@ -87,6 +87,9 @@ pub trait Stepper {
     /// transition logged in category `logEvents`, and `clock` advanced. If a
     /// Real variable ends non-finite, the model is put back as it was and the
     /// error names the variable.
+    fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError>;
+    /// [`Stepper::do_step`] telling how the step ended (FMI 3.0; compiled
+    /// apart, so that FMI 2.0's step carries none of it).
     ///
     /// With `early_return`, the step stops at its first transition inside
     /// it: at the instant the model locates (the substep is taken again,
@@ -95,7 +98,7 @@ pub trait Stepper {
     /// it. A transition at the step's very start (from inputs set at the
     /// communication point) does not stop it; a model that substeps itself
     /// (a shaft port) steps on to `t + h` and reports the event there.
-    fn do_step(
+    fn do_step_to_event(
         &mut self,
         clock: &mut Clock,
         log: &Log,
@@ -224,8 +227,12 @@ impl<M: Model> ModelBox<M> {
     /// [`substep_count`]), landing exactly on `t0 + h`. If a Real variable
     /// ends non-finite, the model is put back as it was and the error names
     /// the variable.
+    ///
+    /// `EVENTS`: also tell how the step ended, stopping at its first
+    /// transition if `early_return` ([`Stepper::do_step_to_event`]); without,
+    /// none of that is compiled in.
     #[inline(always)]
-    fn advance(
+    fn advance<const EVENTS: bool>(
         &mut self,
         t0: f64,
         h: f64,
@@ -252,10 +259,10 @@ impl<M: Model> ModelBox<M> {
             // A shaft port: its own substeps, its drive end moving within them;
             // a transition is reported over the whole step, at its end.
             self.model.step_in(h, substeps as usize, &mut |tr| {
-                end.event = true;
+                end.event |= EVENTS;
                 on_transition(t0, t0 + h, tr)
             });
-        } else if early_return {
+        } else if EVENTS && early_return {
             let dt = h / substeps as f64;
             for k in 1..substeps + 1 {
                 if interpolating && k > 1 {
@@ -278,7 +285,7 @@ impl<M: Model> ModelBox<M> {
             // The usual case, without the loop's bookkeeping: the same `dt`
             // (`h / 1`) and time (`t0 + h`) as the loop's single pass.
             self.model.step(h, &mut |tr| {
-                end.event |= tr.at.is_none();
+                end.event |= EVENTS && tr.at.is_none();
                 on_transition(t0, t0 + h, tr)
             });
         } else {
@@ -294,7 +301,7 @@ impl<M: Model> ModelBox<M> {
                 let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
                 let last = k == substeps;
                 self.model.step(dt, &mut |tr| {
-                    end.event |= last && tr.at.is_none();
+                    end.event |= EVENTS && last && tr.at.is_none();
                     on_transition(start, t, tr)
                 });
             }
@@ -377,7 +384,25 @@ impl<M: Model> Stepper for ModelBox<M> {
         self.model.max_substep()
     }
 
-    fn do_step(
+    fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError> {
+        let substeps = substep_count(h, self.model.max_substep());
+        if !step_accepted(clock, t, h, substeps) {
+            return Err(StepError::Refused);
+        }
+        let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
+        let events_on = log.enabled(log::EVENTS);
+        self.advance::<false>(t, h, substeps, false, &mut |start, end, tr| {
+            if events_on {
+                log_transition(log, M::INFO.identifier, start, end, tr);
+            }
+        })
+        .map_err(StepError::Failed)?;
+        clock.time = t + h;
+        clock.substeps += substeps;
+        Ok(())
+    }
+
+    fn do_step_to_event(
         &mut self,
         clock: &mut Clock,
         log: &Log,
@@ -392,7 +417,7 @@ impl<M: Model> Stepper for ModelBox<M> {
         let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
         let events_on = log.enabled(log::EVENTS);
         let (end, taken) = self
-            .advance(t, h, substeps, early_return, &mut |start, end, tr| {
+            .advance::<true>(t, h, substeps, early_return, &mut |start, end, tr| {
                 if events_on {
                     log_transition(log, M::INFO.identifier, start, end, tr);
                 }

@@ -1,8 +1,10 @@
 //! Instantiate / step / state / free loops through every built FMU binary,
-//! meant to run under `valgrind --tool=memcheck` (`cargo xtask test` does):
-//! any leak or invalid access in the FMU code fails the run.
+//! FMI 2.0's functions and FMI 3.0's (the same binary), meant to run under
+//! `valgrind --tool=memcheck` (`cargo xtask test` does): any leak or invalid
+//! access in the FMU code fails the run.
 
 use fmi::fmi2::binding::{self, Fmi2Binding};
+use fmi::fmi3::binding::{self as binding3, Fmi3Binding};
 use std::ffi::{c_char, CString};
 use std::ptr::{null, null_mut};
 
@@ -27,12 +29,27 @@ fn main() {
         let variables = (m.variables)();
         let reals: Vec<u32> = variables.iter().filter(|v| v.type_name == "Real").map(|v| v.value_reference).collect();
         let hybrid = (m.new_instance)().hybrid_sizes();
+        // SAFETY: as the dlopen above.
+        let lib3 = unsafe { Fmi3Binding::new(&path) }.unwrap();
+        // FMI 3.0's Float64 references: FMI 2.0's plus one, then `time`
+        // and the event indicators (fmu::xml3::Layout).
+        let (states, indicators) = hybrid.unwrap_or((0, 0));
+        let layout = fmu::xml3::Layout { variables: variables.len(), states, indicators };
+        let mut floats: Vec<u32> = reals.iter().map(|vr| vr + 1).collect();
+        floats.push(layout.time());
+        floats.extend((0..indicators).map(|k| layout.indicator(k)));
         for round in 0..rounds {
             // SAFETY: `exercise`'s contract: a loaded binary and callbacks that outlive it.
             unsafe { exercise(&lib, &guid, &callbacks, &reals, hybrid.is_some(), round) };
             if let Some((states, indicators)) = hybrid {
                 // SAFETY: as above; the sizes are the model's own.
                 unsafe { exercise_model_exchange(&lib, &guid, &callbacks, &reals, states, indicators, round) };
+            }
+            // The four combinations of event mode and early return, once each
+            // (valgrind's time is the run's).
+            if round < 4 {
+                // SAFETY: as above.
+                unsafe { exercise_fmi3(&lib3, &guid, &floats, round) };
             }
         }
         println!("memcheck: {id}: {rounds} rounds");
@@ -161,4 +178,103 @@ unsafe fn exercise_model_exchange(
     assert_eq!(lib.fmi2FreeFMUstate(c, &mut saved), OK);
     assert_eq!(lib.fmi2Reset(c), OK);
     lib.fmi2FreeInstance(c);
+}
+
+unsafe extern "C" fn silent3(_: *mut std::ffi::c_void, _: binding3::fmi3Status, _: *const c_char, _: *const c_char) {}
+
+/// FMI 3.0 Co-Simulation with early return and event mode: steps that stop
+/// at sticks, event mode after them, every Float64 read (time and the event
+/// indicators included), a state saved, serialized and restored, refused
+/// calls in between, reset and free.
+unsafe fn exercise_fmi3(lib: &Fmi3Binding, token: &CString, floats: &[u32], round: usize) {
+    const OK: u32 = binding3::fmi3Status_fmi3OK;
+    let env = null_mut();
+    let log: binding3::fmi3LogMessageCallback = Some(silent3);
+    let (event_mode, early) = (round % 2 == 0, round % 4 < 2);
+    let c = lib.fmi3InstantiateCoSimulation(
+        c"memcheck3".as_ptr(),
+        token.as_ptr(),
+        null(),
+        false,
+        round % 3 == 0,
+        event_mode,
+        early,
+        null(),
+        0,
+        env,
+        log,
+        None,
+    );
+    assert!(!c.is_null());
+    assert!(lib
+        .fmi3InstantiateCoSimulation(
+            c"x".as_ptr(),
+            c"{bad}".as_ptr(),
+            null(),
+            false,
+            true,
+            false,
+            false,
+            null(),
+            0,
+            env,
+            log,
+            None
+        )
+        .is_null());
+    assert_eq!(lib.fmi3EnterInitializationMode(c, false, 0.0, 0.0, false, 0.0), OK);
+    assert_eq!(lib.fmi3ExitInitializationMode(c), OK);
+    let (mut update, mut terminate, mut nominals, mut values_changed, mut defined, mut next) =
+        (false, false, false, false, false, 0.0);
+    let mut settle = |c| {
+        assert_eq!(
+            lib.fmi3UpdateDiscreteStates(
+                c,
+                &mut update,
+                &mut terminate,
+                &mut nominals,
+                &mut values_changed,
+                &mut defined,
+                &mut next
+            ),
+            OK
+        );
+        assert_eq!(lib.fmi3EnterStepMode(c), OK);
+    };
+    if event_mode {
+        settle(c);
+    }
+    let mut values = vec![0.0; floats.len()];
+    let mut state = null_mut();
+    let mut t = 0.0;
+    for k in 0..100 {
+        let (mut needed, mut stop, mut returned, mut last) = (false, false, false, 0.0);
+        assert_eq!(lib.fmi3DoStep(c, t, 1e-3, true, &mut needed, &mut stop, &mut returned, &mut last), OK);
+        t = last;
+        assert_eq!(lib.fmi3GetFloat64(c, floats.as_ptr(), floats.len(), values.as_mut_ptr(), floats.len()), OK);
+        if needed {
+            assert_eq!(lib.fmi3EnterEventMode(c), OK);
+            settle(c);
+        }
+        if k == 50 {
+            assert_eq!(lib.fmi3GetFMUState(c, &mut state), OK);
+        }
+        // Refused calls log and allocate messages: they must not leak.
+        lib.fmi3DoStep(c, -1.0, f64::NAN, true, &mut needed, &mut stop, &mut returned, &mut last);
+        lib.fmi3SetFloat64(c, [floats[floats.len() - 1] + 7].as_ptr(), 1, [1.0].as_ptr(), 1);
+        lib.fmi3GetInt32(c, floats.as_ptr(), 1, [0].as_mut_ptr(), 1);
+    }
+    let mut size = 0;
+    assert_eq!(lib.fmi3SerializedFMUStateSize(c, state, &mut size), OK);
+    let mut bytes = vec![0u8; size];
+    assert_eq!(lib.fmi3SerializeFMUState(c, state, bytes.as_mut_ptr(), size), OK);
+    let mut copy = null_mut();
+    assert_eq!(lib.fmi3DeserializeFMUState(c, bytes.as_ptr(), size, &mut copy), OK);
+    assert_eq!(lib.fmi3SetFMUState(c, copy), OK);
+    assert_eq!(lib.fmi3FreeFMUState(c, &mut copy), OK);
+    if round.is_multiple_of(2) {
+        assert_eq!(lib.fmi3FreeFMUState(c, &mut state), OK);
+    }
+    assert_eq!(lib.fmi3Reset(c), OK);
+    lib.fmi3FreeInstance(c);
 }
