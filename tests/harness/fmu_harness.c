@@ -21,7 +21,7 @@
  * Plan file (whitespace separated; doubles as 16 hex digits of their bits):
  *   guid <GUID>
  *   step <h> steps <N>
- *   parameters <n> (<vr> <type R|I|B> <value>)*
+ *   parameters <n> (<vr> <type R|I|E|B> <value>)*   E: an Enumeration
  *   inputs <n> <vr>*          Real inputs
  *   outputs <n> (<vr> <type R|I|B>)*
  *   modelexchange <0|1> <nx> <nz>   offered; continuous states, event indicators
@@ -34,6 +34,11 @@
  * fmi2Reset and a fresh initialization replaying the first steps, then
  * Terminate and FreeInstance. The replays must equal the first run bit for
  * bit on the same platform; the harness checks that itself.
+ *
+ * Then FMI 3.0 Co-Simulation through the same binary's fmi3 functions
+ * (value references one higher, Enumerations as Int64): initialized alike,
+ * the same N steps with the FMU state taken at N/2, serialized and replayed;
+ * every output must equal FMI 2.0's bit for bit.
  *
  * Then Model Exchange: a second instance (fmi2ModelExchange), initialized
  * alike, event iteration (fmi2NewDiscreteStates until settled),
@@ -182,6 +187,33 @@ static struct {
     fmi2Status (*CompletedIntegratorStep)(fmi2Component, fmi2Boolean, fmi2Boolean *, fmi2Boolean *);
 } fmi;
 
+/* FMI 3.0's functions for Co-Simulation (fmi3FunctionTypes.h; fmi3Boolean is
+ * C's bool, fmi3Status an int as fmi2's; handles as void pointers). */
+typedef void (*fmi3LogMessage)(void *, int, const char *, const char *);
+static struct {
+    const char *(*GetVersion)(void);
+    void *(*InstantiateCoSimulation)(const char *, const char *, const char *, _Bool, _Bool, _Bool, _Bool,
+                                     const unsigned int *, size_t, void *, fmi3LogMessage, void *);
+    void (*FreeInstance)(void *);
+    int (*EnterInitializationMode)(void *, _Bool, double, double, _Bool, double);
+    int (*ExitInitializationMode)(void *);
+    int (*Terminate)(void *);
+    int (*GetFloat64)(void *, const unsigned int *, size_t, double *, size_t);
+    int (*SetFloat64)(void *, const unsigned int *, size_t, const double *, size_t);
+    int (*GetInt32)(void *, const unsigned int *, size_t, int *, size_t);
+    int (*SetInt32)(void *, const unsigned int *, size_t, const int *, size_t);
+    int (*SetInt64)(void *, const unsigned int *, size_t, const long long *, size_t);
+    int (*GetBoolean)(void *, const unsigned int *, size_t, _Bool *, size_t);
+    int (*SetBoolean)(void *, const unsigned int *, size_t, const _Bool *, size_t);
+    int (*DoStep)(void *, double, double, _Bool, _Bool *, _Bool *, _Bool *, double *);
+    int (*GetFMUState)(void *, void **);
+    int (*SetFMUState)(void *, void *);
+    int (*FreeFMUState)(void *, void **);
+    int (*SerializedFMUStateSize)(void *, void *, size_t *);
+    int (*SerializeFMUState)(void *, void *, unsigned char *, size_t);
+    int (*DeserializeFMUState)(void *, const unsigned char *, size_t, void **);
+} fmi3;
+
 /* Model Exchange's Euler step (s): small enough for every model's fastest
  * mode (the flap actuator's 200 Hz first stage: 0.013 rad per step). */
 #define ME_STEP 1e-5
@@ -294,9 +326,101 @@ static void set_parameters(fmi2Component c) {
         fmi2Integer n = (fmi2Integer)par_value[i];
         fmi2Boolean b = par_value[i] != 0.0;
         if (par_type[i] == 'R') CHECK(fmi.SetReal(c, &par_vr[i], 1, &par_value[i]));
-        else if (par_type[i] == 'I') CHECK(fmi.SetInteger(c, &par_vr[i], 1, &n));
+        else if (par_type[i] == 'I' || par_type[i] == 'E') CHECK(fmi.SetInteger(c, &par_vr[i], 1, &n));
         else CHECK(fmi.SetBoolean(c, &par_vr[i], 1, &b));
     }
+}
+
+static void fmi3_logger(void *env, int status, const char *category, const char *message) {
+    (void)env;
+    fprintf(stderr, "log fmi3 [%d %s]: %s\n", status, category ? category : "?", message ? message : "?");
+}
+
+#define CHECK3(call)                                                                                                   \
+    do {                                                                                                               \
+        int status3_;                                                                                                  \
+        SAME_ENV(status3_ = (call));                                                                                   \
+        if (status3_ != 0) fail(#call);                                                                                \
+    } while (0)
+
+/* FMI 3.0's step k: the inputs, the step, the outputs' bits into row[]. */
+static void step3(void *c, int k, unsigned long long *row) {
+    int i;
+    unsigned int vr;
+    volatile double t = k * h;
+    _Bool needed, terminate, early;
+    double last;
+    for (i = 0; i < n_in; i++) {
+        vr = in_vr[i] + 1;
+        CHECK3(fmi3.SetFloat64(c, &vr, 1, &inputs[k * n_in + i], 1));
+    }
+    CHECK3(fmi3.DoStep(c, t, h, 1, &needed, &terminate, &early, &last));
+    if (needed || terminate || early) fail("fmi3DoStep: an event, an end or an early return not asked for");
+    for (i = 0; i < n_out; i++) {
+        vr = out_vr[i] + 1;
+        if (out_type[i] == 'R') {
+            double x;
+            CHECK3(fmi3.GetFloat64(c, &vr, 1, &x, 1));
+            row[i] = to_bits(x);
+        } else if (out_type[i] == 'I') {
+            int x;
+            CHECK3(fmi3.GetInt32(c, &vr, 1, &x, 1));
+            row[i] = to_bits((double)x);
+        } else {
+            _Bool x;
+            CHECK3(fmi3.GetBoolean(c, &vr, 1, &x, 1));
+            row[i] = to_bits((double)x);
+        }
+    }
+}
+
+/* FMI 3.0 Co-Simulation of the plan, which must give FMI 2.0's trace. */
+static void run_fmi3(const unsigned long long *trace2) {
+    void *c, *state = NULL, *restored = NULL;
+    unsigned char *bytes;
+    size_t size = 0, n = (size_t)steps * (size_t)(n_out ? n_out : 1);
+    unsigned long long *trace = calloc(n, sizeof *trace), *replay = calloc(n, sizeof *replay);
+    const char *text;
+    int i, k, half = steps / 2;
+    SAME_ENV(text = fmi3.GetVersion());
+    if (strcmp(text, "3.0") != 0) fail("fmi3GetVersion is not 3.0");
+    SAME_ENV(c = fmi3.InstantiateCoSimulation("harness3", guid, "", 0, 0, 0, 0, NULL, 0, NULL, fmi3_logger, NULL));
+    if (!c) fail("fmi3InstantiateCoSimulation returned NULL");
+    for (i = 0; i < n_par; i++) {
+        unsigned int vr = par_vr[i] + 1;
+        int n32 = (int)par_value[i];
+        long long n64 = (long long)par_value[i];
+        _Bool b = par_value[i] != 0.0;
+        if (par_type[i] == 'R') CHECK3(fmi3.SetFloat64(c, &vr, 1, &par_value[i], 1));
+        else if (par_type[i] == 'I') CHECK3(fmi3.SetInt32(c, &vr, 1, &n32, 1));
+        else if (par_type[i] == 'E') CHECK3(fmi3.SetInt64(c, &vr, 1, &n64, 1));
+        else CHECK3(fmi3.SetBoolean(c, &vr, 1, &b, 1));
+    }
+    CHECK3(fmi3.EnterInitializationMode(c, 0, 0.0, 0.0, 0, 0.0));
+    CHECK3(fmi3.ExitInitializationMode(c));
+    for (k = 0; k < steps; k++) {
+        if (k == half) {
+            CHECK3(fmi3.GetFMUState(c, &state));
+            CHECK3(fmi3.SerializedFMUStateSize(c, state, &size));
+        }
+        step3(c, k, &trace[k * n_out]);
+    }
+    bytes = malloc(size ? size : 1);
+    CHECK3(fmi3.SerializeFMUState(c, state, bytes, size));
+    CHECK3(fmi3.DeserializeFMUState(c, bytes, size, &restored));
+    CHECK3(fmi3.SetFMUState(c, restored));
+    for (k = half; k < steps; k++) step3(c, k, &replay[k * n_out]);
+    if (memcmp(&trace[half * n_out], &replay[half * n_out], (size_t)(steps - half) * n_out * sizeof *trace) != 0)
+        fail("FMI 3.0: the replay from the restored FMU state differs from the first run");
+    if (memcmp(trace, trace2, (size_t)steps * n_out * sizeof *trace) != 0)
+        fail("FMI 3.0 Co-Simulation differs from FMI 2.0's");
+    CHECK3(fmi3.FreeFMUState(c, &restored));
+    CHECK3(fmi3.FreeFMUState(c, &state));
+    CHECK3(fmi3.Terminate(c));
+    SAME_ENV(fmi3.FreeInstance(c));
+    free(bytes);
+    free(trace);
+    free(replay);
 }
 
 static void initialize(fmi2Component c) {
@@ -427,6 +551,26 @@ static void bind_functions(library_t lib) {
     *(void **)&fmi.NewDiscreteStates = need(lib, "fmi2NewDiscreteStates");
     *(void **)&fmi.EnterContinuousTimeMode = need(lib, "fmi2EnterContinuousTimeMode");
     *(void **)&fmi.CompletedIntegratorStep = need(lib, "fmi2CompletedIntegratorStep");
+    *(void **)&fmi3.GetVersion = need(lib, "fmi3GetVersion");
+    *(void **)&fmi3.InstantiateCoSimulation = need(lib, "fmi3InstantiateCoSimulation");
+    *(void **)&fmi3.FreeInstance = need(lib, "fmi3FreeInstance");
+    *(void **)&fmi3.EnterInitializationMode = need(lib, "fmi3EnterInitializationMode");
+    *(void **)&fmi3.ExitInitializationMode = need(lib, "fmi3ExitInitializationMode");
+    *(void **)&fmi3.Terminate = need(lib, "fmi3Terminate");
+    *(void **)&fmi3.GetFloat64 = need(lib, "fmi3GetFloat64");
+    *(void **)&fmi3.SetFloat64 = need(lib, "fmi3SetFloat64");
+    *(void **)&fmi3.GetInt32 = need(lib, "fmi3GetInt32");
+    *(void **)&fmi3.SetInt32 = need(lib, "fmi3SetInt32");
+    *(void **)&fmi3.SetInt64 = need(lib, "fmi3SetInt64");
+    *(void **)&fmi3.GetBoolean = need(lib, "fmi3GetBoolean");
+    *(void **)&fmi3.SetBoolean = need(lib, "fmi3SetBoolean");
+    *(void **)&fmi3.DoStep = need(lib, "fmi3DoStep");
+    *(void **)&fmi3.GetFMUState = need(lib, "fmi3GetFMUState");
+    *(void **)&fmi3.SetFMUState = need(lib, "fmi3SetFMUState");
+    *(void **)&fmi3.FreeFMUState = need(lib, "fmi3FreeFMUState");
+    *(void **)&fmi3.SerializedFMUStateSize = need(lib, "fmi3SerializedFMUStateSize");
+    *(void **)&fmi3.SerializeFMUState = need(lib, "fmi3SerializeFMUState");
+    *(void **)&fmi3.DeserializeFMUState = need(lib, "fmi3DeserializeFMUState");
 
 }
 
@@ -485,6 +629,7 @@ static void run_plan(struct run *r) {
     CHECK(fmi.Terminate(c));
     SAME_ENV(fmi.FreeInstance(c));
     free(replay);
+    run_fmi3(trace);
     r->me = calloc((size_t)steps * (size_t)(2 * n_x + 1), sizeof *r->me);
     if (has_me) model_exchange(r->me, 2 * n_x);
 }
@@ -576,7 +721,7 @@ int main(int argc, char **argv) {
         for (i = 0; i < 2 * n_x; i++) printf(" %016llx", r.me[k * 2 * n_x + i]);
         printf("\n");
     }
-    printf("OK %u steps, state replay and reset equal; %u Model Exchange steps; host %s\n", (unsigned)steps,
+    printf("OK %u steps, state replay and reset equal, FMI 3.0 equal; %u Model Exchange steps; host %s\n", (unsigned)steps,
            has_me ? (unsigned)steps : 0u, host);
     free(r.trace);
     free(r.me);

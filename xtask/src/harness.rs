@@ -38,7 +38,9 @@ pub fn plan_text(
     text += &format!("parameters {}\n", parameters.len());
     for (name, value) in parameters {
         let v = find(name)?;
-        text += &format!("{} {} {}\n", v.value_reference, code(v.type_name), bits(*value));
+        // 'E': an Enumeration (an Integer in FMI 2.0, an Int64 in FMI 3.0).
+        let kind = if v.choices.is_some() { 'E' } else { code(v.type_name) };
+        text += &format!("{} {kind} {}\n", v.value_reference, bits(*value));
     }
     text += &format!("inputs {}", inputs.len());
     for (name, _) in inputs {

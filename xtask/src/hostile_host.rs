@@ -191,7 +191,7 @@ pub fn check(fmus: &Path) -> Result<Vec<Outcome>> {
             name: format!("hostile host {host} ({what})"),
             passed: Some(tally.bad.is_empty()),
             detail: format!(
-                "{} runs ({models} default experiments + {scenarios} scenarios), every FMI call left the caller's floating-point environment unchanged; CS {} of {} values bitwise equal to the default process; {me}{}",
+                "{} runs ({models} default experiments + {scenarios} scenarios), every FMI call left the caller's floating-point environment unchanged; CS {} of {} values bitwise equal to the default process (FMI 3.0's equal to FMI 2.0's in each run); {me}{}",
                 tally.runs,
                 tally.cs_equal,
                 tally.cs_total,

@@ -108,9 +108,10 @@ enum FuzzBudget {
     Runs(u64),
 }
 
-/// Build the libFuzzer target with coverage instrumentation (stable flags:
-/// sancov without a sanitizer) and run it for the budget; true when it found
-/// nothing. The corpus lives in `target/fuzz-corpus`.
+/// Build the libFuzzer targets with coverage instrumentation (stable flags:
+/// sancov without a sanitizer) and run each for the budget (FMI 2.0's
+/// functions, then FMI 3.0's); true when they found nothing. The corpora
+/// live in `target/fuzz-corpus` and `target/fuzz-corpus-fmi3`.
 fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<bool> {
     let dir = root().join("tests/fuzz");
     let target_dir = root().join("target/fuzz");
@@ -129,31 +130,38 @@ fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<bool> {
         .args(["build", "--release", "--target", "x86_64-unknown-linux-gnu", "--target-dir"])
         .arg(&target_dir)
         .env("RUSTFLAGS", flags.join(" ")))?;
-    let corpus = root().join("target/fuzz-corpus");
-    std::fs::create_dir_all(&corpus).map_err(|e| e.to_string())?;
-    let status = Command::new(target_dir.join("x86_64-unknown-linux-gnu/release/call_sequences"))
-        .arg(&corpus)
-        .arg(match budget {
-            FuzzBudget::Seconds(seconds) => format!("-max_total_time={seconds}"),
-            FuzzBudget::Runs(runs) => format!("-runs={runs}"),
-        })
-        // Long inputs are long call sequences: let them grow early.
-        .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1", "-max_len=2048", "-len_control=10"])
-        // Fork mode counts a timeout and goes on (a child starved of CPU by
-        // another job is not a hang); a crash still stops the run.
-        .args(if jobs > 1 { vec![format!("-fork={jobs}")] } else { vec![] })
-        .arg(format!("-artifact_prefix={}/", root().join("target").display()))
-        .status()
-        .map_err(|e| format!("cannot run the fuzz target: {e}"))?;
-    let budget = match budget {
+    let budget_text = match budget {
         FuzzBudget::Seconds(seconds) => format!("{seconds} s"),
         FuzzBudget::Runs(runs) => format!("{runs} executions"),
     } + &if jobs > 1 { format!(" in {jobs} jobs") } else { String::new() };
-    println!(
-        "fuzz ({budget} over all models): {}",
-        if status.success() { "no crash, hang or panic" } else { "FOUND A PROBLEM (see target/crash-*)" }
-    );
-    Ok(status.success())
+    let mut all_ok = true;
+    // FMI 2.0's functions and FMI 3.0's, each target with its own corpus.
+    for (target, corpus, standard) in
+        [("call_sequences", "fuzz-corpus", "fmi2"), ("fmi3_call_sequences", "fuzz-corpus-fmi3", "fmi3")]
+    {
+        let corpus = root().join("target").join(corpus);
+        std::fs::create_dir_all(&corpus).map_err(|e| e.to_string())?;
+        let status = Command::new(target_dir.join("x86_64-unknown-linux-gnu/release").join(target))
+            .arg(&corpus)
+            .arg(match budget {
+                FuzzBudget::Seconds(seconds) => format!("-max_total_time={seconds}"),
+                FuzzBudget::Runs(runs) => format!("-runs={runs}"),
+            })
+            // Long inputs are long call sequences: let them grow early.
+            .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1", "-max_len=2048", "-len_control=10"])
+            // Fork mode counts a timeout and goes on (a child starved of CPU by
+            // another job is not a hang); a crash still stops the run.
+            .args(if jobs > 1 { vec![format!("-fork={jobs}")] } else { vec![] })
+            .arg(format!("-artifact_prefix={}/", root().join("target").display()))
+            .status()
+            .map_err(|e| format!("cannot run the fuzz target {target}: {e}"))?;
+        println!(
+            "fuzz {standard}* ({budget_text} over all models): {}",
+            if status.success() { "no crash, hang or panic" } else { "FOUND A PROBLEM (see target/crash-*)" }
+        );
+        all_ok &= status.success();
+    }
+    Ok(all_ok)
 }
 
 /// Run the memcheck harness under valgrind; true when clean.
@@ -239,7 +247,7 @@ fn test(extra: &[String]) -> Result<()> {
     // under valgrind memcheck; any invalid access or leak fails.
     // And a bounded fuzz run of the C ABI (the long runs: `cargo xtask fuzz N`).
     let memcheck_ok = !full || (status.success() && memcheck(&fmus, &env)?);
-    let fuzz_ok = !full || (status.success() && fuzz(FuzzBudget::Seconds(120), 1)?);
+    let fuzz_ok = !full || (status.success() && fuzz(FuzzBudget::Seconds(90), 1)?);
     // Every platform's binary run (wine, qemu) or checked (darwin64).
     let mut platforms_ok = true;
     if full && status.success() {

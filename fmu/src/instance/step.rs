@@ -344,8 +344,10 @@ impl<M: Model> ModelBox<M> {
         self.model.step(dt, &mut |tr| seen.push(tr));
         let first = seen.first().copied()?;
         let at = match first.at {
-            // Located inside: take the substep again, to that instant.
-            Some(at) if at > 0.0 && at < dt => at,
+            // Located inside, at a time after the start (not lost in its
+            // round-off: a step must progress): take the substep again, to
+            // that instant.
+            Some(at) if at > 0.0 && at < dt && start + at > start => at,
             // At the substep's end (where the model places it) or exactly
             // at the end of the located range: stop here.
             None => {

@@ -78,6 +78,8 @@ macro_rules! no_variables_of_type {
     };
 }
 
+pub use {float32::*, int16::*, int8::*, string::*, uint16::*, uint32::*, uint64::*, uint8::*};
+
 mod float32 {
     use super::*;
     no_variables_of_type!(fmi3GetFloat32, fmi3SetFloat32, f32, "Float32");
