@@ -216,6 +216,41 @@ try:
     print(f"ok the boundary: time and Int64 read, {sum(1 for s, _, _ in log if s == 3)} misuses refused with "
           f"their reason, FMU state replayed bit for bit")
 
+    # Output derivatives by FMI 3.0's references (HillFrictionInertia: after
+    # one step of 0.1 s from rest under tau = 2 N.m, d(phi)/dt is w); start
+    # values readable in Instantiated, outputs not; values after an error;
+    # no logger at all.
+    path_h = os.path.join(directory, "fmi3", "HillFrictionInertia.fmu")
+    md_h = fmpy.read_model_description(path_h)
+    vr_h = {v.name: v.valueReference for v in md_h.modelVariables}
+    unzipped_h = fmpy.extract(path_h)
+    try:
+        fmu = FMU3Slave(guid=md_h.guid, unzipDirectory=unzipped_h, modelIdentifier="HillFrictionInertia",
+                        instanceName="derivatives")
+        fmu.instantiate(logMessage=capture)
+        check(fmu.getFloat64([vr_h["J"], vr_h["tau_static"]]) == [1.0, 1.2], "start values in Instantiated")
+        refused(lambda: fmu.getFloat64([vr_h["w"]]), "only start values can be read before")
+        fmu.enterInitializationMode()
+        fmu.exitInitializationMode()
+        fmu.setFloat64([vr_h["tau"]], [2.0])
+        fmu.doStep(0.0, 0.1)
+        w = fmu.getFloat64([vr_h["w"]])[0]
+        check(w > 0.0 and fmu.getOutputDerivatives([vr_h["phi"]], [1]) == [w], "d(phi)/dt is not w")
+        fmu.setFloat64([vr_h["tau"]], [1.7e308])
+        refused(lambda: fmu.doStep(0.1, 10.0), "failed")
+        check(fmu.getFloat64([vr_h["time"]]) == [0.1], "values are not readable after an error")
+        fmu.freeInstance()
+        library = ctypes.CDLL(os.path.join(unzipped_h, "binaries", "x86_64-linux", "HillFrictionInertia.so"))
+        library.fmi3InstantiateCoSimulation.restype = ctypes.c_void_p
+        c = library.fmi3InstantiateCoSimulation(b"silent", md_h.guid.encode(), None, False, False, False, False,
+                                                None, ctypes.c_size_t(0), None, None, None)
+        check(c is not None, "no instance without a logger (a NULL logMessage is allowed)")
+        library.fmi3FreeInstance(ctypes.c_void_p(c))
+    finally:
+        shutil.rmtree(unzipped_h, ignore_errors=True)
+    print("ok output derivatives by FMI 3.0's references, start values before initialization, values after an "
+          "error, an instance without a logger")
+
     # The flags of one step through the stop (HillFrictionInertia, tau = 0
     # from w = 0.474 rad/s at 2 s), with and without event mode.
     path_h = os.path.join(directory, "fmi3", "HillFrictionInertia.fmu")

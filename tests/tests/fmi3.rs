@@ -31,6 +31,7 @@ fn fmi3_fmus_run_in_fmpy_as_their_fmi2_twins_and_keep_the_physics() {
         "ok StribeckInertia FMI 3.0 early return at its mode changes",
         "ok doStep through a stop returns early at 2.474 s, eventHandlingNeeded exactly with event mode",
         "ok the boundary: time and Int64 read",
+        "ok output derivatives by FMI 3.0's references, start values before initialization",
         "event indicators read as variables equal fmi3GetEventIndicators",
     ] {
         assert!(out.contains(line), "missing: {line}\n{out}");

@@ -24,7 +24,11 @@ pub const INITIALIZATION: Allowed = set(&[InitializationMode]);
 pub const TERMINATE: Allowed = set(&[StepComplete, EventMode, ContinuousTimeMode]);
 /// fmi3Reset: also the way out of the poisoned state after a panic.
 pub const RESET: Allowed = ANY_BUT_FATAL | set(&[Fatal]);
-pub const GET: Allowed = set(&[InitializationMode, StepComplete, Terminated, EventMode, ContinuousTimeMode]);
+/// Getters: also in Instantiated (start values; `variables` refuses the
+/// calculated ones there) and after an error (FMI 3.0, 2.3: an fmi3Error
+/// leaves the FMU terminated, where values may be read for debugging).
+pub const GET: Allowed =
+    set(&[Instantiated, InitializationMode, StepComplete, Terminated, Error, EventMode, ContinuousTimeMode]);
 pub const SET: Allowed = set(&[Instantiated, InitializationMode, StepComplete, EventMode, ContinuousTimeMode]);
 pub const FMU_STATE: Allowed = ANY_BUT_FATAL;
 pub const DERIVATIVES: Allowed = set(&[InitializationMode, StepComplete, Terminated, EventMode, ContinuousTimeMode]);
@@ -33,7 +37,7 @@ pub const DERIVATIVES: Allowed = set(&[InitializationMode, StepComplete, Termina
 pub const STEP_MODE: Allowed = set(&[StepComplete]) | CO_SIMULATION_ONLY;
 /// fmi3EnterStepMode: out of Co-Simulation's event mode.
 pub const ENTER_STEP_MODE: Allowed = set(&[EventMode]) | CO_SIMULATION_ONLY;
-pub const OUTPUT_DERIVATIVES: Allowed = set(&[StepComplete, Terminated]) | CO_SIMULATION_ONLY;
+pub const OUTPUT_DERIVATIVES: Allowed = set(&[StepComplete, Terminated, Error]) | CO_SIMULATION_ONLY;
 
 // Model Exchange.
 pub const SET_TIME: Allowed = set(&[EventMode, ContinuousTimeMode]) | MODEL_EXCHANGE_ONLY;
@@ -42,11 +46,11 @@ pub const GET_STATES: Allowed =
     set(&[InitializationMode, EventMode, ContinuousTimeMode, Terminated]) | MODEL_EXCHANGE_ONLY;
 pub const COUNTS: Allowed = ANY_BUT_FATAL | MODEL_EXCHANGE_ONLY;
 pub const NOMINALS: Allowed =
-    set(&[Instantiated, InitializationMode, EventMode, ContinuousTimeMode, Terminated]) | MODEL_EXCHANGE_ONLY;
+    set(&[InitializationMode, EventMode, ContinuousTimeMode, Terminated]) | MODEL_EXCHANGE_ONLY;
 pub const ENTER_CONTINUOUS_TIME_MODE: Allowed = set(&[EventMode]) | MODEL_EXCHANGE_ONLY;
 
 // Both: Model Exchange from continuous-time mode, Co-Simulation (with
 // eventModeUsed) from step mode; the event iteration in event mode.
-pub const ENTER_EVENT_MODE: Allowed = set(&[EventMode, ContinuousTimeMode, StepComplete]);
+pub const ENTER_EVENT_MODE: Allowed = set(&[ContinuousTimeMode, StepComplete]);
 pub const EVENT_MODE: Allowed = set(&[EventMode]);
 pub const CONTINUOUS_TIME_MODE: Allowed = set(&[ContinuousTimeMode]) | MODEL_EXCHANGE_ONLY;

@@ -82,8 +82,39 @@ fn core_refs(comp: &Instance, vrs: &[u32], kinds: &[Kind], wanted: &str) -> Resu
         .collect()
 }
 
+/// In Instantiated only start values may be read (FMI 3.0, 2.3.2): not a
+/// calculated variable (an output, a derivative, an event indicator).
+fn start_values_only(comp: &Instance, layout: &Layout, vrs: &[u32]) -> Result<(), String> {
+    if comp.phase != crate::instance::Phase::Instantiated {
+        return Ok(());
+    }
+    for &vr in vrs {
+        let calculated = match named(comp, layout, vr)? {
+            Named::Core(core, Kind::Derivative) => Some(core),
+            Named::Core(core, _) if comp.is_output(core) => Some(core),
+            Named::Indicator(_) => Some(vr),
+            _ => None,
+        };
+        if calculated.is_some() {
+            return Err(format!(
+                "{} rejected in state instantiated: calculated by the FMU, it has a value only from initialization \
+                 mode on (only start values can be read before)",
+                describe(comp, layout, vr)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `fmi3GetOutputDerivatives`: the core's, by FMI 3.0's references.
+pub fn get_output_derivatives(comp: &mut Instance, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Outcome {
+    let cores = core_refs(comp, vrs, &[Kind::Real], "a Float64 output")?;
+    comp.get_output_derivatives(&cores, orders, out)
+}
+
 pub fn get_float64(comp: &mut Instance, vrs: &[u32], out: &mut [f64]) -> Outcome {
     let layout = layout(comp);
+    start_values_only(comp, &layout, vrs)?;
     let mut indicators: Option<Vec<f64>> = None;
     let mut values = vec![0.0; vrs.len()];
     let mut direct: Vec<(usize, u32)> = Vec::with_capacity(vrs.len());
@@ -134,6 +165,7 @@ pub fn set_float64(comp: &mut Instance, vrs: &[u32], values: &[f64]) -> Outcome 
 }
 
 pub fn get_int32(comp: &mut Instance, vrs: &[u32], out: &mut [i32]) -> Outcome {
+    start_values_only(comp, &layout(comp), vrs)?;
     let cores = core_refs(comp, vrs, &[Kind::Integer], "an Int32")?;
     comp.get_integer(&cores, out)
 }
@@ -166,6 +198,7 @@ pub fn set_int64(comp: &mut Instance, vrs: &[u32], values: &[i64]) -> Outcome {
 }
 
 pub fn get_boolean(comp: &mut Instance, vrs: &[u32], out: &mut [u8]) -> Outcome {
+    start_values_only(comp, &layout(comp), vrs)?;
     let cores = core_refs(comp, vrs, &[Kind::Boolean], "a Boolean")?;
     let mut values = vec![false; vrs.len()];
     let status = comp.get_boolean(&cores, &mut values)?;

@@ -173,6 +173,10 @@ impl Instance {
         self.model.kind(vr)
     }
 
+    pub fn is_output(&self, vr: u32) -> bool {
+        self.model.is_output(vr)
+    }
+
     pub fn variable_name(&self, vr: u32) -> Option<&'static str> {
         self.model.variable_name(vr)
     }

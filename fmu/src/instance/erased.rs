@@ -33,6 +33,8 @@ pub trait Erased: Send + Stepper + Hybrid {
     fn variable_count(&self) -> usize;
     /// What `vr` is: a binding checks it against the type of its call.
     fn kind(&self, vr: u32) -> Option<Kind>;
+    /// `vr` is an output (calculated, no start value).
+    fn is_output(&self, vr: u32) -> bool;
     fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String>;
     fn set_integer(&mut self, vrs: &[u32], values: &[i32], initialized: bool) -> Result<(), String>;
     fn set_boolean(&mut self, vrs: &[u32], values: &[bool], initialized: bool) -> Result<(), String>;
@@ -71,6 +73,10 @@ impl<M: Model> Erased for ModelBox<M> {
 
     fn variable_count(&self) -> usize {
         M::VARIABLES.len()
+    }
+
+    fn is_output(&self, vr: u32) -> bool {
+        M::VARIABLES.get(vr as usize).is_some_and(|v| v.causality == crate::description::Causality::Output)
     }
 
     fn kind(&self, vr: u32) -> Option<Kind> {

@@ -29,7 +29,7 @@ pub unsafe extern "C" fn fmi3GetOutputDerivatives(
             let vrs = slice(vr, nvr, "valueReferences")?;
             let orders = slice(orders, nvr, "orders")?;
             let out = slice_mut(values, n_values, "values")?;
-            comp.get_output_derivatives(vrs, orders, out)
+            variables::get_output_derivatives(comp, vrs, orders, out)
         })
     }
 }

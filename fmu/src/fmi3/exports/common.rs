@@ -56,10 +56,11 @@ unsafe fn instantiate(
     logging_on: Fmi3Boolean,
     refusal: Option<String>,
 ) -> Fmi3Instance {
-    let Some(log_message) = log_message else {
-        return std::ptr::null_mut(); // no logger to tell
+    // A NULL callback is allowed (FMI 3.0, 2.3.1): the instance logs nothing.
+    let log = match log_message {
+        Some(callback) => log::to_callback(callback, environment, logging_on != FMI3_FALSE),
+        None => log::silent(),
     };
-    let log = log::to_callback(log_message, environment, logging_on != FMI3_FALSE);
     let refuse = |message: String| {
         log.emit(Status::Error, log::ERROR, &format!("{function}: {message}"));
         std::ptr::null_mut()
