@@ -356,8 +356,8 @@ fn index_html(
              <code>Enumeration</code>s read and written with <code>fmi3GetInt64</code>/<code>fmi3SetInt64</code>; \
              every variable is a scalar.</li>\n<li>Co-Simulation: with early return allowed \
              (<code>earlyReturnAllowed</code>), <code>fmi3DoStep</code> stops at the first stick, slip, lock or \
-             unlock inside the step, at the instant the model locates (an exact law: Hill's, the clutches) or at \
-             the end of the internal step where it happens (a substepped law); a shaft port steps on to the \
+             unlock inside the step, at the instant the model locates it (Hill's exact laws) or at the end of the \
+             internal step where it happens (a substepped law); a shaft port steps on to the \
              step's end and reports it there. With event mode used (<code>eventModeUsed</code>), such a step asks \
              for event mode (<code>eventHandlingNeeded</code>), where one pass of \
              <code>fmi3UpdateDiscreteStates</code> settles (the modes are decided in the steps; inputs set there \
