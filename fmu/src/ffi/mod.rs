@@ -17,7 +17,7 @@
 pub mod float_env;
 pub mod module_path;
 
-use crate::instance::{Instance, Status, INSTANCE_MAGIC};
+use crate::instance::{Erased, Instance, Interface, Status, INSTANCE_MAGIC};
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -150,4 +150,38 @@ pub fn binary_identifier() -> Option<&'static str> {
         let stem = path.file_stem()?.to_str()?;
         crate::registry::MODELS.iter().map(|m| m.info.identifier).find(|id| *id == stem)
     })
+}
+
+/// The model an instantiate call asks for by `token` (FMI 2.0's fmuGUID,
+/// FMI 3.0's instantiationToken; `what` names it in the message): among the
+/// models this binary may be (its own when its file names one), the one
+/// whose GUID it is, offering `interface`. Its registry index and a fresh
+/// model, or the message of the refusal (`words`: the binding's).
+pub fn model_for(
+    token: &str,
+    what: &str,
+    interface: Interface,
+    words: &crate::instance::Vocabulary,
+) -> Result<(usize, Box<dyn Erased>), String> {
+    let only = binary_identifier();
+    let found = crate::registry::MODELS
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| only.is_none_or(|id| id == m.info.identifier))
+        .find(|(i, _)| crate::registry::guid(*i) == token);
+    let Some((index, entry)) = found else {
+        let expected = match only {
+            Some(id) => format!("{id} has {what} {}", crate::registry::guid_of(id).unwrap_or("?")),
+            None => "it matches no model in this binary".into(),
+        };
+        return Err(format!("{what} {token} does not match the model description: {expected}"));
+    };
+    let model = (entry.new_instance)();
+    if interface == Interface::ModelExchange && model.hybrid_sizes().is_none() {
+        return Err(format!(
+            "{} requested: {} offers Co-Simulation only (no <ModelExchange> in its model description)",
+            words.model_exchange, entry.info.identifier
+        ));
+    }
+    Ok((index, model))
 }

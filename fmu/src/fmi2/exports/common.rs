@@ -116,26 +116,10 @@ unsafe fn instantiate(
     }
     // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
     let guid = unsafe { CStr::from_ptr(guid) }.to_string_lossy();
-    let only = crate::ffi::binary_identifier();
-    let found = registry::MODELS
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| only.is_none_or(|id| id == m.info.identifier))
-        .find(|(i, _)| registry::guid(*i) == guid);
-    let Some((index, entry)) = found else {
-        let expected = match only {
-            Some(id) => format!("{id} has GUID {}", registry::guid_of(id).unwrap_or("?")),
-            None => "it matches no model in this binary".into(),
-        };
-        return refuse(format!("fmuGUID {guid} does not match the model description: {expected}"));
+    let (index, model) = match crate::ffi::model_for(&guid, "fmuGUID", interface, &VOCABULARY) {
+        Ok(found) => found,
+        Err(message) => return refuse(message),
     };
-    let model = (entry.new_instance)();
-    if interface == Interface::ModelExchange && model.hybrid_sizes().is_none() {
-        return refuse(format!(
-            "fmi2ModelExchange requested: {} offers Co-Simulation only (no <ModelExchange> in its model description)",
-            entry.info.identifier
-        ));
-    }
     let comp = Box::new(Instance::new(log, &VOCABULARY, registry::guid(index), model, interface));
     Box::into_raw(comp) as Fmi2Component
 }

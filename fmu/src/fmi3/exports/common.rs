@@ -82,26 +82,10 @@ unsafe fn instantiate(
     }
     // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
     let token = unsafe { CStr::from_ptr(token) }.to_string_lossy();
-    let only = crate::ffi::binary_identifier();
-    let found = registry::MODELS
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| only.is_none_or(|id| id == m.info.identifier))
-        .find(|(i, _)| registry::guid(*i) == token);
-    let Some((index, entry)) = found else {
-        let expected = match only {
-            Some(id) => format!("{id} has instantiationToken {}", registry::guid_of(id).unwrap_or("?")),
-            None => "it matches no model in this binary".into(),
-        };
-        return refuse(format!("instantiationToken {token} does not match the model description: {expected}"));
+    let (index, model) = match crate::ffi::model_for(&token, "instantiationToken", interface, &VOCABULARY) {
+        Ok(found) => found,
+        Err(message) => return refuse(message),
     };
-    let model = (entry.new_instance)();
-    if interface == Interface::ModelExchange && model.hybrid_sizes().is_none() {
-        return refuse(format!(
-            "{} offers Co-Simulation only (no <ModelExchange> in its model description)",
-            entry.info.identifier
-        ));
-    }
     let comp = Box::new(Instance::new(log, &VOCABULARY, registry::guid(index), model, interface));
     Box::into_raw(comp) as Fmi3Instance
 }
