@@ -31,7 +31,7 @@ COMMAND_MDEG = 1.0  # Hill's 1 mdeg position step
 # The FMU's variables are SI (rad, rad/s, Pa); Hill's units are their display units.
 MDEG = math.radians(1e-3)  # rad
 PSI = 6894.757293168361  # Pa
-COLUMNS = ["friction_model", "friction_level", "step", "tau_coulomb", "tau_static", "settle_error_mdeg",
+COLUMNS = ["friction_model", "friction_level", "step", "coulomb_psi", "breakaway_psi", "settle_error_mdeg",
            "final_rate_mdeg_s", "stuck_time_s", "chatter_mdeg_s", "transitions"]
 
 _UNZIPPED = {}  # per worker process: FMU hash -> (unzip dir, model description)
@@ -58,9 +58,9 @@ def run_one(fmu_bytes, friction_model, level, step, stop_time):
     coulomb, static = 400.0 * level, 425.0 * level  # psi
     result = fmpy.simulate_fmu(
         unzipdir, model_description=md, fmi_type="CoSimulation", start_time=0.0, stop_time=stop_time,
-        output_interval=step, output=["position", "rate", "torque", "mode"],
+        output_interval=step, output=["position", "rate", "motor_pressure", "mode"],
         start_values={"position_command": COMMAND_MDEG * MDEG, "friction_model": friction_model,
-                      "tau_coulomb": coulomb * PSI, "tau_static": static * PSI, "internal_step": step,
+                      "coulomb_pressure": coulomb * PSI, "breakaway_pressure": static * PSI, "internal_step": step,
                       # the FMU derives the inertia from F_c/J: keep J, change the friction
                       "friction_to_inertia": 1.77e-3 * level})
     # In Hill's units: mdeg and mdeg/s.
@@ -71,8 +71,8 @@ def run_one(fmu_bytes, friction_model, level, step, stop_time):
         "friction_model": friction_model,
         "friction_level": level,
         "step": step,
-        "tau_coulomb": coulomb,
-        "tau_static": static,
+        "coulomb_psi": coulomb,
+        "breakaway_psi": static,
         "settle_error_mdeg": float(position[-1] - COMMAND_MDEG),
         "final_rate_mdeg_s": float(rate[-1]),
         # samples exactly at rest after the first move, times the step

@@ -24,6 +24,7 @@
 //! is the `runner` crate's job (`tests/runner`), outside the FMU binary.
 
 pub mod bibliography;
+pub mod dependencies;
 pub mod description;
 pub mod equations;
 pub mod ffi;

@@ -195,8 +195,6 @@ pub struct State<M> {
     pub set: fn(&mut M, f64),
     /// The state's time derivative, as `evaluate` left it.
     pub derivative: fn(&M) -> f64,
-    /// Names of the variables the derivative depends on (ModelStructure).
-    pub depends_on: &'static [&'static str],
     /// A typical magnitude (fmi2GetNominalsOfContinuousStates): a solver's
     /// absolute tolerance is its relative tolerance times this.
     pub nominal: f64,
@@ -204,19 +202,20 @@ pub struct State<M> {
 
 /// A model's continuous states, one line each (a long one continues on a
 /// second line, indented by four; rustfmt leaves the brace macro alone):
-/// `state(variable, set, derivative, depends_on)`, and a fifth argument,
-/// the nominal, where it is not 1. Expands to `&[State; N]`.
+/// `state(variable, set, derivative)`, and a fourth argument, the nominal,
+/// where it is not 1. Expands to `&[State; N]`. What a derivative depends
+/// on is measured, not declared ([`crate::dependencies`]).
 ///
 /// ```text
 /// states: states! {
-///     state("phi1", |m, x| m.two_mut().clutch.angle1 = x, |m| m.two().clutch.rate1, &["w1"]),
-///     state("tau_friction", |m, x| m.body.law.torque = 0.0 - x, |m| m.body.law.torque_rate(m.body.rate), &["w"], 0.01),
+///     state("phi1", |m, x| m.two_mut().clutch.angle1 = x, |m| m.two().clutch.rate1),
+///     state("tau_friction", |m, x| m.body.law.torque = 0.0 - x, |m| m.body.law.torque_rate(m.body.rate), 0.01),
 /// },
 /// ```
 macro_rules! states {
-    ($(state($variable:expr, $set:expr, $derivative:expr, $depends_on:expr $(, $nominal:expr)? $(,)?)),* $(,)?) => {
+    ($(state($variable:expr, $set:expr, $derivative:expr $(, $nominal:expr)? $(,)?)),* $(,)?) => {
         &[$($crate::model::State::with_nominal(
-            $variable, $set, $derivative, $depends_on, $crate::model::states!(@nominal $($nominal)?)
+            $variable, $set, $derivative, $crate::model::states!(@nominal $($nominal)?)
         )),*]
     };
     (@nominal) => { 1.0 };
@@ -225,15 +224,9 @@ macro_rules! states {
 pub(crate) use states;
 
 impl<M> State<M> {
-    /// The state `variable`, stored by `set`, with its `derivative` and what
-    /// that depends on; nominal 1.
-    pub const fn new(
-        variable: &'static str,
-        set: fn(&mut M, f64),
-        derivative: fn(&M) -> f64,
-        depends_on: &'static [&'static str],
-    ) -> Self {
-        Self { variable, set, derivative, depends_on, nominal: 1.0 }
+    /// The state `variable`, stored by `set`, with its `derivative`; nominal 1.
+    pub const fn new(variable: &'static str, set: fn(&mut M, f64), derivative: fn(&M) -> f64) -> Self {
+        Self { variable, set, derivative, nominal: 1.0 }
     }
 
     /// As [`State::new`], with a typical magnitude other than 1.
@@ -241,9 +234,8 @@ impl<M> State<M> {
         variable: &'static str,
         set: fn(&mut M, f64),
         derivative: fn(&M) -> f64,
-        depends_on: &'static [&'static str],
         nominal: f64,
     ) -> Self {
-        Self { variable, set, derivative, depends_on, nominal }
+        Self { variable, set, derivative, nominal }
     }
 }

@@ -33,6 +33,9 @@ pub struct Entry {
     /// Whether the model has a hybrid form, hence Model Exchange beside
     /// Co-Simulation (`Model::HYBRID`; an element has it with no state).
     pub model_exchange: bool,
+    /// The dependencies of `<ModelStructure>`, measured on the model
+    /// (kept in `dependencies/measured.rs` by `cargo xtask docs`).
+    pub measure_dependencies: fn() -> crate::dependencies::Measured,
 }
 
 fn states<M: Model>() -> Vec<(&'static str, &'static str)> {
@@ -69,6 +72,7 @@ pub const fn entry<M: Model>() -> Entry {
         states: states::<M>,
         interpolated_inputs: interpolated_inputs::<M>,
         model_exchange: M::HYBRID.is_some(),
+        measure_dependencies: crate::dependencies::measure::<M>,
     }
 }
 
@@ -122,6 +126,7 @@ pub fn models_markdown() -> String {
             e.step_size,
             (m.variables_table)()
         ));
+        out.push_str(&crate::dependencies::of(m.info.identifier).markdown());
     }
     out
 }
@@ -286,6 +291,42 @@ mod tests {
             // A stray `\\` at a line end in a Rust string keeps the break and the indentation.
             assert!(!xml.contains('\\'), "{}: a backslash in the model description", m.info.identifier);
             assert!(!m.info.description.contains("  "), "{}: runs of spaces in the description", m.info.identifier);
+        }
+    }
+
+    /// A model alone, every input at its start value (as OpenModelica's
+    /// simulator runs an FMU whose inputs nothing feeds): after the
+    /// initial event iteration no event indicator is exactly 0, so CVODE
+    /// finds no root function identically 0 at its start.
+    #[test]
+    fn no_event_indicator_is_zero_at_rest() {
+        for m in MODELS.iter().filter(|m| m.model_exchange) {
+            let mut model = (m.new_instance)();
+            let (_, indicators) = model.hybrid_sizes().expect("a hybrid form");
+            for _ in 0..10 {
+                model.evaluate();
+                if !model.event(&crate::instance::Log::silent(), 0.0).0 {
+                    break;
+                }
+            }
+            model.evaluate();
+            let mut z = vec![f64::NAN; indicators];
+            model.event_indicators(&mut z).unwrap();
+            assert!(z.iter().all(|&x| x != 0.0), "{}: indicators {z:?}", m.info.identifier);
+        }
+    }
+
+    /// `dependencies/measured.rs` is what the models measure today: a model
+    /// changed since, or added, fails here until `cargo xtask docs` is run.
+    #[test]
+    fn the_measured_dependencies_are_current() {
+        for m in MODELS {
+            let now = (m.measure_dependencies)();
+            assert!(
+                now.matches(crate::dependencies::of(m.info.identifier)),
+                "{}: the model's dependencies changed: run `cargo xtask docs` (measured now: {now:?})",
+                m.info.identifier
+            );
         }
     }
 }

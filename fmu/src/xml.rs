@@ -296,18 +296,22 @@ fn write_description<M: Model>(guid: &str) -> String {
     x.close("ModelVariables");
 
     x.open("ModelStructure", &[]);
+    // Measured on the model, the union of both interfaces (crate::dependencies).
+    let measured = crate::dependencies::of(info.identifier);
     let index_of = |name: &str| (position(name) + 1).to_string();
     let outputs: Vec<(String, String)> = variables
         .iter()
         .enumerate()
         .filter(|(_, v)| v.causality == Causality::Output)
-        .map(|(vr, v)| ((vr + 1).to_string(), v.depends_on.iter().map(|n| index_of(n)).collect::<Vec<_>>().join(" ")))
+        .map(|(vr, v)| {
+            ((vr + 1).to_string(), measured.output(v.name).iter().map(|n| index_of(n)).collect::<Vec<_>>().join(" "))
+        })
         .collect();
     if !outputs.is_empty() {
-        // Most co-simulation outputs are values at the last communication
-        // point: setting an input changes them only in the next doStep
-        // (dependencies=""). Memoryless outputs list their inputs, and so do
-        // outputs that follow an input at once in Model Exchange.
+        // What either interface shows: an input an output follows at once
+        // (Co-Simulation's feedthrough, Model Exchange's equations) and, in
+        // Model Exchange, the states it is computed from (a state that is
+        // an output depends on itself).
         x.open("Outputs", &[]);
         for (index, dependencies) in &outputs {
             x.empty("Unknown", &[("index", index), ("dependencies", dependencies)]);
@@ -319,7 +323,7 @@ fn write_description<M: Model>(guid: &str) -> String {
         .iter()
         .enumerate()
         .map(|(k, s)| {
-            let deps: Vec<String> = s.depends_on.iter().map(|n| index_of(n)).collect();
+            let deps: Vec<String> = measured.derivative(s.variable).iter().map(|n| index_of(n)).collect();
             ((variables.len() + k + 1).to_string(), deps.join(" "))
         })
         .collect();
@@ -357,10 +361,14 @@ fn write_description<M: Model>(guid: &str) -> String {
         .iter()
         .enumerate()
         .filter(|(_, v)| v.causality == Causality::Output)
-        .map(|(vr, v)| ((vr + 1).to_string(), initial(v.depends_on)))
+        .map(|(vr, v)| ((vr + 1).to_string(), initial(&measured.output(v.name))))
         .collect();
-    unknowns
-        .extend(states.iter().enumerate().map(|(k, s)| ((variables.len() + k + 1).to_string(), initial(s.depends_on))));
+    unknowns.extend(
+        states
+            .iter()
+            .enumerate()
+            .map(|(k, s)| ((variables.len() + k + 1).to_string(), initial(measured.derivative(s.variable)))),
+    );
     if !unknowns.is_empty() {
         x.open("InitialUnknowns", &[]);
         for (index, dependencies) in &unknowns {

@@ -294,6 +294,8 @@ fn write<M: Model>(token: &str) -> String {
 
     // The model structure of FMI 2.0 ([`crate::xml`]), by value reference.
     x.open("ModelStructure", &[]);
+    // Measured on the model, the union of both interfaces (crate::dependencies).
+    let measured = crate::dependencies::of(info.identifier);
     let vrs =
         |names: &[&str]| names.iter().map(|n| layout.variable(position(n)).to_string()).collect::<Vec<_>>().join(" ");
     let outputs: Vec<(usize, &Variable<M>)> =
@@ -301,13 +303,16 @@ fn write<M: Model>(token: &str) -> String {
     for (k, v) in &outputs {
         x.empty(
             "Output",
-            &[("valueReference", &layout.variable(*k).to_string()), ("dependencies", &vrs(v.depends_on))],
+            &[("valueReference", &layout.variable(*k).to_string()), ("dependencies", &vrs(&measured.output(v.name)))],
         );
     }
     for (k, s) in states.iter().enumerate() {
         x.empty(
             "ContinuousStateDerivative",
-            &[("valueReference", &layout.derivative(k).to_string()), ("dependencies", &vrs(s.depends_on))],
+            &[
+                ("valueReference", &layout.derivative(k).to_string()),
+                ("dependencies", &vrs(measured.derivative(s.variable))),
+            ],
         );
     }
     let parameters: Vec<usize> =
@@ -326,13 +331,19 @@ fn write<M: Model>(token: &str) -> String {
     for (k, v) in &outputs {
         x.empty(
             "InitialUnknown",
-            &[("valueReference", &layout.variable(*k).to_string()), ("dependencies", &initial(v.depends_on))],
+            &[
+                ("valueReference", &layout.variable(*k).to_string()),
+                ("dependencies", &initial(&measured.output(v.name))),
+            ],
         );
     }
     for (k, s) in states.iter().enumerate() {
         x.empty(
             "InitialUnknown",
-            &[("valueReference", &layout.derivative(k).to_string()), ("dependencies", &initial(s.depends_on))],
+            &[
+                ("valueReference", &layout.derivative(k).to_string()),
+                ("dependencies", &initial(measured.derivative(s.variable))),
+            ],
         );
     }
     for k in 0..layout.indicators {

@@ -222,7 +222,8 @@ SYSTEMS = {
 # Light or softly controlled motors (issue 28): J_motor 1e-2 or 1e-3, speed
 # gain 1 or 0.1 with 2 N.m stall torque (w_command = 2/K_v) on the same shaft
 # and load. The held shaft torque of the plain exchange diverges on them
-# under a Jacobi master once h*sqrt(k/J_motor) passes about 0.5.
+# under a Jacobi master once h*sqrt(k/J_motor) passes 0.2 (a weakly damped
+# motor at 0.32).
 LIGHT_MOTORS = {
     f"motor_J{j:g}_Kv{kv:g}": ShaftSystem(j, kv, 10.0, 0.0, 1.0, 1.5, 1.0, 2.0 / kv)
     for j in (1e-2, 1e-3)

@@ -1,9 +1,9 @@
 //! OpenModelica's simulator (OMSimulator) as an importer in the tests.
 //!
-//! `cargo xtask test` builds it once from `../shared/omsimulator/` into
-//! `target/omsimulator` and passes the binary in `OMSIMULATOR`; without it
-//! (a clone without `../shared`, or a failed build) `OMSIMULATOR_SKIPPED`
-//! says why, and the tests that need it print `skipped: ...` and return.
+//! The binary is the one the environment variable `OMSIMULATOR` names
+//! (nothing in this repository builds or fetches it); `cargo xtask test`
+//! passes it on. Without it `OMSIMULATOR_SKIPPED` says why, and the tests
+//! that need it print `skipped: ...` and return.
 
 use crate::Table;
 use std::path::{Path, PathBuf};
@@ -19,14 +19,17 @@ pub fn omsimulator(test: &str) -> Option<PathBuf> {
         }
         None => {
             let why = std::env::var("OMSIMULATOR_SKIPPED")
-                .unwrap_or_else(|_| "OMSIMULATOR is not set (run the tests through `cargo xtask test`)".into());
+                .unwrap_or_else(|_| "OMSIMULATOR is not set: point it to an OMSimulator binary".into());
             println!("skipped: {test}: OMSimulator not available ({why})");
             None
         }
     }
 }
 
-/// Interface OMSimulator imports an FMU as (`--mode`).
+/// Interface OMSimulator imports an FMU as (`--mode`). It applies to a
+/// single FMU on the command line and to a Lua script's system kind; an
+/// `.ssp` keeps the system kind of its SSD whatever `--mode` says (the
+/// shipped SSPs' `--mode=cs` and `--mode=me` results are identical).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// Co-Simulation in a weakly coupled system: fixed communication step.

@@ -16,7 +16,7 @@ fn run_scenario(name: &str) -> Table {
     let mut t = fmu_tests::run_scenario(name);
     for (k, column) in t.columns.clone().iter().enumerate() {
         let scale = match column.as_str() {
-            "torque" | "tau_gear" | "tau_friction" | "valve" | "rate_loop_integral" => 1.0 / PSI,
+            "motor_pressure" | "gear_pressure" | "friction_pressure" | "valve" | "rate_loop_integral" => 1.0 / PSI,
             "position" | "motor_angle" => 1.0 / 1f64.to_radians(),
             "rate" | "motor_rate" | "position_loop_integral" => 1.0 / 1e-3f64.to_radians(),
             _ => continue,
@@ -41,7 +41,7 @@ fn roughness(torque: &[f64], rows: impl Iterator<Item = usize>) -> f64 {
 
 /// Rows before the torque first reaches `level` in magnitude (all if never).
 fn before_torque_reaches(t: &Table, level: f64) -> usize {
-    let torque = t.column("torque");
+    let torque = t.column("motor_pressure");
     torque.iter().position(|p| p.abs() >= level).unwrap_or(torque.len())
 }
 
@@ -59,10 +59,10 @@ fn gear_spring_holds_the_stuck_axis(t: &Table) {
     let at = |name: &str| t.column(name)[last];
     let spring = k * (at("motor_angle") - at("position")).to_radians();
     assert_eq!(at("rate"), 0.0);
-    assert!((at("tau_gear") / spring - 1.0).abs() < 1e-3, "gear {} psi, spring {spring} psi", at("tau_gear"));
-    let (time, torque) = (t.column("time"), t.column("torque"));
+    assert!((at("gear_pressure") / spring - 1.0).abs() < 1e-3, "gear {} psi, spring {spring} psi", at("gear_pressure"));
+    let (time, torque) = (t.column("time"), t.column("motor_pressure"));
     let slope = (torque[last] - torque[last - 1]) / (time[last] - time[last - 1]);
-    let lag = at("valve") - at("torque");
+    let lag = at("valve") - at("motor_pressure");
     // Within 15 %: the run's 10 ms step equals that time constant.
     assert!((lag - 0.01 * slope).abs() < 0.15 * lag.abs(), "valve - torque = {lag} psi, 10 ms * {slope} psi/s");
 }
@@ -72,7 +72,8 @@ fn fig4_hill_rate_is_exactly_zero_between_the_static_friction_levels() {
     let t = run_scenario("hill_fig4_predictive");
     insta::assert_snapshot!("hill_fig4", t.snapshot_text(10));
     gear_spring_holds_the_stuck_axis(&t);
-    let (time, rate, gear, position) = (t.column("time"), t.column("rate"), t.column("tau_gear"), t.column("position"));
+    let (time, rate, gear, position) =
+        (t.column("time"), t.column("rate"), t.column("gear_pressure"), t.column("position"));
     // Hill's law at every step: an axis at rest stays exactly at rest while the
     // torque the gear applies is within the static friction levels.
     for k in 1..time.len() {
@@ -91,7 +92,7 @@ fn fig4_hill_rate_is_exactly_zero_between_the_static_friction_levels() {
         "Hill: breakaway at t = {} s with {:.1} psi on the axis ({:.1} psi pressure); motion before: none",
         time[first_motion],
         gear[first_motion],
-        t.column("torque")[first_motion]
+        t.column("motor_pressure")[first_motion]
     );
     assert!(time[first_motion] > 1.0 && time[first_motion] < 3.0);
     // It slides, then sticks again: exactly zero rate and a frozen position.
@@ -111,11 +112,11 @@ fn fig4_hill_rate_is_exactly_zero_between_the_static_friction_levels() {
     );
     // While it sticks the pressure changes smoothly (a ramp driven by the loop integrators).
     let stuck_rows = (1..time.len() - 1).filter(|&k| rate[k - 1..=k + 1].iter().all(|&w| w == 0.0));
-    let smooth = roughness(&t.column("torque"), stuck_rows);
+    let smooth = roughness(&t.column("motor_pressure"), stuck_rows);
     eprintln!("Hill: torque roughness while stuck {smooth:.3} psi");
     // Against the conventional model over its own interval below friction (Fig. 3).
     let c = run_scenario("hill_fig3_conventional");
-    let rough = roughness(&c.column("torque"), 1..before_torque_reaches(&c, COULOMB));
+    let rough = roughness(&c.column("motor_pressure"), 1..before_torque_reaches(&c, COULOMB));
     eprintln!("conventional: torque roughness below friction {rough:.3} psi");
     assert!(rough > 4.0 * smooth, "Hill's torque is smoother: {smooth} vs {rough}");
 }

@@ -38,7 +38,7 @@ fn layer_of(module: &[String]) -> Option<Layer> {
         "description" | "model" | "scenario" | "bibliography" | "equations" | "text" | "Model" => Layer::Contract,
         "models" | "scenarios" => Layer::Models,
         "instance" => Layer::Core,
-        "xml" | "xml3" | "registry" => Layer::Registry,
+        "xml" | "xml3" | "registry" | "dependencies" => Layer::Registry,
         // What both bindings share at the C boundary sits with them.
         "ffi" => Layer::Binding,
         "fmi2" | "fmi3" => match module.get(1).map(String::as_str) {

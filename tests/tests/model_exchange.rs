@@ -80,8 +80,9 @@ fn fmpy_runs_model_exchange_to_the_closed_forms() {
 }
 
 /// The shaft-and-load system of issue 19, strongly coupled in OMSimulator
-/// (`../shared/omsimulator`: b3cd458 with upstream's fix that passes
-/// connected outputs to inputs inside CVODE's right-hand side), at maximum
+/// (measured with b3cd458 and upstream's fix that passes connected outputs
+/// to inputs inside CVODE's right-hand side; the binary `OMSIMULATOR` names
+/// needs that fix), at maximum
 /// steps of 1 ms, 0.1 ms and 10 us (CVODE's tolerance 1e-11: at 1e-8 its
 /// own error, about 1e-4 rad/s at 0.3 s, moves the stiff shaft's glancing
 /// stops by 0.5 ms whatever the maximum step). The error must fall with the
@@ -106,7 +107,7 @@ fn omsimulator_strongly_coupled_system_meets_the_stick_goal() {
 /// The same systems cut at the shaft (MotorDrive, torque in and motion out,
 /// drives HillFrictionShaftLoad), strongly coupled in OMSimulator. What
 /// OMSimulator holds is now the drive end's motion, smooth under a stiff
-/// speed loop. With `../shared/omsimulator` at b3cd458 + the upstream fix
+/// speed loop. With OMSimulator b3cd458 + the upstream fix
 /// `sc-inputs-in-rhs.patch` (connected outputs passed to inputs inside
 /// CVODE's right-hand side) the error falls by about ten per decade of the
 /// maximum step (worst relative stick error at 1 ms / 0.1 ms / 10 us:

@@ -1,5 +1,5 @@
-//! OpenModelica's simulator (OMSimulator, built from `../shared/omsimulator`)
-//! imports every FMU and runs its default experiment; its results must be
+//! OpenModelica's simulator (OMSimulator, the binary `OMSIMULATOR` names;
+//! skipped without it) imports every FMU and runs its default experiment; its results must be
 //! FMPy's results for the same interface.
 //!
 //! Co-Simulation: OMSimulator's weakly coupled system steps the FMU, FMPy's

@@ -267,7 +267,7 @@ fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
         ("LoadDependentFrictionInertia", &[("phi_start", 2.0)], "outside the stops"),
         ("FlapActuatorServo", &[("internal_step", 1e-3)], "needs internal_step <="),
         ("CmgGimbalRateLoop", &[("internal_step", 1e-2)], "needs internal_step <="),
-        ("AntennaAzimuthServo", &[("tau_static", 300.0)], "static friction must be >= Coulomb friction"),
+        ("AntennaAzimuthServo", &[("breakaway_pressure", 300.0)], "static friction must be >= Coulomb friction"),
         ("HillFrictionShaftLoad", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
         ("StribeckShaftLoad", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
         ("MajdSimaanShaftLoad", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),

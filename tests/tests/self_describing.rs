@@ -497,7 +497,7 @@ fn shipped_references_match_closed_forms_and_paper_numbers() {
             "AntennaAzimuthServo" => {
                 const PSI: f64 = 6894.757293168361;
                 let (rate, mode) = (r.col("rate"), r.col("mode"));
-                let gear: Vec<f64> = r.col("tau_gear").iter().map(|g| g / PSI).collect();
+                let gear: Vec<f64> = r.col("gear_pressure").iter().map(|g| g / PSI).collect();
                 for k in 0..t.len() {
                     if mode[k] == 0.0 {
                         assert!(rate[k] == 0.0, "{id}: stuck with rate {} at {}", rate[k], t[k]);

@@ -359,10 +359,10 @@ fn the_shaft_port_ssp_system_in_omsimulator_keeps_the_stick() {
     }
 }
 
-/// Every shipped SSP in OMSimulator, weakly coupled, with and without
+/// Every shipped SSP in OMSimulator, weakly coupled (the system kind its SSD
+/// declares; `--mode=me` would not change it), with and without
 /// `--inputExtrapolation=true` (which sets the derivative of every input
-/// of an FMU that can interpolate), and strongly coupled (every FMU's Model
-/// Exchange under CVODE): no error and no warning in the log, and
+/// of an FMU that can interpolate): no error and no warning in the log, and
 /// the run reaches its stop time: OMSimulator's command line runs an SSP to
 /// `--stopTime` (default 1 s) and does not read the SSD's DefaultExperiment
 /// for it (OMSimulator.cpp, `.ssp` branch). (The SSD schema is linked beside
@@ -379,7 +379,7 @@ fn every_shipped_ssp_runs_in_omsimulator_without_errors_or_warnings() {
     ssps.sort();
     assert_eq!(ssps.len(), 3, "{ssps:?}");
     for ssp in &ssps {
-        for (mode, extrapolation) in [("cs", "false"), ("cs", "true"), ("me", "false")] {
+        for (mode, extrapolation) in [("cs", "false"), ("cs", "true")] {
             let dir = workspace_root()
                 .join(format!("target/oms_ssp_{}_{mode}_{extrapolation}", ssp.file_stem().unwrap().to_string_lossy()));
             let _ = std::fs::remove_dir_all(&dir);
@@ -542,8 +542,8 @@ fn assert_instants(seen: &[(f64, i32)], reference: &[(f64, i32)], h: f64, what: 
 /// 1, 5 and 20 ms: the clutch unlocks and locks again at the instants of a
 /// reference computed independently (scipy's solve_ivp on the whole system,
 /// the clutch's events located), each within max(2 %, one step); and so in
-/// OMSimulator at the SSP's annotated 10 ms, weakly coupled (Co-Simulation)
-/// and strongly coupled (the three FMUs' Model Exchange under CVODE).
+/// OMSimulator at the SSP's annotated 10 ms, as the weakly coupled
+/// (Co-Simulation) system the SSD declares.
 #[test]
 fn the_clutch_between_shafts_locks_and_slips_at_the_reference_instants() {
     let script = workspace_root().join("tests/python/clutch_between_shafts.py");
@@ -564,7 +564,7 @@ fn the_clutch_between_shafts_locks_and_slips_at_the_reference_instants() {
     let Some(oms) = fmu_tests::oms::omsimulator("the clutch SSP in OMSimulator") else { return };
     let dir = workspace_root().join("target/oms_clutch_instants");
     let h = 0.01;
-    for mode in ["--mode=cs", "--mode=me"] {
+    for mode in ["--mode=cs"] {
         let rows = omsimulator_ssp_rows(&oms, &ssp, &dir, &["--stopTime=3", mode], "Clutch.locked", h);
         assert_eq!(rows.len(), 301, "{mode}: rows at the communication points");
         // The changes of `locked` at the communication points.

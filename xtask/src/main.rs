@@ -6,7 +6,8 @@
 //!   scenarios' FMI cross-check files (`<Model>_in.csv`, `<Model>_ref.opt`)
 //!   beside them and per scenario in `target/fmu/scenarios/<name>/`, and
 //!   the SSP systems of `ssp.rs` (`target/fmu/<System>.ssp`).
-//! - `cargo xtask docs` — regenerate `docs/models.md` from the declarations.
+//! - `cargo xtask docs` — regenerate `docs/models.md` from the declarations
+//!   and `fmu/src/dependencies/measured.rs` from the models (`<ModelStructure>`).
 //! - `cargo xtask test` — provision the importers (FMPy, libclang for the
 //!   `fmi` crate) in `target/venv`, build the FMUs, run every test, the
 //!   valgrind memcheck and a bounded fuzz run.
@@ -97,6 +98,14 @@ fn write_docs() -> Result<()> {
     let path = root().join("docs/models.md");
     std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
     std::fs::write(&path, fmu::registry::models_markdown()).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("wrote {}", path.display());
+    // The models' dependencies, measured (`<ModelStructure>` is made from them).
+    let path = root().join("fmu/src/dependencies/measured.rs");
+    let measured: Vec<_> = fmu::registry::MODELS.iter().map(|m| (m.measure_dependencies)()).collect();
+    for (m, why) in measured.iter().flat_map(|m| m.skipped.iter().map(move |s| (m.model, s))) {
+        println!("{m}: dependencies not measured on {why}");
+    }
+    std::fs::write(&path, fmu::dependencies::rust_source(&measured)).map_err(|e| format!("{}: {e}", path.display()))?;
     println!("wrote {}", path.display());
     Ok(())
 }
@@ -192,8 +201,9 @@ fn memcheck(fmus: &std::path::Path, env: &provision::TestEnv) -> Result<bool> {
 
 fn test(extra: &[String]) -> Result<()> {
     let env = provision::provision()?;
-    // OpenModelica's simulator for the tests that import the FMUs with it;
-    // without it those tests say they skipped and why.
+    // OpenModelica's simulator for the tests that import the FMUs with it:
+    // the binary `OMSIMULATOR` names (nothing builds it here); without it
+    // those tests say they skipped and why.
     let omsimulator = provision::omsimulator();
     match &omsimulator {
         Ok(path) => println!("OMSimulator: {}", path.display()),

@@ -79,8 +79,8 @@ pub fn entries(m: &Entry, platforms: &[&str], standard: Standard) -> Result<Vec<
             figures.push(s.figure);
         }
     }
-    let default_run = runner::cross_check::default_run_of(id);
-    let table = default_run.simulate()?;
+    let cross_check = runner::cross_check::files(id)?;
+    let table = shipped_run(id, &cross_check)?;
     out.push((
         "documentation/index.html".to_string(),
         index_html(m, &scenarios, &figures, &table, platforms, standard).into_bytes(),
@@ -95,7 +95,7 @@ pub fn entries(m: &Entry, platforms: &[&str], standard: Standard) -> Result<Vec<
     out.push(("model.png".to_string(), model_png(m, &table)?));
     // Every experiment replays from the FMU alone (documentation/replay.py).
     out.push(("documentation/replay.py".to_string(), include_bytes!("../assets/replay.py").to_vec()));
-    for (name, text) in runner::cross_check::files(id)? {
+    for (name, text) in cross_check {
         if name != "ReadMe.md" {
             out.push((format!("documentation/experiments/default/{name}"), text.into_bytes()));
         }
@@ -109,6 +109,36 @@ pub fn entries(m: &Entry, platforms: &[&str], standard: Standard) -> Result<Vec<
         out.push((format!("{dir}/start_values.csv"), s.start_values_csv().into_bytes()));
     }
     Ok(out)
+}
+
+/// The default run the page and `model.png` draw: the run of the shipped
+/// `<id>_ref.csv`, its outputs read back from that file's text (`files`,
+/// the cross-check set), so the figures show exactly the reference an
+/// importer compares with; the inputs beside them are the values that run
+/// held over each step (FMPy's: the `_in.csv` at the step's start).
+fn shipped_run(id: &str, files: &[(String, String)]) -> Result<Table> {
+    let name = format!("{id}_ref.csv");
+    let (_, csv) = files.iter().find(|(n, _)| *n == name).ok_or_else(|| format!("{id}: no {name}"))?;
+    let mut lines = csv.lines();
+    let columns: Vec<String> =
+        lines.next().unwrap_or("").split(',').map(|c| c.trim().trim_matches('"').to_string()).collect();
+    let mut rows = Vec::new();
+    for line in lines {
+        let row: std::result::Result<Vec<f64>, _> = line.split(',').map(|x| x.trim().parse::<f64>()).collect();
+        rows.push(row.map_err(|e| format!("{name}: {e} in `{line}`"))?);
+    }
+    let run = runner::cross_check::default_run_of(id).simulate_like_fmpy()?;
+    let times_agree = run.rows.len() == rows.len() && run.rows.iter().zip(&rows).all(|(a, b)| a[0] == b[0]);
+    if !times_agree {
+        return Err(format!("{id}: {name} does not hold every communication point of its run"));
+    }
+    let inputs: Vec<usize> = (0..run.columns.len()).filter(|&c| !columns.contains(&run.columns[c])).collect();
+    let mut table = Table { columns, rows };
+    table.columns.extend(inputs.iter().map(|&c| run.columns[c].clone()));
+    for (row, full) in table.rows.iter_mut().zip(&run.rows) {
+        row.extend(inputs.iter().map(|&c| full[c]));
+    }
+    Ok(table)
 }
 
 fn escape(s: &str) -> String {
@@ -278,7 +308,8 @@ fn index_html(
 
     h.push_str(&format!(
         "<h2>Default experiment</h2>\n<p>{} s to {} s, communication step {} s (Model Exchange: relative tolerance \
-         {}), with every variable at its start value{}. Every output (and input):</p>\n{}",
+         {}), with every variable at its start value{}. Every output (and input) of the run in the shipped \
+         <code>{id}_ref.csv</code> (inputs held over each step at their value at its start, as FMPy holds them):</p>\n{}",
         e.start_time,
         e.stop_time,
         e.step_size,
@@ -385,6 +416,7 @@ fn index_html(
         }
         h.push_str("</table>\n");
     }
+    h.push_str(&dependencies_html(m));
     h.push_str(&format!(
         "<h2 id=\"interface\">Which interface to pick</h2>\n<ul>\n<li><b>Model Exchange</b> when the plant has its own \
          variable-step solver (a Modelica tool, FMPy's CVode, OMSimulator's strongly coupled system): the FMU gives \
@@ -494,6 +526,34 @@ fn index_html(
 }
 
 /// FMI 3.0's name of an FMI 2.0 type.
+/// `<ModelStructure>` as a table: what each output and derivative follows at
+/// once, and which of it is Model Exchange's only (measured on the model,
+/// `fmu::dependencies`).
+fn dependencies_html(m: &Entry) -> String {
+    let table = fmu::dependencies::of(m.info.identifier);
+    let codes = |names: &[&str]| names.iter().map(|n| format!("<code>{n}</code>")).collect::<Vec<_>>().join(", ");
+    let mut h = String::from(
+        "<h2 id=\"dependencies\">Dependencies</h2>\n<p>What each output (and, in Model Exchange, each derivative) \
+         follows at once, as <code>&lt;ModelStructure&gt;</code> declares it: measured on the model by perturbing \
+         each input and state alone. One model structure serves both interfaces, so it declares the union; in \
+         Co-Simulation an input set between steps acts only from the next step on unless it is listed under \
+         both.</p>\n<table><tr><th>unknown</th><th>both interfaces</th><th>Model Exchange only</th></tr>\n",
+    );
+    for (name, co_simulation, _) in table.outputs {
+        let only = table.model_exchange_only(name);
+        h.push_str(&format!(
+            "<tr><td><code>{name}</code></td><td>{}</td><td>{}</td></tr>\n",
+            codes(co_simulation),
+            codes(&only)
+        ));
+    }
+    for (state, knowns) in table.derivatives {
+        h.push_str(&format!("<tr><td><code>der({state})</code></td><td></td><td>{}</td></tr>\n", codes(knowns)));
+    }
+    h.push_str("</table>\n");
+    h
+}
+
 fn fmi3_type(fmi2: &'static str) -> &'static str {
     match fmi2 {
         "Real" => "Float64",

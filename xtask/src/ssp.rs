@@ -54,7 +54,7 @@ const SHAFT_DRIVE_HILL_FRICTION: System = System {
                   up and overshoots to 1.47 N.m: the load breaks away at 0.06 s although 0.9 N.m is below both \
                   the static (1.2 N.m) and the Coulomb (1.0 N.m) levels, slides 2.3 mrad at up to 0.026 rad/s and \
                   sticks again for good at 0.22 s, w exactly 0. The parameter set equals the start values, so an \
-                  importer that does not apply the .ssv (fmpy.simulate_ssp 0.3.32) runs the same system. A torque \
+                  importer that does not apply the .ssv (fmpy.ssp.simulation.simulate_ssp of FMPy 0.3.32 without parameter_set) runs the same system. A torque \
                   cut: the load takes the shaft torque of the step's start, held, so its sticks come late and its \
                   sliding gains energy as h*sqrt(k_shaft/J) grows (here 1 ms*sqrt(10/1) = 0.003); for larger steps \
                   or a light load cut at the shaft instead (HillFrictionShaftLoad, MotorShaftLoadHillFriction.ssp)",
@@ -106,7 +106,7 @@ const MOTOR_SHAFT_LOAD_HILL_FRICTION: System = System {
                   (stable at any step under any master, whatever the motor's inertia); the motor's speed command \
                   w_command keeps its start value 0.5 rad/s (no system input, so that any importer runs it as \
                   shipped). With the parameter set (stiff speed loop): stick-slip, sticks of 0.199 s. An importer \
-                  that does not apply the .ssv (fmpy.simulate_ssp 0.3.32) runs MotorDrive's defaults (speed_gain \
+                  that does not apply the .ssv (fmpy.ssp.simulation.simulate_ssp of FMPy 0.3.32 without parameter_set) runs MotorDrive's defaults (speed_gain \
                   0.1: 0.05 N.m at most, below F_s): the load stays stuck, the motor settles at 5 mrad",
     components: &[
         Component {
@@ -166,7 +166,7 @@ const MOTOR_CLUTCH_LOAD: System = System {
                   shaft from the clutch's plate motion and k_coupling_*). With the parameter set: locked from rest, \
                   slipping from 0.552 s (the torque the clutch must carry passes 1 N.m) to 0.933 s (the plates \
                   meet again), then locked to the end, the drive line swinging on its shafts. An \
-                  importer that does not apply the .ssv (fmpy.simulate_ssp 0.3.32) runs the FMUs' defaults (a \
+                  importer that does not apply the .ssv (fmpy.ssp.simulation.simulate_ssp of FMPy 0.3.32 without parameter_set) runs the FMUs' defaults (a \
                   weak motor loop): the clutch stays locked",
     components: &[
         Component {
@@ -427,7 +427,7 @@ mod tests {
     }
 
     /// The bound parameter set changes nothing an importer would not get
-    /// from the FMUs' start values: fmpy.simulate_ssp (0.3.32) ignores the
+    /// from the FMUs' start values: fmpy.ssp.simulation.simulate_ssp (FMPy 0.3.32) without parameter_set ignores the
     /// .ssv, so a value that differs from its start value would make FMPy
     /// run another system (as the former load spinning at w_start = 1 did).
     #[test]

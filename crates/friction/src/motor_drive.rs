@@ -9,8 +9,9 @@
 //! With a [`ShaftCoupling`] the motor also holds the shaft to the load
 //! itself (an implicit coupling): `+ k*(phi_l(t) - phi) + d*(w_l - w)`, the
 //! far end moving as `phi_l + w_l*t` over the step. The held shaft torque of
-//! the plain exchange acts explicitly and diverges under a Jacobi master once
-//! `h*sqrt(k/J_m)` passes about 0.5; solved exactly against the far end's
+//! the plain exchange acts explicitly and may diverge under a Jacobi master
+//! once `h*sqrt(k/J_m)` passes 0.2 (a weakly damped motor does at 0.32);
+//! solved exactly against the far end's
 //! motion, the motor side is stable at any step.
 
 use serde::{Deserialize, Serialize};

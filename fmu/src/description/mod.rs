@@ -10,9 +10,9 @@
 //! One line a variable, inside [`variables!`]; each entry is a constructor of
 //! [`Variable`] (`input`, `output`, `parameter`, `choice_parameter`,
 //! `internal_step`, ...) without the `Variable::<Self>::` prefix, then its
-//! modifiers (`.min`, `.positive`, `.above`, `.max`, `.display`,
-//! `.depends_on`). A quantity is named bare (`Torque`, not
-//! `Quantity::Torque`): the macro brings [`Quantity`]'s variants into scope.
+//! modifiers (`.min`, `.positive`, `.above`, `.max`, `.display`; what an
+//! output depends on is measured, not declared). A quantity is named bare
+//! (`Torque`, not `Quantity::Torque`): the macro brings [`Quantity`]'s variants into scope.
 //! A variable stored in a field of the model names the field in place of its
 //! name, `name = field.path` (or just `field.path` when the variable is
 //! named as the field), and `variable!` derives the getter and the setter
@@ -154,9 +154,6 @@ pub struct Variable<M> {
     pub causality: Causality,
     pub variability: Variability,
     pub value: Value<M>,
-    /// Outputs only: the inputs it depends on directly (feedthrough), by
-    /// name; empty for outputs that change only in doStep.
-    pub depends_on: &'static [&'static str],
 }
 
 impl<M> Variable<M> {
@@ -231,7 +228,6 @@ impl<M> Variable<M> {
                 get,
                 set,
             },
-            depends_on: &[],
         }
     }
 
@@ -262,7 +258,6 @@ impl<M> Variable<M> {
             causality: Causality::Parameter,
             variability: Variability::Fixed,
             value: Value::Integer { start, min: Some(min), max: Some(max), choices: None, get, set: Some(set) },
-            depends_on: &[],
         }
     }
 
@@ -290,7 +285,6 @@ impl<M> Variable<M> {
                 get,
                 set: Some(set),
             },
-            depends_on: &[],
         }
     }
 
@@ -321,7 +315,6 @@ impl<M> Variable<M> {
             causality: Causality::Output,
             variability: Variability::Discrete,
             value: Value::Integer { start: 0, min: Some(min), max: Some(max), choices: None, get, set: None },
-            depends_on: &[],
         }
     }
 
@@ -333,7 +326,6 @@ impl<M> Variable<M> {
             causality: Causality::Output,
             variability: Variability::Discrete,
             value: Value::Boolean { start: false, get, set: None },
-            depends_on: &[],
         }
     }
 
@@ -367,12 +359,6 @@ impl<M> Variable<M> {
         if let Value::Real { ref mut max, .. } = self.value {
             *max = Some(bound);
         }
-        self
-    }
-
-    /// Direct dependencies of an output on inputs, by name.
-    pub const fn depends_on(mut self, inputs: &'static [&'static str]) -> Self {
-        self.depends_on = inputs;
         self
     }
 

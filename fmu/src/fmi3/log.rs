@@ -22,18 +22,6 @@ pub fn to_callback(log_message: LogMessage, environment: Fmi3InstanceEnvironment
     Log::new(Box::new(Callback { log_message, environment }), logging_on)
 }
 
-/// No callback (FMI 3.0 allows a NULL `logMessage`): nothing is logged.
-struct Silent;
-
-impl Sink for Silent {
-    fn send(&self, _: Status, _: usize, _: &str) {}
-}
-
-/// The log of an instance instantiated without a callback.
-pub fn silent() -> Log {
-    Log::new(Box::new(Silent), false)
-}
-
 impl Sink for Callback {
     fn send(&self, status: Status, category: usize, message: &str) {
         // Interior NULs would truncate the message (FMI 3.0 has no format

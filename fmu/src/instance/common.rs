@@ -108,20 +108,44 @@ impl Instance {
     pub fn get_real(&mut self, vrs: &[u32], out: &mut [f64]) -> Outcome {
         self.fresh()?;
         if self.interface == Interface::CoSimulation && vrs.iter().any(|&vr| vr as usize >= self.declared) {
-            // A derivative read in Co-Simulation: the hybrid form's, for
-            // the current state and inputs, on a copy (the stepper's own
-            // state stays as the step left it).
-            return self.hybrid_view().get_real(vrs, out).map(|()| Status::Ok);
+            return self.get_real_with_derivatives(vrs, out);
         }
         self.model.get_real(vrs, out).map(|()| Status::Ok)
     }
 
-    /// Model Exchange's evaluation of the current state, for what a
-    /// Co-Simulation instance is asked of its hybrid form.
-    pub(super) fn hybrid_view(&self) -> Box<dyn super::erased::Erased> {
+    /// A Co-Simulation read that includes a state's derivative: each
+    /// derivative from the hybrid form at the communication point (on a
+    /// copy: [`Instance::hybrid_view`]), every other variable from the
+    /// instance as a read of it alone gives it (libcosim reads all
+    /// variables in one call; the outputs are the step's, not Model
+    /// Exchange's).
+    #[cold]
+    #[inline(never)]
+    fn get_real_with_derivatives(&self, vrs: &[u32], out: &mut [f64]) -> Outcome {
+        super::access::check_lengths(vrs.len(), out.len())?;
+        let view = self.hybrid_view()?;
+        for (&vr, slot) in vrs.iter().zip(out.iter_mut()) {
+            let source = if vr as usize >= self.declared { view.as_ref() } else { self.model.as_ref() };
+            source.get_real(std::slice::from_ref(&vr), std::slice::from_mut(slot))?;
+        }
+        Ok(Status::Ok)
+    }
+
+    /// [`Instance::hybrid_view`] for a tool that measures the model (the
+    /// dependencies of `<ModelStructure>`).
+    pub fn model_exchange_view(&self) -> Result<Box<dyn super::erased::Erased>, String> {
+        self.hybrid_view()
+    }
+
+    /// Model Exchange's evaluation at the current time, states and inputs,
+    /// with the discrete state settled for them (a Co-Simulation step keeps
+    /// its contact state its own way), for what a Co-Simulation instance is
+    /// asked of its hybrid form: derivatives and event indicators. On a
+    /// copy: the instance stays as the step left it.
+    pub(super) fn hybrid_view(&self) -> Result<Box<dyn super::erased::Erased>, String> {
         let mut view = self.model.boxed_clone();
-        view.evaluate();
-        view
+        super::machine::settle(view.as_mut(), &super::log::Log::silent(), self.clock.time)?;
+        Ok(view)
     }
 
     /// One Real value when reading is allowed now and needs no refresh;

@@ -9,18 +9,20 @@ use super::log::Status;
 use super::machine::{Instance, Interface, Outcome};
 use super::phase::Phase;
 use super::snapshot::{Handle, Snapshot};
+use super::step::Clock;
 
 /// Leading bytes and version of a serialized FMU state.
 const SERIAL_MAGIC: &[u8; 8] = b"FRICFMU\x02";
-const SERIAL_VERSION: u32 = 1;
+/// Version 2: the experiment's stopTime is part of the state (a state
+/// restored into a fresh instance keeps its experiment).
+const SERIAL_VERSION: u32 = 2;
 
 impl Instance {
     fn snapshot(&self) -> Snapshot {
         Snapshot {
             phase: self.phase,
-            time: self.clock.time,
+            clock: self.clock,
             start_time: self.start_time,
-            substeps: self.clock.substeps,
             stale: self.stale,
             model: self.model.boxed_clone(),
         }
@@ -29,7 +31,11 @@ impl Instance {
     /// A call-sequence state only the other interface has.
     fn foreign_phase(&self, phase: Phase) -> bool {
         match self.interface {
-            Interface::CoSimulation => matches!(phase, Phase::EventMode | Phase::ContinuousTimeMode),
+            // FMI 3.0 Co-Simulation has an event mode where the importer asked for it.
+            Interface::CoSimulation => {
+                phase == Phase::ContinuousTimeMode
+                    || (phase == Phase::EventMode && !self.co_simulation_events.event_mode)
+            }
             Interface::ModelExchange => matches!(phase, Phase::StepComplete | Phase::StepFailed),
         }
     }
@@ -56,9 +62,8 @@ impl Instance {
         };
         let s = &mut self.snapshots[i];
         s.phase = self.phase;
-        s.time = self.clock.time;
+        s.clock = self.clock;
         s.start_time = self.start_time;
-        s.substeps = self.clock.substeps;
         s.stale = self.stale;
         if !s.model.assign(self.model.as_ref()) {
             s.model = self.model.boxed_clone();
@@ -66,19 +71,17 @@ impl Instance {
         Ok(existing)
     }
 
+    /// `SetFMUstate`: the instance becomes what it was when the state was
+    /// saved, its call-sequence state included (as the Reference FMUs do):
+    /// a state saved after a step restores into a fresh instance right
+    /// after instantiation (a warm start, the Kalman/MPC pattern), one saved
+    /// before initialization takes an initialized instance back there. A
+    /// state saved while failed lifts the instance out of the failure.
     pub fn set_state(&mut self, handle: Handle) -> Outcome {
         let Some(i) = self.find(handle) else {
             return Err("FMUstate is not a live state of this instance".into());
         };
         let s = &self.snapshots[i];
-        if s.phase.initialized() != self.phase.initialized() && self.phase != Phase::Error {
-            return Err(format!(
-                "FMUstate was saved in state {} and cannot be restored in state {}: \
-                 states from before initialization only restore before it, and after it only after it",
-                s.phase.name(),
-                self.phase.name()
-            ));
-        }
         if self.foreign_phase(s.phase) {
             return Err(format!(
                 "FMUstate was saved in state {} of the other interface: this instance runs {:?}",
@@ -89,21 +92,16 @@ impl Instance {
         if !self.model.assign(s.model.as_ref()) {
             return Err("FMUstate belongs to another model".into());
         }
-        // The call-sequence state stays (setting a state has no transition),
-        // except that a good state lifts an instance out of error/stepFailed.
-        if matches!(self.phase, Phase::Error | Phase::StepFailed) {
-            self.phase = match (s.phase.initialized(), self.interface) {
-                (false, _) => s.phase,
-                (true, Interface::CoSimulation) => Phase::StepComplete,
-                (true, Interface::ModelExchange) => Phase::EventMode,
-            };
-        }
+        self.phase = match (s.phase, self.interface) {
+            (Phase::Error | Phase::Fatal | Phase::StepFailed, Interface::CoSimulation) => Phase::StepComplete,
+            (Phase::Error | Phase::Fatal, Interface::ModelExchange) => Phase::EventMode,
+            (saved, _) => saved,
+        };
         self.dirty = true;
-        self.committed_time = s.time;
+        self.committed_time = s.clock.time;
         self.event_passes = 0;
-        self.clock.time = s.time;
+        self.clock = s.clock;
         self.start_time = s.start_time;
-        self.clock.substeps = s.substeps;
         self.stale = s.stale;
         Ok(Status::Ok)
     }
@@ -132,9 +130,11 @@ impl Instance {
         out.extend_from_slice(&(self.guid.len() as u32).to_le_bytes());
         out.extend_from_slice(self.guid.as_bytes());
         out.push(s.phase as u8);
-        out.extend_from_slice(&s.time.to_le_bytes());
+        out.extend_from_slice(&s.clock.time.to_le_bytes());
         out.extend_from_slice(&s.start_time.to_le_bytes());
-        out.extend_from_slice(&s.substeps.to_le_bytes());
+        // stopTime: NaN when none is defined.
+        out.extend_from_slice(&s.clock.stop_time().unwrap_or(f64::NAN).to_le_bytes());
+        out.extend_from_slice(&s.clock.substeps.to_le_bytes());
         out.push(s.stale as u8);
         out.extend_from_slice(&(model.len() as u32).to_le_bytes());
         out.extend_from_slice(&model);
@@ -164,6 +164,7 @@ impl Instance {
         let phase = Phase::from_u8(r.u8()?).ok_or("serialized FMU state has an invalid phase")?;
         let time = r.f64()?;
         let start_time = r.f64()?;
+        let stop_time = r.f64()?;
         let substeps = r.u64()?;
         let stale = match r.u8()? {
             0 => false,
@@ -175,7 +176,7 @@ impl Instance {
         if r.at != bytes.len() {
             return Err(format!("{} trailing bytes after the serialized FMU state", bytes.len() - r.at));
         }
-        if !time.is_finite() || !start_time.is_finite() || phase == Phase::Fatal {
+        if !time.is_finite() || !start_time.is_finite() || stop_time.is_infinite() || phase == Phase::Fatal {
             return Err("serialized FMU state holds a non-finite time or a fatal phase".into());
         }
         if self.foreign_phase(phase) {
@@ -189,7 +190,10 @@ impl Instance {
         model
             .check_all(self.interface == Interface::CoSimulation)
             .map_err(|e| format!("serialized FMU state breaks a rule: {e}"))?;
-        let snapshot = Snapshot { phase, time, start_time, substeps, stale, model };
+        let mut clock = Clock::default();
+        (clock.time, clock.substeps) = (time, substeps);
+        clock.set_stop_time(Some(stop_time).filter(|t| !t.is_nan()));
+        let snapshot = Snapshot { phase, clock, start_time, stale, model };
         if let Some(i) = self.find(existing) {
             *self.snapshots[i] = snapshot;
             return Ok(existing);

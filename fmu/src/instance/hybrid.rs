@@ -48,6 +48,19 @@ pub(super) fn state_value<M: Model>(model: &M, s: &crate::model::State<M>) -> f6
     }
 }
 
+/// An indicator that is exactly 0 reads as the smallest positive double:
+/// zero counts as positive. A body at rest with nothing acting on it has
+/// indicators that are 0 and stay 0 (its rate, a load of 0), and CVODE
+/// deactivates such a root function and warns ("some root functions
+/// identically 0") at every restart. A sign change is still seen where the
+/// quantity turns negative, and from negative up to 0 (the smallest
+/// positive double is a normal number: no host flushes it).
+fn at_rest_not_zero(z: &mut [f64]) {
+    for x in z.iter_mut().filter(|x| **x == 0.0) {
+        *x = f64::MIN_POSITIVE;
+    }
+}
+
 pub(super) fn check_state_count(states: usize, given: usize, what: &str) -> Result<(), String> {
     if states == given {
         return Ok(());
@@ -109,6 +122,7 @@ impl<M: Model> Hybrid for ModelBox<M> {
             ));
         }
         (h.event_indicators)(&self.model, out);
+        at_rest_not_zero(out);
         match out.iter().position(|z| !z.is_finite()) {
             Some(i) => Err(format!("event indicator {i} = {} is not finite at the current states and inputs", out[i])),
             None => Ok(()),

@@ -226,17 +226,25 @@ impl Instance {
     /// The whole event iteration at once (after initialization): the
     /// discrete state consistent with the states and inputs.
     pub(super) fn settle(&mut self) -> Result<(), String> {
-        for _ in 0..MAX_EVENT_ITERATIONS {
-            self.model.evaluate();
-            let (changed, _) = self.model.event(&self.log, self.clock.time);
-            if !changed {
-                self.model.evaluate();
-                self.dirty = false;
-                return Ok(());
-            }
-        }
-        Err(format!("the initial discrete state did not settle in {MAX_EVENT_ITERATIONS} passes"))
+        settle(self.model.as_mut(), &self.log, self.clock.time)?;
+        self.dirty = false;
+        Ok(())
     }
+}
+
+/// The event iteration of `model` at `time` until its discrete state holds,
+/// evaluated for it: Model Exchange's settling, and a Co-Simulation
+/// instance's view of its hybrid form (on a copy, logging nothing).
+pub(super) fn settle(model: &mut dyn Erased, log: &Log, time: f64) -> Result<(), String> {
+    for _ in 0..MAX_EVENT_ITERATIONS {
+        model.evaluate();
+        let (changed, _) = model.event(log, time);
+        if !changed {
+            model.evaluate();
+            return Ok(());
+        }
+    }
+    Err(format!("the discrete state at t = {time} s did not settle in {MAX_EVENT_ITERATIONS} passes"))
 }
 
 impl Drop for Instance {

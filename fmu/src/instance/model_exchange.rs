@@ -58,7 +58,7 @@ impl Instance {
     pub fn get_event_indicators(&mut self, out: &mut [f64]) -> Outcome {
         self.fresh()?;
         if self.interface == super::machine::Interface::CoSimulation {
-            return self.hybrid_view().event_indicators(out).map(|()| Status::Ok);
+            return self.hybrid_view()?.event_indicators(out).map(|()| Status::Ok);
         }
         self.model.event_indicators(out).map(|()| Status::Ok)
     }

@@ -5,13 +5,14 @@
 
 use super::erased::Erased;
 use super::phase::Phase;
+use super::step::Clock;
 
 /// A saved FMU state; a binding hands out its address as the state's handle.
 pub struct Snapshot {
     pub(super) phase: Phase,
-    pub(super) time: f64,
+    /// Time, stopTime and substeps taken.
+    pub(super) clock: Clock,
     pub(super) start_time: f64,
-    pub(super) substeps: u64,
     pub(super) stale: bool,
     pub(super) model: Box<dyn Erased>,
 }

@@ -65,7 +65,7 @@ impl Model for AntennaAzimuthServo {
     const INFO: ModelInfo = ModelInfo::new("AntennaAzimuthServo", Experiment::new(0.0, 5.0, 0.01))
         .sources(&[(&bibliography::HILL, "Section IV, the azimuth servo, Figs. 3-4; friction, Eqs. (1)-(6)")])
         .equations(&[
-            eq("J_total = tau_coulomb/friction_to_inertia", "", "total inertia, in Pa.s2/rad, from Hill's \
+            eq("J_total = coulomb_pressure/friction_to_inertia", "", "total inertia, in Pa.s2/rad, from Hill's \
                 friction-to-inertia ratio F_c/J (1.77 mrad/s2, Section IV)"),
             eq("J_motor = motor_inertia_fraction*J_total", "", "inertia on the motor side of the gear spring"),
             eq("J_antenna = (1 - motor_inertia_fraction)*J_total", "", "inertia on the antenna side, where the \
@@ -96,28 +96,28 @@ impl Model for AntennaAzimuthServo {
                 limit (Hill: the friction is roughly 20% of the maximum control effort)"),
             eq("valve_time_constant*der(valve) = pressure_command - valve", "", "servovalve spool lag; \
                 Co-Simulation: exact for the command held over the internal step"),
-            eq("pressure_time_constant*der(torque) = valve - torque", "", "pressure build-up lag, the \
+            eq("pressure_time_constant*der(motor_pressure) = valve - motor_pressure", "", "pressure build-up lag, the \
                 differential pressure being Hill's measure of the motor torque; Co-Simulation: exact for the mean of \
                 the valve output at the internal step's start and end, held over it"),
-            eq("tau_gear = k_gear*(motor_angle - position) + d_gear*(motor_rate - rate)", "", "gear spring and \
+            eq("gear_pressure = k_gear*(motor_angle - position) + d_gear*(motor_rate - rate)", "", "gear spring and \
                 damper: the torque on the antenna, the friction law's applied torque"),
             eq("der(motor_angle) = motor_rate", "", "motor kinematics"),
-            eq("J_motor*der(motor_rate) = torque - tau_gear", "", "motor inertia; Co-Simulation: symplectic Euler \
+            eq("J_motor*der(motor_rate) = motor_pressure - gear_pressure", "", "motor inertia; Co-Simulation: symplectic Euler \
                 (Hill integrates his eighth-order model by Euler at 10 ms), torques from the start of the internal \
                 step"),
             eq("der(position) = rate", "", "axis kinematics"),
-            eq("J_antenna*der(rate) = tau_gear + tau_friction", "", "antenna inertia under the gear torque and the \
+            eq("J_antenna*der(rate) = gear_pressure + friction_pressure", "", "antenna inertia under the gear torque and the \
                 axis friction (Hill, Eq. 2); Co-Simulation: over each internal step the friction law predicts a stop \
                 (Eq. 5) or a reversal (Eq. 6) within it and gives the mean friction"),
-            eq("tau_breakaway = tau_static", "friction_model = 1", "Hill's algorithm: the static level F_s decides \
+            eq("breakaway_limit = breakaway_pressure", "friction_model = 1", "Hill's algorithm: the static level F_s decides \
                 breakaway"),
-            eq("tau_friction = -tau_coulomb*sign(rate)", "rate != 0", "sliding: Coulomb friction against the motion \
+            eq("friction_pressure = -coulomb_pressure*sign(rate)", "rate != 0", "sliding: Coulomb friction against the motion \
                 (Hill, Eq. 4)"),
-            eq("tau_friction = -tau_gear", "rate = 0, abs(tau_gear) <= tau_breakaway", "stuck: the friction carries \
+            eq("friction_pressure = -gear_pressure", "rate = 0, abs(gear_pressure) <= breakaway_limit", "stuck: the friction carries \
                 the gear torque and the axis stays exactly still (Hill, Section II)"),
-            eq("tau_friction = -tau_coulomb*sign(tau_gear)", "rate = 0, abs(tau_gear) > tau_breakaway", "breakaway \
+            eq("friction_pressure = -coulomb_pressure*sign(gear_pressure)", "rate = 0, abs(gear_pressure) > breakaway_limit", "breakaway \
                 in the direction of the gear torque (Hill, Eq. 1)"),
-            eq("tau_friction = -tau_coulomb*sign(rate)", "friction_model = 0, \"Co-Simulation\"", "the \
+            eq("friction_pressure = -coulomb_pressure*sign(rate)", "friction_model = 0, \"Co-Simulation\"", "the \
                 conventional sign-function model (Hill, Fig. 1) at each fixed step, no friction at rate exactly 0: \
                 the axis chatters and creeps (Fig. 3)"),
             eq("mode = sign(rate)", "", "-1 backward, 0 stuck, +1 forward"),
@@ -144,11 +144,11 @@ impl Model for AntennaAzimuthServo {
         output(position = servo.antenna_angle, "Azimuth (antenna) position", Angle).display("mdeg"),
         output(rate = servo.antenna_rate, "Azimuth (antenna) rate; exactly 0 while the axis sticks (Hill's \
             algorithm)", AngularVelocity).display("mdeg/s"),
-        output(torque = servo.pressure * PSI, "Differential pressure of the hydraulic motors, Hill's measure of the \
+        output(motor_pressure = servo.pressure * PSI, "Differential pressure of the hydraulic motors, Hill's measure of the \
             control torque (Figs. 3-4a, shown as psi)", Pressure).display("psi"),
-        output(tau_gear = servo.gear_torque * PSI, "Differential pressure (Hill's torque measure) the gear transmits \
+        output(gear_pressure = servo.gear_torque * PSI, "Differential pressure (Hill's torque measure) the gear transmits \
             to the antenna over the last internal step: the friction law's applied torque", Pressure).display("psi"),
-        output(tau_friction = servo.friction_torque * PSI, "Differential pressure (Hill's torque measure) of the \
+        output(friction_pressure = servo.friction_torque * PSI, "Differential pressure (Hill's torque measure) of the \
             axis friction over the last internal step", Pressure).display("psi"),
         output(servo.motor_rate, "Motor rate referred to the axis (the rate-loop tachometer)", AngularVelocity)
             .display("mdeg/s"),
@@ -164,9 +164,9 @@ impl Model for AntennaAzimuthServo {
             discrete state)", -1, 1, |m| m.contact.as_i32()),
         choice_parameter(friction_model = design.friction, "Axis friction algorithm: the conventional sign-function \
             Coulomb model (Hill Fig. 1) or Hill's predictive static/Coulomb algorithm (Eqs. 1-6)", &FRICTION_MODEL, 1),
-        parameter(tau_static = design.static_torque * PSI, "Static (breakaway) friction F_s (Hill: 425 psi), >= \
-            tau_coulomb", Pressure, 425.0 * PSI).positive().display("psi"),
-        parameter(tau_coulomb = design.coulomb_torque * PSI, "Coulomb friction F_c (Hill: the 400 psi friction \
+        parameter(breakaway_pressure = design.static_torque * PSI, "Static (breakaway) friction F_s (Hill: 425 psi), >= \
+            coulomb_pressure", Pressure, 425.0 * PSI).positive().display("psi"),
+        parameter(coulomb_pressure = design.coulomb_torque * PSI, "Coulomb friction F_c (Hill: the 400 psi friction \
             threshold)", Pressure, 400.0 * PSI).positive().display("psi"),
         parameter(design.friction_to_inertia, "Deceleration F_c/J that Coulomb friction alone gives the axis (Hill: \
             1.77 mrad/s2 for azimuth); sets the inertia as F_c over it", AngularAcceleration, 1.77e-3).positive(),
@@ -196,19 +196,14 @@ impl Model for AntennaAzimuthServo {
     // are the outputs in their declared SI units (rad, rad/s, Pa).
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("position", |m, x| m.servo.antenna_angle = x, |m| m.derivatives[0], &["rate"], MILLIDEGREE),
-            state("rate", |m, x| m.servo.antenna_rate = x, |m| m.derivatives[1],
-                &["position", "rate", "motor_angle", "motor_rate"], MILLIDEGREE),
-            state("motor_angle", |m, x| m.servo.motor_angle = x, |m| m.derivatives[2], &["motor_rate"], MILLIDEGREE),
-            state("motor_rate", |m, x| m.servo.motor_rate = x, |m| m.derivatives[3],
-                &["position", "rate", "motor_angle", "motor_rate", "torque"], MILLIDEGREE),
-            state("torque", |m, x| m.servo.pressure = x / PSI, |m| m.derivatives[4], &["torque", "valve"], 100.0 * PSI),
-            state("valve", |m, x| m.servo.valve = x / PSI, |m| m.derivatives[5], &["position_command", "position",
-                "position_loop_integral", "motor_rate", "rate_loop_integral", "valve"], 100.0 * PSI),
-            state("rate_loop_integral", |m, x| m.servo.rate_integral = x / PSI, |m| m.derivatives[6],
-                &["position_command", "position", "position_loop_integral", "motor_rate"], 100.0 * PSI),
-            state("position_loop_integral", |m, x| m.servo.position_integral = x, |m| m.derivatives[7],
-                &["position_command", "position"], MILLIDEGREE),
+            state("position", |m, x| m.servo.antenna_angle = x, |m| m.derivatives[0], MILLIDEGREE),
+            state("rate", |m, x| m.servo.antenna_rate = x, |m| m.derivatives[1], MILLIDEGREE),
+            state("motor_angle", |m, x| m.servo.motor_angle = x, |m| m.derivatives[2], MILLIDEGREE),
+            state("motor_rate", |m, x| m.servo.motor_rate = x, |m| m.derivatives[3], MILLIDEGREE),
+            state("motor_pressure", |m, x| m.servo.pressure = x / PSI, |m| m.derivatives[4], 100.0 * PSI),
+            state("valve", |m, x| m.servo.valve = x / PSI, |m| m.derivatives[5], 100.0 * PSI),
+            state("rate_loop_integral", |m, x| m.servo.rate_integral = x / PSI, |m| m.derivatives[6], 100.0 * PSI),
+            state("position_loop_integral", |m, x| m.servo.position_integral = x, |m| m.derivatives[7], MILLIDEGREE),
         },
         indicators: 5,
         evaluate: |m| {
@@ -271,7 +266,7 @@ impl Model for AntennaAzimuthServo {
         let d = &self.design;
         if d.static_torque < d.coulomb_torque {
             return Err(format!(
-                "tau_static = {} Pa ({} psi) < tau_coulomb = {} Pa ({} psi): static friction must be >= Coulomb \
+                "breakaway_pressure = {} Pa ({} psi) < coulomb_pressure = {} Pa ({} psi): static friction must be >= Coulomb \
                  friction",
                 crate::text::number(d.static_torque * PSI),
                 crate::text::number(d.static_torque),
@@ -357,7 +352,7 @@ impl AntennaAzimuthServo {
 
 /// Hill's figures' units: psi and mdeg (the variables are SI).
 const STEP_TRACES: &[Trace] = &[
-    Trace::new("torque", 1.0 / PSI, "torque (psi)"),
+    Trace::new("motor_pressure", 1.0 / PSI, "torque (psi)"),
     Trace::new("rate", 1.0 / MILLIDEGREE, "rate (mdeg/s)"),
     Trace::new("position", 1.0 / MILLIDEGREE, "position (mdeg)"),
 ];

@@ -37,7 +37,6 @@ impl ClutchPlant for ClutchStickSlip {
     fn capacity(&self) -> f64 {
         self.capacity
     }
-    const TORQUES_DEPEND_ON: &'static [&'static str] = &["tau1", "tau2", "tau_capacity"];
 }
 
 impl Model for ClutchStickSlip {

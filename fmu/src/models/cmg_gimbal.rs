@@ -114,19 +114,16 @@ impl Model for CmgGimbalRateLoop {
     // sign: the one event indicator, so that the solver restarts there.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("angle_filtered_command", |m, x| m.gimbal.command_angle = x, |m| m.filtered_rate(),
-                &["rate_filtered_command", "rate_command"], 1e-3),
-            state("rate_filtered_command", |m, x| m.gimbal.command_rate = x, |m| m.filtered_acceleration(),
-                &["rate_filtered_command", "rate_command"], 1e-3),
-            state("angle", |m, x| m.gimbal.angle = x, |m| m.gimbal.rate, &["rate"], 1e-3),
+            state("angle_filtered_command", |m, x| m.gimbal.command_angle = x, |m| m.filtered_rate(), 1e-3),
+            state("rate_filtered_command", |m, x| m.gimbal.command_rate = x, |m| m.filtered_acceleration(), 1e-3),
+            state("angle", |m, x| m.gimbal.angle = x, |m| m.gimbal.rate, 1e-3),
             state("rate", |m, x| m.gimbal.rate = x,
-                |m| (m.gimbal.control_torque - m.gimbal.friction.torque) / m.gimbal.inertia, Self::RATE_DEPENDS_ON, 1e-3),
+                |m| (m.gimbal.control_torque - m.gimbal.friction.torque) / m.gimbal.inertia, 1e-3),
             state("tau_friction", |m, x| m.gimbal.friction.torque = 0.0 - x,
-                |m| 0.0 - m.gimbal.friction.torque_rate(m.gimbal.rate), &["rate", "tau_friction"], 0.1),
-            state("angle_without_friction", |m, x| m.gimbal.ideal_angle = x, |m| m.gimbal.ideal_rate,
-                &["rate_without_friction"], 1e-3),
+                |m| 0.0 - m.gimbal.friction.torque_rate(m.gimbal.rate), 0.1),
+            state("angle_without_friction", |m, x| m.gimbal.ideal_angle = x, |m| m.gimbal.ideal_rate, 1e-3),
             state("rate_without_friction", |m, x| m.gimbal.ideal_rate = x,
-                |m| m.control(m.gimbal.ideal_angle, m.gimbal.ideal_rate) / m.gimbal.inertia, Self::IDEAL_RATE_DEPENDS_ON, 1e-3),
+                |m| m.control(m.gimbal.ideal_angle, m.gimbal.ideal_rate) / m.gimbal.inertia, 1e-3),
         },
         indicators: 1,
         evaluate: |m| m.gimbal.control_torque = m.control(m.gimbal.angle, m.gimbal.rate),
@@ -204,17 +201,6 @@ impl Model for CmgGimbalRateLoop {
 }
 
 impl CmgGimbalRateLoop {
-    /// What the gimbal's rate depends on (ModelStructure).
-    const RATE_DEPENDS_ON: &'static [&'static str] =
-        &["angle_filtered_command", "rate_filtered_command", "rate_command", "angle", "rate", "tau_friction"];
-    /// What the frictionless copy's rate depends on.
-    const IDEAL_RATE_DEPENDS_ON: &'static [&'static str] = &[
-        "angle_filtered_command",
-        "rate_filtered_command",
-        "rate_command",
-        "angle_without_friction",
-        "rate_without_friction",
-    ];
 
     /// d(theta1')/dt of the command filter: (K_I/K_p)*(theta_c' - theta1'),
     /// none without a filter (K_p = 0).

@@ -66,8 +66,7 @@ impl Model for CompliantDrive {
             phi)", Angle, 0.0),
         input(w_load = inputs.load_rate, "Rate of the load (connect the friction FMU's w)", AngularVelocity, 0.0),
         output(tau_shaft = drive.shaft_torque, "Torque the shaft applies to the load (connect to the friction FMU's \
-            tau): Co-Simulation, at the end of the step; Model Exchange, now", Torque)
-            .depends_on(&["phi_load", "w_load"]),
+            tau): Co-Simulation, at the end of the step; Model Exchange, now", Torque),
         output(phi_motor = drive.motor_angle, "Motor angle", Angle).display("deg"),
         output(w_motor = drive.motor_rate, "Motor rate", AngularVelocity).display("rpm"),
         parameter(J_motor = drive.motor_inertia, "Motor (rotor) inertia", Inertia, 0.01).positive(),
@@ -83,9 +82,8 @@ impl Model for CompliantDrive {
     // Model Exchange: the same linear motor and shaft as an ODE, no events.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("phi_motor", |m, x| m.drive.motor_angle = x, |m| m.drive.motor_rate, &["w_motor"]),
-            state("w_motor", |m, x| m.drive.motor_rate = x, |m| m.acceleration,
-                &["phi_motor", "w_motor", "tau_motor", "w_command", "phi_load", "w_load"]),
+            state("phi_motor", |m, x| m.drive.motor_angle = x, |m| m.drive.motor_rate),
+            state("w_motor", |m, x| m.drive.motor_rate = x, |m| m.acceleration),
         },
         indicators: 0,
         evaluate: |m| {

@@ -78,7 +78,7 @@ impl Default for CoupledClutches {
 }
 
 impl Model for CoupledClutches {
-    const INFO: ModelInfo = ModelInfo::new("CoupledClutches", Experiment::new(0.0, 1.5, 0.001))
+    const INFO: ModelInfo = ModelInfo::new("CoupledClutches", Experiment::new(0.0, 1.5, 0.002))
         .default_inputs(MODELICA_INPUTS)
         .sources(&[
             (&bibliography::FRICTION_BLOG, "several masses locking and sliding in any combination"),
@@ -144,11 +144,11 @@ impl Model for CoupledClutches {
         output("tau_clutch_2", "Torque of clutch 2 from J2 to J3 (Co-Simulation: step average; Model Exchange: now)", Torque, |m| m.chain.clutch_torque[1]),
         output("tau_clutch_3", "Torque of clutch 3 from J3 to J4 (Co-Simulation: step average; Model Exchange: now)", Torque, |m| m.chain.clutch_torque[2]),
         integer_output("mode_1", "Clutch 1: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
-            -1, 2, |m| m.mode_now(0).code()).depends_on(&["f_normalized_1"]),
+            -1, 2, |m| m.mode_now(0).code()),
         integer_output("mode_2", "Clutch 2: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
-            -1, 2, |m| m.mode_now(1).code()).depends_on(&["f_normalized_2"]),
+            -1, 2, |m| m.mode_now(1).code()),
         integer_output("mode_3", "Clutch 3: -1 sliding backward, 0 locked, +1 sliding forward, 2 free",
-            -1, 2, |m| m.mode_now(2).code()).depends_on(&["f_normalized_3"]),
+            -1, 2, |m| m.mode_now(2).code()),
         parameter("J1", "Moment of inertia J1", Inertia, 1.0, field!(inertia[0])).positive(),
         parameter("J2", "Moment of inertia J2", Inertia, 1.0, field!(inertia[1])).positive(),
         parameter("J3", "Moment of inertia J3", Inertia, 1.0, field!(inertia[2])).positive(),
@@ -254,9 +254,7 @@ macro_rules! body_angle {
         State::new(
             $name,
             |m: &mut CoupledClutches, x| m.chain.angle[$i] = x,
-            |m: &CoupledClutches| m.chain.rate[$i],
-            &[$rate],
-        )
+            |m: &CoupledClutches| m.chain.rate[$i],)
     };
 }
 
@@ -266,9 +264,7 @@ macro_rules! body_rate {
         State::new(
             $name,
             |m: &mut CoupledClutches, x| m.chain.rate[$i] = x,
-            |m: &CoupledClutches| m.acceleration[$i],
-            &["w1", "w2", "w3", "w4", "tau_drive", "f_normalized_1", "f_normalized_2", "f_normalized_3"],
-        )
+            |m: &CoupledClutches| m.acceleration[$i],)
     };
 }
 use {body_angle, body_rate};

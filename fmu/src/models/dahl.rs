@@ -40,9 +40,7 @@ impl LawHooks for Dahl {
         State::new(
             "w",
             |m, x| m.body.rate = x,
-            |m| m.body.acceleration,
-            &["tau", "tau_friction"],
-        ),
+            |m| m.body.acceleration,),
         State::with_nominal(
             "tau_friction",
             |m, x| {
@@ -50,7 +48,6 @@ impl LawHooks for Dahl {
                 m.body.friction_torque = x;
             },
             |m| 0.0 - m.body.law.torque_rate(m.body.rate),
-            &["w", "tau_friction"],
             0.01,
         ),
     ];
@@ -71,9 +68,7 @@ impl ElementLaw for Dahl {
             m.friction_torque = x;
         },
             |m| 0.0 - m.law.torque_rate(m.relative_speed),
-            &["w_rel", "tau_friction"],
-            0.01,
-        ),
+            0.01,),
     };
 }
 

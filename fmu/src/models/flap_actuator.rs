@@ -395,8 +395,7 @@ impl Model for FlapActuatorServo {
         output("position", "Surface position XJ, within +-stop_angle", Angle, |m| m.servo.angle()).display("deg"),
         output("rate", "Surface rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity, |m| m.servo.rate())
             .display("deg/s"),
-        output("position_error", "Position error Err = Com - XJ", Angle, |m| m.command - m.servo.angle())
-            .depends_on(&["position_command"]).display("deg"),
+        output("position_error", "Position error Err = Com - XJ", Angle, |m| m.command - m.servo.angle()).display("deg"),
         output(servovalve_current = servo.current, "Servovalve current Cor of the last internal step, in rated \
             currents", Ratio),
         output(flapper_position = servo.flapper, "First-stage flapper position XF, within +-flapper_stop",
@@ -463,13 +462,11 @@ impl Model for FlapActuatorServo {
     // into them), and the pressure gain at the supply limit.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("position", |m, x| m.servo.mechanics.angle = x, |m| m.derivatives[0], &["rate"], DEGREE),
-            state("rate", |m, x| m.servo.mechanics.rate = x, |m| m.derivatives[1],
-                &["rate", "spool_position", "tau_load", "supply_pressure"], DEGREE),
-            state("flapper_position", |m, x| m.servo.flapper = x, |m| m.derivatives[2], &["flapper_velocity"], 1e-5),
-            state("flapper_velocity", |m, x| m.servo.flapper_rate = x, |m| m.derivatives[3],
-                &["position_command", "position", "flapper_position", "flapper_velocity", "spool_position"], 1e-2),
-            state("spool_position", |m, x| m.servo.spool = x, |m| m.derivatives[4], &["flapper_position"], 1e-4),
+            state("position", |m, x| m.servo.mechanics.angle = x, |m| m.derivatives[0], DEGREE),
+            state("rate", |m, x| m.servo.mechanics.rate = x, |m| m.derivatives[1], DEGREE),
+            state("flapper_position", |m, x| m.servo.flapper = x, |m| m.derivatives[2], 1e-5),
+            state("flapper_velocity", |m, x| m.servo.flapper_rate = x, |m| m.derivatives[3], 1e-2),
+            state("spool_position", |m, x| m.servo.spool = x, |m| m.derivatives[4], 1e-4),
         },
         indicators: 9,
         evaluate: |m| {

@@ -106,13 +106,11 @@ impl Model for HillFrictionShaftLoad {
         output(tau_shaft = load.drive_torque, "Torque the shaft applies to the drive, mean over the last step (its \
             impulse over the step is exact; connect to the drive's tau_load); plain exchange: the drive takes it held \
             over the step, stable under a Jacobi master while h*sqrt(k_shaft/J_drive) <= 0.2 for a weakly damped drive \
-            (step this FMU first, or let the drive hold the shaft: k_coupling)", Torque)
-            .depends_on(&["phi_drive", "w_drive"]),
+            (step this FMU first, or let the drive hold the shaft: k_coupling)", Torque),
         output(phi = load.angle, "Angle of the load", Angle).display("deg"),
         output(w = load.rate, "Rate of the load; exactly 0 while stuck", AngularVelocity).display("deg/s"),
         output(tau_friction = load.friction_torque, "Friction torque on the load, mean over the last step \
-            (Model Exchange: its value now, -tau_on_load while stuck)", Torque)
-            .depends_on(&["phi_drive", "w_drive"]),
+            (Model Exchange: its value now, -tau_on_load while stuck)", Torque),
         integer_output("mode", "Load motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward \
             (Co-Simulation: at the end of the step; Model Exchange: the contact's discrete state)", -1, 1,
             |m| m.contact.as_i32()),
@@ -126,9 +124,9 @@ impl Model for HillFrictionShaftLoad {
             Torque, 1.5).min(0.0),
         output(k_coupling = load.stiffness, "Shaft stiffness as the drive sees it, for a drive that holds \
             the shaft itself (implicit coupling, stable at any step: connect to MotorDrive's k_coupling, with phi and w \
-            to its phi_load and w_load); equals k_shaft", RotationalStiffness).depends_on(&[]),
+            to its phi_load and w_load); equals k_shaft", RotationalStiffness),
         output(d_coupling = load.damping, "Shaft damping as the drive sees it (implicit coupling: connect to \
-            MotorDrive's d_coupling); equals d_shaft", RotationalDamping).depends_on(&[]),
+            MotorDrive's d_coupling); equals d_shaft", RotationalDamping),
     };
 
     /// The ramp's acceleration: with `fmi2SetRealInputDerivatives` on
@@ -148,9 +146,8 @@ impl Model for HillFrictionShaftLoad {
     // shaft's torque k*(phi_drive - phi) + d*(w_drive - w) as the applied one.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("phi", |m, x| m.load.angle = x, |m| if m.contact == Motion::Stuck { 0.0 } else { m.load.rate },
-                &["w"]),
-            state("w", |m, x| m.load.rate = x, |m| m.acceleration, &["phi", "w", "phi_drive", "w_drive"]),
+            state("phi", |m, x| m.load.angle = x, |m| if m.contact == Motion::Stuck { 0.0 } else { m.load.rate }),
+            state("w", |m, x| m.load.rate = x, |m| m.acceleration),
         },
         indicators: 2,
         evaluate: |m| {

@@ -110,8 +110,7 @@ impl Model for LoadDependentFrictionInertia {
         output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
         output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),
         output("tau_friction", "Friction torque on the element (-TFR): Co-Simulation, in the last internal step; \
-            Model Exchange, its value now (holding the active torque while stuck)", Torque, |m| 0.0 - m.element.friction)
-            .depends_on(&["tau_motor", "tau_load"]),
+            Model Exchange, its value now (holding the active torque while stuck)", Torque, |m| 0.0 - m.element.friction),
         integer_output("mode", "Motion: -1 backward, 0 stuck, +1 forward",
             -1, 1, |m| m.contact.as_i32()),
     };
@@ -124,9 +123,8 @@ impl Model for LoadDependentFrictionInertia {
     // exactly +-XJM), and the load changing sign while sliding (FDO <-> FDA).
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("phi", |m, x| m.element.angle = x, |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate },
-                &["w"]),
-            state("w", |m, x| m.element.rate = x, |m| m.acceleration, &["w", "tau_motor", "tau_load"]),
+            state("phi", |m, x| m.element.angle = x, |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate }),
+            state("w", |m, x| m.element.rate = x, |m| m.acceleration),
         },
         indicators: 3,
         evaluate: |m| {
@@ -255,31 +253,27 @@ impl Model for LoadDependentFrictionShaftLoad {
         output(tau_shaft = drive_torque, "Torque the shaft applies to the drive: Co-Simulation, the mean over the last \
             step; Model Exchange, its value now (connect to the drive's tau_load); plain exchange: the drive takes it held \
             over the step, stable under a Jacobi master while h*sqrt(k_shaft/J_drive) <= 0.2 for a weakly damped drive \
-            (step this FMU first, or let the drive hold the shaft: k_coupling)", Torque)
-            .depends_on(&["phi_drive", "w_drive"]),
+            (step this FMU first, or let the drive hold the shaft: k_coupling)", Torque),
         output(phi = element.angle, "Angle XJ, within [-stop_angle, stop_angle]", Angle).display("deg"),
         output(w = element.rate, "Rate DXJ; exactly 0 while stuck or at a stop", AngularVelocity).display("deg/s"),
         output(tau_friction = friction_torque, "Friction torque on the element (-TFR): Co-Simulation, the mean over \
-            the last step; Model Exchange, its value now", Torque)
-            .depends_on(&["phi_drive", "w_drive", "tau_load"]),
+            the last step; Model Exchange, its value now", Torque),
         integer_output("mode", "Motion: -1 backward, 0 stuck or at a stop, +1 forward", -1, 1, |m| m.contact.as_i32()),
         parameter(k_shaft = shaft.stiffness, "Shaft torsional stiffness", RotationalStiffness, 10.0).positive(),
         parameter(d_shaft = shaft.damping, "Shaft torsional damping", RotationalDamping, 0.0).min(0.0),
         output(k_coupling = shaft.stiffness, "Shaft stiffness as the drive sees it, for a drive that holds \
             the shaft itself (implicit coupling, stable at any step: connect to MotorDrive's k_coupling, with phi and w \
-            to its phi_load and w_load); equals k_shaft", RotationalStiffness).depends_on(&[]),
+            to its phi_load and w_load); equals k_shaft", RotationalStiffness),
         output(d_coupling = shaft.damping, "Shaft damping as the drive sees it (implicit coupling: connect to \
-            MotorDrive's d_coupling); equals d_shaft", RotationalDamping).depends_on(&[]),
+            MotorDrive's d_coupling); equals d_shaft", RotationalDamping),
     };
 
     // Model Exchange: LoadDependentFrictionInertia's contact with the shaft's
     // torque now as the motor torque.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("phi", |m, x| m.element.angle = x, |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate },
-                &["w"]),
-            state("w", |m, x| m.element.rate = x, |m| m.acceleration,
-                &["phi", "w", "phi_drive", "w_drive", "tau_load"]),
+            state("phi", |m, x| m.element.angle = x, |m| if m.contact == Motion::Stuck { 0.0 } else { m.element.rate }),
+            state("w", |m, x| m.element.rate = x, |m| m.acceleration),
         },
         indicators: 3,
         evaluate: |m| {

@@ -23,7 +23,6 @@ impl LawHooks for MajdSimaan {
     // Model Exchange: Eq. (6) as it stands, a smooth ODE (stiff near w = 0,
     // which the importer's implicit solver handles).
     const SMOOTH_STATES: &'static [State<LawInertia<Self>>] = &[LawInertia::ANGLE, LawInertia::RATE_OF_MAP];
-    const FRICTION_DEPENDS_ON: &'static [&'static str] = &["w"];
 }
 
 crate::map_element_law!(MajdSimaan);

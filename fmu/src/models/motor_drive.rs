@@ -61,7 +61,7 @@ impl Model for MotorDrive {
         (HillFrictionShaftLoad): J_motor*dw/dt = tau_motor + speed_gain*(w_command - w) + tau_load; connect phi, w \
         to the friction FMU's phi_drive, w_drive and its tau_shaft to tau_load; solved exactly for inputs held over \
         the step (any step). Under a Jacobi master the held tau_load acts explicitly: stable while \
-        h*sqrt(k_shaft/J_motor) < about 0.5 for a weak speed loop; connect the port's k_coupling, d_coupling, phi, w \
+        h*sqrt(k_shaft/J_motor) <= 0.2 for a weakly damped motor; connect the port's k_coupling, d_coupling, phi, w \
         instead (implicit coupling) and the motor holds the shaft itself, stable at any step. Default: no load, the motor spins up from rest towards w_command = 0.5 rad/s with the \
         time constant J_motor/speed_gain = 0.1 s (0.316 rad/s at 0.1 s)");
     const VARIABLES: &'static [Variable<Self>] = variables! {
@@ -91,9 +91,8 @@ impl Model for MotorDrive {
     // Model Exchange: the same motor as an ODE, no events.
     const HYBRID: Option<Hybrid<Self>> = Some(Hybrid {
         states: states! {
-            state("phi", |m, x| m.motor.angle = x, |m| m.motor.rate, &["w"]),
-            state("w", |m, x| m.motor.rate = x, |m| m.acceleration,
-                &["phi", "w", "tau_motor", "w_command", "tau_load", "phi_load", "w_load", "k_coupling", "d_coupling"]),
+            state("phi", |m, x| m.motor.angle = x, |m| m.motor.rate),
+            state("w", |m, x| m.motor.rate = x, |m| m.acceleration),
         },
         indicators: 0,
         evaluate: |m| {

@@ -67,16 +67,10 @@ pub trait LawHooks: RigidBodyFriction + Clone + Default + Send + Serialize + Des
     /// with these continuous states (phi, w and any the law carries), in the
     /// form of [`LawInertia::HYBRID_SMOOTH`]. Empty for the other laws.
     const SMOOTH_STATES: &'static [State<LawInertia<Self>>] = &[];
-    /// What `tau_friction` follows at once in Model Exchange (states or
-    /// inputs; none when it is a state itself).
-    const FRICTION_DEPENDS_ON: &'static [&'static str] = if Self::STICK_SLIP { &["tau", "w"] } else { &[] };
 }
 
 /// Laws that also work as a friction element driven by a relative speed.
 pub trait ElementLaw: LawHooks {
-    /// A memoryless law's output follows `w_rel` at once (declared as a
-    /// direct dependency); a law with state (Dahl) changes only in doStep.
-    const FEEDTHROUGH: bool = false;
     /// The relative speed `w_rel` held over `dt`; returns the friction torque
     /// on the body (opposing `w_rel`).
     fn element_step(&mut self, w_rel: f64, dt: f64) -> f64;
@@ -157,8 +151,8 @@ impl<L: LawHooks> LawInertia<L> {
     pub const HYBRID_STICK_SLIP: crate::model::Hybrid<Self> = crate::model::Hybrid {
         states: states! {
             state("phi", |m, x| m.body.angle = x,
-                |m| if m.contact == friction::Motion::Stuck { 0.0 } else { m.body.rate }, &["w"]),
-            state("w", |m, x| m.body.rate = x, |m| m.body.acceleration, &["w", "tau"]),
+                |m| if m.contact == friction::Motion::Stuck { 0.0 } else { m.body.rate }),
+            state("w", |m, x| m.body.rate = x, |m| m.body.acceleration),
         },
         indicators: 2,
         evaluate: |m| {
@@ -193,10 +187,9 @@ impl<L: LawHooks> LawInertia<L> {
 /// event, where the solver restarts.
 impl<L: LawHooks> LawInertia<L> {
     /// `phi`, integrating `w`.
-    pub const ANGLE: State<Self> = State::new("phi", |m, x| m.body.angle = x, |m| m.body.rate, &["w"]);
+    pub const ANGLE: State<Self> = State::new("phi", |m, x| m.body.angle = x, |m| m.body.rate);
     /// `w`, from the friction at the current rate (memoryless maps).
-    pub const RATE_OF_MAP: State<Self> =
-        State::new("w", |m, x| m.body.rate = x, |m| m.body.acceleration, &["w", "tau"]);
+    pub const RATE_OF_MAP: State<Self> = State::new("w", |m, x| m.body.rate = x, |m| m.body.acceleration);
 
     pub const HYBRID_SMOOTH: Hybrid<Self> = Hybrid {
         states: L::SMOOTH_STATES,
@@ -248,9 +241,6 @@ pub struct LawElement<L> {
 }
 
 impl<L: ElementLaw> LawElement<L> {
-    /// The inputs `tau_friction` depends on directly.
-    pub const DEPENDS_ON: &'static [&'static str] = if L::FEEDTHROUGH { &["w_rel"] } else { &[] };
-
     /// `tau_friction`: for the current input and the torque stored by the last step.
     pub fn friction_output(&self) -> f64 {
         self.law.output(self.relative_speed, self.friction_torque)
@@ -272,7 +262,6 @@ impl<L: ElementLaw> LawElement<L> {
 macro_rules! map_element_law {
     ($law:ty) => {
         impl $crate::models::one_inertia::ElementLaw for $law {
-            const FEEDTHROUGH: bool = true;
             fn output(&self, w_rel: f64, _stored: f64) -> f64 {
                 $crate::models::one_inertia::map_torque(self, w_rel)
             }
@@ -360,8 +349,7 @@ macro_rules! inertia_model {
                 } else {
                     "Friction torque on the inertia: its effective value over the last internal step (J*dw/dt = tau + \
                     tau_friction)"
-                }, Torque)
-                    .depends_on(if <$law as $crate::models::one_inertia::LawHooks>::STICK_SLIP { &["tau"] } else { &[] }),
+                }, Torque),
                 integer_output("mode", "Motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward", -1, 1,
                     |m| m.contact.as_i32()),
                 parameter(J = body.inertia, "Moment of inertia J (> 0)", Inertia, $j).positive(),
@@ -426,8 +414,7 @@ macro_rules! element_model {
                     through a compliance or use the law's inertia FMU",
                     AngularVelocity, 0.0),
                 output("tau_friction", "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once \
-                    for memoryless laws, the state after the last step for Dahl", Torque, |m| m.friction_output())
-                    .depends_on(Self::DEPENDS_ON),
+                    for memoryless laws, the state after the last step for Dahl", Torque, |m| m.friction_output()),
                 internal_step($step, $crate::description::field!(internal_step)),
                 $($extra)*
             };

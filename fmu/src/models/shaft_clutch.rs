@@ -68,8 +68,6 @@ impl ClutchPlant for ShaftClutch {
     fn capacity(&self) -> f64 {
         self.capacity
     }
-    const TORQUES_DEPEND_ON: &'static [&'static str] =
-        &["phi1", "w1", "phi2", "w2", "phi_drive", "w_drive", "phi_load", "w_load", "tau_capacity"];
 }
 
 /// The default experiment's drive end (`ShaftClutch_in.csv`): it turns at
@@ -130,11 +128,9 @@ impl Model for ShaftClutch {
         input(tau_capacity = capacity, "Maximum torque the clutch transmits (>= 0; 0 = open), held over the step",
             Torque, 1.0).min(0.0),
         output(tau_drive = drive_torque, "Torque the drive shaft applies to the drive end: Co-Simulation, the mean \
-            over the last step; Model Exchange, its value now (connect to the drive's tau_load)", Torque)
-            .depends_on(&["phi_drive", "w_drive"]),
+            over the last step; Model Exchange, its value now (connect to the drive's tau_load)", Torque),
         output(tau_load = load_torque, "Torque the load shaft applies to the load end: Co-Simulation, the mean over \
-            the last step; Model Exchange, its value now (connect to the load's torque input)", Torque)
-            .depends_on(&["phi_load", "w_load"]),
+            the last step; Model Exchange, its value now (connect to the load's torque input)", Torque),
         clutch_phi1(), clutch_w1(), clutch_phi2(), clutch_w2(), clutch_torque(), clutch_locked(),
         parameter(J1 = two.clutch.inertia1, "Moment of inertia of plate 1 (drive side)", Inertia, 0.25).positive(),
         parameter(J2 = two.clutch.inertia2, "Moment of inertia of plate 2 (load side)", Inertia, 0.25).positive(),
@@ -149,13 +145,13 @@ impl Model for ShaftClutch {
         clutch_w1_start(0.0), clutch_w2_start(0.0), clutch_internal_step(1e-3),
         output(k_coupling_drive = drive_shaft.stiffness, "The drive shaft's stiffness as the drive sees it (implicit \
             coupling: connect to MotorDrive's k_coupling, with phi1, w1 to its phi_load, w_load)",
-            RotationalStiffness).depends_on(&[]),
+            RotationalStiffness),
         output(d_coupling_drive = drive_shaft.damping, "The drive shaft's damping (implicit coupling: connect to \
-            MotorDrive's d_coupling)", RotationalDamping).depends_on(&[]),
+            MotorDrive's d_coupling)", RotationalDamping),
         output(k_coupling_load = load_shaft.stiffness, "The load shaft's stiffness as the load sees it (implicit \
-            coupling, with phi2, w2)", RotationalStiffness).depends_on(&[]),
+            coupling, with phi2, w2)", RotationalStiffness),
         output(d_coupling_load = load_shaft.damping, "The load shaft's damping (implicit coupling)",
-            RotationalDamping).depends_on(&[]),
+            RotationalDamping),
     };
 
     // Model Exchange: the clutch of ClutchPlant under the shafts' torques now.

@@ -169,23 +169,14 @@ where
     };
 
     const ANGLE: State<Self> =
-        State::new("phi", |m, x| m.load.body.angle = x, |m| (Self::INERTIA.states[0].derivative)(&m.load), &["w"]);
-    const RATE: State<Self> = State::new(
-        "w",
-        |m, x| m.load.body.rate = x,
-        |m| (Self::INERTIA.states[1].derivative)(&m.load),
-        if Self::LAW_STATE.is_some() {
-            &["phi", "w", "phi_drive", "w_drive", "tau_friction"]
-        } else {
-            &["phi", "w", "phi_drive", "w_drive"]
-        },
-    );
+        State::new("phi", |m, x| m.load.body.angle = x, |m| (Self::INERTIA.states[0].derivative)(&m.load));
+    const RATE: State<Self> =
+        State::new("w", |m, x| m.load.body.rate = x, |m| (Self::INERTIA.states[1].derivative)(&m.load));
     const THIRD: State<Self> = match Self::LAW_STATE {
         Some(s) => State::with_nominal(
             s.variable,
             |m, x| (Self::LAW_STATE.unwrap().set)(&mut m.load, x),
             |m| (Self::LAW_STATE.unwrap().derivative)(&m.load),
-            s.depends_on,
             s.nominal,
         ),
         None => Self::ANGLE,
@@ -228,17 +219,11 @@ macro_rules! shaft_model {
                     over the last step (its impulse is the one the load received); Model Exchange, its value now \
                     (connect to the drive's tau_load); plain exchange: the drive takes it held over the step, stable \
                     under a Jacobi master while h*sqrt(k_shaft/J_drive) <= 0.2 for a weakly damped drive (step this \
-                    FMU first, or let the drive hold the shaft: k_coupling)", Torque)
-                    .depends_on(&["phi_drive", "w_drive"]),
+                    FMU first, or let the drive hold the shaft: k_coupling)", Torque),
                 output(phi = load.body.angle, "Angle of the load", Angle).display("deg"),
                 output(w = load.body.rate, "Rate of the load", AngularVelocity).display("deg/s"),
                 output(tau_friction = load.body.friction_torque, "Friction torque on the load: Co-Simulation, the \
-                    mean over the last step; Model Exchange, its value now", Torque)
-                    .depends_on(if <$law as $crate::models::one_inertia::LawHooks>::STICK_SLIP {
-                        &["phi_drive", "w_drive"]
-                    } else {
-                        &[]
-                    }),
+                    mean over the last step; Model Exchange, its value now", Torque),
                 integer_output("mode", "Load motion: -1 sliding backward, 0 stuck (w exactly 0), +1 sliding forward \
                     (Co-Simulation: at the end of the step; Model Exchange: the discrete state)", -1, 1,
                     |m| m.load.contact.as_i32()),
@@ -251,9 +236,9 @@ macro_rules! shaft_model {
                 $($extra)*
                 output(k_coupling = shaft.stiffness, "Shaft stiffness as the drive sees it, for a drive that holds \
                     the shaft itself (implicit coupling, stable at any step: connect to MotorDrive's k_coupling, with phi and w \
-                    to its phi_load and w_load); equals k_shaft", RotationalStiffness).depends_on(&[]),
+                    to its phi_load and w_load); equals k_shaft", RotationalStiffness),
                 output(d_coupling = shaft.damping, "Shaft damping as the drive sees it (implicit coupling: connect to \
-                    MotorDrive's d_coupling); equals d_shaft", RotationalDamping).depends_on(&[]),
+                    MotorDrive's d_coupling); equals d_shaft", RotationalDamping),
             };
             const HYBRID: Option<$crate::model::Hybrid<Self>> = Some(Self::HYBRID_PORT);
             // The port substeps itself: its drive end moves within the step.

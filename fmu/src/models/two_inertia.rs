@@ -75,15 +75,13 @@ pub trait ClutchPlant: HasTwoInertia + Sized + 'static {
     fn torques(&self) -> (f64, f64);
     /// The clutch capacity now (>= 0).
     fn capacity(&self) -> f64;
-    /// What the accelerations depend on besides w1 and w2 (ModelStructure).
-    const TORQUES_DEPEND_ON: &'static [&'static str];
 
     const CLUTCH_HYBRID: Hybrid<Self> = Hybrid {
         states: states! {
-            state("phi1", |m, x| m.two_mut().clutch.angle1 = x, |m| m.two().clutch.rate1, &["w1"]),
-            state("w1", |m, x| m.two_mut().clutch.rate1 = x, |m| m.two().clutch.acceleration1, Self::TORQUES_DEPEND_ON),
-            state("phi2", |m, x| m.two_mut().clutch.angle2 = x, |m| m.two().clutch.rate2, &["w2"]),
-            state("w2", |m, x| m.two_mut().clutch.rate2 = x, |m| m.two().clutch.acceleration2, Self::TORQUES_DEPEND_ON),
+            state("phi1", |m, x| m.two_mut().clutch.angle1 = x, |m| m.two().clutch.rate1),
+            state("w1", |m, x| m.two_mut().clutch.rate1 = x, |m| m.two().clutch.acceleration1),
+            state("phi2", |m, x| m.two_mut().clutch.angle2 = x, |m| m.two().clutch.rate2),
+            state("w2", |m, x| m.two_mut().clutch.rate2 = x, |m| m.two().clutch.acceleration2),
         },
         indicators: 2,
         evaluate: |m| {

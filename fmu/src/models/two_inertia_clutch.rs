@@ -59,11 +59,10 @@ impl ClutchPlant for TwoInertiaClutch {
     fn capacity(&self) -> f64 {
         self.capacity
     }
-    const TORQUES_DEPEND_ON: &'static [&'static str] = &["tau_drive", "tau_capacity", "w2"];
 }
 
 impl Model for TwoInertiaClutch {
-    const INFO: ModelInfo = ModelInfo::new("TwoInertiaClutch", Experiment::new(0.0, 3.0, 0.001))
+    const INFO: ModelInfo = ModelInfo::new("TwoInertiaClutch", Experiment::new(0.0, 3.0, 0.004))
         .default_inputs(&[("tau_drive", Signal::Constant(20.0))])
         .sources(&[(&bibliography::FRICTION_BLOG, "the example: J1 = J2 = 1, T1 = 20, T2 = -10*w2, 50 N.m")])
         .equations(&[

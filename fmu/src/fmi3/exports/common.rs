@@ -59,7 +59,7 @@ unsafe fn instantiate(
     // A NULL callback is allowed (FMI 3.0, 2.3.1): the instance logs nothing.
     let log = match log_message {
         Some(callback) => log::to_callback(callback, environment, logging_on != FMI3_FALSE),
-        None => log::silent(),
+        None => log::Log::silent(),
     };
     let refuse = |message: String| {
         log.emit(Status::Error, log::ERROR, &format!("{function}: {message}"));
