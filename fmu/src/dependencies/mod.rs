@@ -1,9 +1,11 @@
 //! What each output and each state derivative depends on (`<ModelStructure>`),
 //! measured on the model itself rather than listed by hand.
 //!
-//! [`measure`] runs a model's default experiment through the instance core
-//! in Co-Simulation and, at the communication points, perturbs every known
-//! alone and records which unknowns move (any change of bits):
+//! [`measure`] runs a model through the instance core in Co-Simulation (its
+//! default experiment, every paper scenario of it, and the default
+//! experiment with its zero parameters made positive) and, at the
+//! communication points, perturbs every known alone and records which
+//! unknowns move (any change of bits):
 //!
 //! - **Co-Simulation**: each input set on the instance between steps, every
 //!   output read at once: a direct feedthrough, as an importer sees it;
@@ -13,7 +15,11 @@
 //!   the derivatives that move.
 //!
 //! One `<ModelStructure>` serves both interfaces, so an output declares the
-//! union; what Model Exchange alone has is kept apart for the pages.
+//! union; what Model Exchange alone has is kept apart for the pages. It is
+//! a measurement: a dependency that none of these runs shows is not
+//! declared, so a test probes every FMU again through FMPy, at points of
+//! the importer's own runs and with its own perturbations
+//! (`tests/python/declarations_hold.py`).
 //! Measuring at run time would make the GUID (a hash of the model
 //! description) depend on the host's floating-point environment, so the
 //! measurement is kept as generated source, [`measured`], written by
