@@ -1,6 +1,6 @@
 //! The friction models as FMUs: FMI 2.0 and FMI 3.0, Co-Simulation and Model
 //! Exchange, in one binary, in layers that only point down (see
-//! `docs/dev/architecture.md`; `tests/tests/architecture.rs` checks them),
+//! `ARCHITECTURE.md`; `tests/tests/architecture.rs` checks them),
 //! bottom up:
 //!
 //! - the model contract, on the physics crate `friction`: [`description`]
@@ -13,14 +13,16 @@
 //!   bookkeeping of every standard (call sequence, values, step, events,
 //!   FMU states, logging), knowing no FMI version and no C;
 //! - the registry: [`xml`] and [`xml3`] (`modelDescription.xml` of FMI 2.0
-//!   and 3.0, and the GUID) and
-//!   [`registry`] (every model's entry);
+//!   and 3.0, and the GUID), [`dependencies`] (`<ModelStructure>` measured
+//!   on the model) and [`registry`] (every model's entry);
 //! - the bindings: [`fmi2`] and [`fmi3`], the FMI 2.0 and FMI 3.0 C ABIs
 //!   over the core, grouped by interface, on what they share at the C
 //!   boundary ([`ffi`]): the only `unsafe` of the crate.
 //!
-//! Adding a model touches only `models/`: a new file and one entry in
-//! `models!`. Running models in-process (scenarios, cross-check references)
+//! Adding a model: a file in `models/` and one entry in `models!` (its
+//! physics in the `friction` crate, a row in the README's model table, and
+//! `cargo xtask docs` for `docs/models.md` and the measured dependencies:
+//! `ARCHITECTURE.md`, "where to start"). Running models in-process (scenarios, cross-check references)
 //! is the `runner` crate's job (`tests/runner`), outside the FMU binary.
 
 pub mod bibliography;

@@ -1,8 +1,8 @@
-//! The registry the FMI layer instantiates from and the xtask packages:
+//! The registry the bindings instantiate from and the xtask packages:
 //! one [`Entry`] per model of [`crate::models`], in its order, with the
 //! model description, the GUID and a type-erased constructor.
 //!
-//! FMI layer: built from the model layer's list ([`crate::models::for_each_model`]);
+//! Registry layer: built from the model layer's list ([`crate::models::for_each_model`]);
 //! nothing here is written per model.
 
 #![forbid(unsafe_code)]

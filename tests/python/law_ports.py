@@ -39,7 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from shaft_coupling import Fmu, MASTERS, STEPS, run_master  # noqa: E402
 from shaft_reference import SYSTEMS  # noqa: E402
 
-STUCK = 1e-2  # rad/s, 1 % of the peak rate: below it a load counts as stuck (the Co-Simulation maps creep and spike, README)
+STUCK = 1e-2  # rad/s, 1 % of the peak rate: below it a load counts as stuck (the Co-Simulation maps creep and spike, docs/coupling.md)
 V_DRIVE = 0.5
 
 

@@ -1,4 +1,4 @@
-//! The layers of `docs/dev/architecture.md`, checked: no file of the `fmu`
+//! The layers of `ARCHITECTURE.md`, checked: no file of the `fmu`
 //! crate reaches a module of a layer above its own (every `crate::`,
 //! `$crate::` and `super::` path, in code and in macro bodies, resolved
 //! against the file's module), `unsafe` and `#[no_mangle]` stay where the
@@ -221,7 +221,7 @@ fn upward_references() -> Vec<String> {
 #[test]
 fn no_file_imports_from_a_layer_above_its_own() {
     let bad = upward_references();
-    assert!(bad.is_empty(), "upward imports (see docs/dev/architecture.md):\n{}", bad.join("\n"));
+    assert!(bad.is_empty(), "upward imports (see ARCHITECTURE.md):\n{}", bad.join("\n"));
 }
 
 /// The check sees what it must: known references resolve to the right
@@ -426,7 +426,7 @@ fn every_file_has_a_layer() {
     rust_files(&root, &[], &mut files);
     for (path, module) in &files {
         if !module.is_empty() {
-            assert!(layer_of(module).is_some(), "{}: in no layer of docs/dev/architecture.md", path.display());
+            assert!(layer_of(module).is_some(), "{}: in no layer of ARCHITECTURE.md", path.display());
         }
     }
 }

@@ -202,7 +202,7 @@ fn input_derivatives_make_the_ramp_exact_through_fmpy() {
     assert!((number("w_at_2") - 0.48).abs() < 1e-12, "w(2) = {}", number("w_at_2"));
     assert!((number("rest_from") - 2.48).abs() < 1e-9, "at rest from {}", number("rest_from"));
     // FMPy 0.3.32's simulate_fmu(set_input_derivatives=True) fails on a one-input FMU
-    // (its derivative buffer holds 9 values): the README says so; this prints what it does now.
+    // (its derivative buffer holds 9 values): the docs say so; this prints what it does now.
     println!("fmpy.simulate_fmu(set_input_derivatives=True): {}", kv["simulate_fmu_derivatives"]);
 }
 
@@ -234,11 +234,11 @@ fn input_derivatives_apply_the_ramp_mean_per_internal_step() {
     }
 }
 
-/// Why the README tells users to couple an element through compliance or
+/// Why docs/coupling.md tells users to couple an element through compliance or
 /// use the inertia FMU: StribeckElement on a user's rigid inertia (J = 0.01,
 /// tau = 0.2 N.m, 0.3 below the Coulomb level, explicit Euler at 1 ms, the
 /// element's `w_rel` held over each step) chatters where the body must stick.
-/// The figures the README quotes: 624 sign changes of w in 1 s, a creep of
+/// The figures it quotes: 624 sign changes of w in 1 s, a creep of
 /// 0.0209 rad/s, |w| up to 0.115 rad/s. StribeckInertia, the same body and
 /// torque in one FMU, holds the body exactly (its static level: w = 0.0 and
 /// phi = 0.0 throughout).

@@ -153,11 +153,21 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// The Markdown files of the working tree that git tracks or would track
+/// (new pages before their commit; not the ignored ones), as they are on
+/// disk (a file deleted but not yet committed is gone).
 fn tracked_markdown() -> Vec<PathBuf> {
     let root = workspace_root();
-    let out =
-        std::process::Command::new("git").args(["ls-files", "*.md"]).current_dir(&root).output().expect("git ls-files");
-    String::from_utf8_lossy(&out.stdout).lines().map(|l| root.join(l)).collect()
+    let out = std::process::Command::new("git")
+        .args(["ls-files", "--cached", "--others", "--exclude-standard", "*.md"])
+        .current_dir(&root)
+        .output()
+        .expect("git ls-files");
+    let mut files: Vec<PathBuf> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| root.join(l)).filter(|p| p.exists()).collect();
+    files.sort();
+    files.dedup();
+    files
 }
 
 #[test]

@@ -135,7 +135,7 @@ fn omsimulator_strongly_coupled_shaft_port_system_meets_the_stick_goal() {
 
 /// The figure of the shaft-and-load system three ways (issue 19):
 /// `docs/figures/shaft_system_three_ways.csv`, drawn by `cargo xtask plots`
-/// and shown on every FMU's page and in the README. The stiff speed loop,
+/// and shown on every FMU's page and in docs/interfaces.md. The stiff speed loop,
 /// exact; in OMSimulator's strongly coupled system (Model Exchange, 0.1 ms
 /// maximum step); in its weakly coupled system at 20 ms (Co-Simulation),
 /// cut at the torque and at the shaft. The committed data must be what

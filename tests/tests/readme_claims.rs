@@ -442,11 +442,18 @@ fn fmpy_names(text: &str) -> Vec<String> {
 
 /// Issue 38: the README named `fmpy.ssp.simulate_ssp` and
 /// `fmpy.simulate_ssp`, which FMPy 0.3.32 does not have. Every FMPy name
-/// the README and the examples' READMEs give resolves in the test venv's
+/// the README, the pages under `docs/` it links (where its FMPy and SSP
+/// notes moved) and the examples' READMEs give resolves in the test venv's
 /// FMPy (a module, or an attribute of one).
 #[test]
 fn every_fmpy_name_the_readmes_give_exists() {
     let mut files = vec![workspace_root().join("README.md")];
+    files.extend(
+        std::fs::read_dir(workspace_root().join("docs"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "md")),
+    );
     files.extend(
         files_under(&workspace_root().join("examples"))
             .into_iter()

@@ -79,8 +79,8 @@ pub fn plots() -> Result<()> {
     Ok(())
 }
 
-/// The figure every FMU page and the README show under "which interface to
-/// pick": the shaft-and-load system exact, in OMSimulator's strongly
+/// The figure every FMU page and docs/interfaces.md show under "which
+/// interface to pick": the shaft-and-load system exact, in OMSimulator's strongly
 /// coupled system (Model Exchange) and in its weakly coupled one at 20 ms
 /// (Co-Simulation, cut at the torque and at the shaft). Its data, the
 /// `.csv` beside it, comes from OMSimulator runs in the tests

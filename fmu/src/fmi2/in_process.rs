@@ -5,7 +5,7 @@
 //! Every call goes through the exported `fmi2*` functions, so the same
 //! argument checks, state machine, logging and panic guard run as for an
 //! importer; this file only owns the pointers. It is the one place outside
-//! `exports.rs` where those functions are called from Rust.
+//! `exports/` where those functions are called from Rust.
 
 use super::exports::*;
 use super::types::*;

@@ -105,7 +105,7 @@ crate::law_models!(
         .description("Majd & Simaan friction element, Eq. (6): relative speed in, friction torque out. Default \
         experiment: w_rel = 0.05*sin(2*pi*t) rad/s from MajdSimaanElement_in.csv, one period, tracing Eq. (6) up to \
         its static peak; without an input w_rel stays 0 and so does the torque. On a rigid inertia of the user's the \
-        held-input coupling chatters (see the README's Capabilities section): use MajdSimaanInertia or a compliant \
+        held-input coupling chatters (docs/coupling.md, capabilities and their limits): use MajdSimaanInertia or a compliant \
         coupling"),
     // Tolerance 1e-8: the load's last swing through 0 (at 3.99-4.0 s, under
     // 1e-4 rad/s) is lost by a Model Exchange solver at 1e-6 (FMPy's CVode).

@@ -2,12 +2,14 @@
 //!
 //! This is the model layer: it knows the physics crate, the declarations
 //! ([`crate::description`]), the [`Model`] trait and the scenarios, and
-//! nothing of FMI. The FMI layer ([`crate::registry`]) builds its entries
+//! nothing of FMI. The registry ([`crate::registry`]) builds its entries
 //! (XML, GUID, type-erased instances) from the same list through
 //! [`for_each_model!`].
 //!
-//! To add a model: write its file here (a struct implementing [`Model`]) and
-//! add one `file::Type` entry to [`models!`]. Nothing else changes.
+//! To add a model: write its file here (a struct implementing [`Model`]),
+//! add one `file::Type` entry to [`models!`], a row to the README's model
+//! table, and run `cargo xtask docs` (`docs/models.md`, the measured
+//! dependencies); `ARCHITECTURE.md` says what else a model may need.
 
 #![forbid(unsafe_code)]
 
@@ -53,7 +55,7 @@ macro_rules! models {
         }
 
         /// Calls `$callback! { Type, ... }` with every model type (full
-        /// paths), in declaration order: how the FMI layer builds its
+        /// paths), in declaration order: how the registry builds its
         /// registry from this list without this layer knowing it.
         macro_rules! for_each_model {
             ($d callback:ident) => {

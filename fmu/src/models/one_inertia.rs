@@ -410,7 +410,7 @@ macro_rules! element_model {
             const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
                 input(w_rel = relative_speed, "Relative speed of the sliding surfaces; its start value 0 holds \
                     until the environment sets it (the default experiment drives it through <Model>_in.csv). Fed \
-                    from a rigid inertia through a held input the friction chatters (README, Capabilities): couple \
+                    from a rigid inertia through a held input the friction chatters (docs/coupling.md, capabilities and their limits): couple \
                     through a compliance or use the law's inertia FMU",
                     AngularVelocity, 0.0),
                 output("tau_friction", "Friction torque on the body moving at w_rel (opposes w_rel): F(w_rel) at once \

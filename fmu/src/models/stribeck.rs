@@ -119,7 +119,7 @@ crate::law_models!(
         .description("Classical static/Coulomb/viscous/Stribeck friction element (Majd & Simaan Eqs. 2-4): relative \
         speed in, friction torque out. Default experiment: w_rel = 0.05*sin(2*pi*t) rad/s from StribeckElement_in.csv, \
         one period, tracing the exponential map (Eq. 4); without an input w_rel stays 0 and so does the torque. On a \
-        rigid inertia of the user's the held-input coupling chatters (see the README's Capabilities section): use \
+        rigid inertia of the user's the held-input coupling chatters (docs/coupling.md, capabilities and their limits): use \
         StribeckInertia or a compliant coupling"),
     shaft: ModelInfo::new("StribeckShaftLoad", super::shaft_port::PORT_EXPERIMENT)
         .default_inputs(super::shaft_port::PORT_DEFAULT_INPUTS)
