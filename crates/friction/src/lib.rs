@@ -21,6 +21,7 @@ pub mod flap_actuator;
 pub mod hill;
 pub mod inertia;
 pub mod load_dependent;
+pub mod lugre;
 pub mod majd_simaan;
 pub mod motor_drive;
 pub mod shaft_clutch;
