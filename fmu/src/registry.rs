@@ -303,13 +303,7 @@ mod tests {
         for m in MODELS.iter().filter(|m| m.model_exchange) {
             let mut model = (m.new_instance)();
             let (_, indicators) = model.hybrid_sizes().expect("a hybrid form");
-            for _ in 0..10 {
-                model.evaluate();
-                if !model.event(&crate::instance::Log::silent(), 0.0).0 {
-                    break;
-                }
-            }
-            model.evaluate();
+            crate::instance::machine::settle(model.as_mut(), &crate::instance::Log::silent(), 0.0).unwrap();
             let mut z = vec![f64::NAN; indicators];
             model.event_indicators(&mut z).unwrap();
             assert!(z.iter().all(|&x| x != 0.0), "{}: indicators {z:?}", m.info.identifier);

@@ -278,7 +278,7 @@ fn probe_run<M: Model>(
         if k % stride == 0 || k == n {
             probe_co_simulation(&mut cs, inputs, outputs, &mut seen.co_simulation);
             if M::HYBRID.is_some() {
-                let view = cs.model_exchange_view()?;
+                let view = cs.hybrid_view()?;
                 probe_model_exchange(view.as_ref(), inputs, outputs, states, &mut seen.model_exchange);
             }
         }

@@ -131,18 +131,13 @@ impl Instance {
         Ok(Status::Ok)
     }
 
-    /// [`Instance::hybrid_view`] for a tool that measures the model (the
-    /// dependencies of `<ModelStructure>`).
-    pub fn model_exchange_view(&self) -> Result<Box<dyn super::erased::Erased>, String> {
-        self.hybrid_view()
-    }
-
     /// Model Exchange's evaluation at the current time, states and inputs,
     /// with the discrete state settled for them (a Co-Simulation step keeps
     /// its contact state its own way), for what a Co-Simulation instance is
-    /// asked of its hybrid form: derivatives and event indicators. On a
-    /// copy: the instance stays as the step left it.
-    pub(super) fn hybrid_view(&self) -> Result<Box<dyn super::erased::Erased>, String> {
+    /// asked of its hybrid form: derivatives and event indicators, and for
+    /// the tool that measures `<ModelStructure>`. On a copy: the instance
+    /// stays as the step left it.
+    pub fn hybrid_view(&self) -> Result<Box<dyn super::erased::Erased>, String> {
         let mut view = self.model.boxed_clone();
         super::machine::settle(view.as_mut(), &super::log::Log::silent(), self.clock.time)?;
         Ok(view)

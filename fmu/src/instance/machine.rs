@@ -235,7 +235,7 @@ impl Instance {
 /// The event iteration of `model` at `time` until its discrete state holds,
 /// evaluated for it: Model Exchange's settling, and a Co-Simulation
 /// instance's view of its hybrid form (on a copy, logging nothing).
-pub(super) fn settle(model: &mut dyn Erased, log: &Log, time: f64) -> Result<(), String> {
+pub fn settle(model: &mut dyn Erased, log: &Log, time: f64) -> Result<(), String> {
     for _ in 0..MAX_EVENT_ITERATIONS {
         model.evaluate();
         let (changed, _) = model.event(log, time);
