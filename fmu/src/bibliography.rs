@@ -1,4 +1,5 @@
-//! The papers behind the models, each written once. A model names the ones
+//! The papers behind the models, each written once (a paper only one model
+//! folder takes from may live there instead). A model names the ones
 //! it implements, with the equations and figures it takes, in its `INFO`
 //! (`ModelInfo::sources`); its FMU's documentation, `docs/models.md` and
 //! the README's bibliography (checked by a test) show them.
@@ -66,6 +67,3 @@ pub const MODELICA: Source = Source {
     venue: "Modelica Standard Library 4",
     year: "2020",
 };
-
-/// Every source, in the order of the README's bibliography.
-pub const ALL: &[&Source] = &[&HILL, &BORELLO, &NURRE, &MAJD_SIMAAN, &FRICTION_BLOG, &MODELICA];

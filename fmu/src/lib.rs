@@ -7,7 +7,7 @@
 //!   (how a model declares its variables: the one source of truth for the
 //!   XML, the getters and setters, the docs), [`model`] (the trait a model
 //!   implements: declarations plus a step), [`scenario`] (an experiment as
-//!   data), [`text`], [`equations`], [`bibliography`];
+//!   data), [`behaviour`] (what a model's runs must show, as checks), [`text`], [`equations`], [`bibliography`];
 //! - the models: [`models`] (listed once in `models!`) and [`scenarios`];
 //! - the instance core, [`instance`]: an instance of any model, the
 //!   bookkeeping of every standard (call sequence, values, step, events,
@@ -19,12 +19,14 @@
 //!   over the core, grouped by interface, on what they share at the C
 //!   boundary ([`ffi`]): the only `unsafe` of the crate.
 //!
-//! Adding a model: a file in `models/` and one entry in `models!` (its
+//! Adding a model: a folder in `models/` (its declarations in `mod.rs`, what
+//! its runs must show in `behaviour.rs`) and one entry in `models!` (its
 //! physics in the `friction` crate, a row in the README's model table, and
 //! `cargo xtask docs` for `docs/models.md` and the measured dependencies:
 //! `ARCHITECTURE.md`, "where to start"). Running models in-process (scenarios, cross-check references)
-//! is the `runner` crate's job (`tests/runner`), outside the FMU binary.
+//! is the `runner` crate's job (`crates/runner`), outside the FMU binary.
 
+pub mod behaviour;
 pub mod bibliography;
 pub mod dependencies;
 pub mod description;

@@ -30,6 +30,9 @@ pub struct Entry {
     /// The inputs Co-Simulation interpolates with their derivatives
     /// (fmi2SetRealInputDerivatives); the others are held over a step.
     pub interpolated_inputs: fn() -> Vec<&'static str>,
+    /// The outputs whose derivative Co-Simulation gives
+    /// (fmi2GetRealOutputDerivatives).
+    pub output_derivatives: fn() -> Vec<&'static str>,
     /// Whether the model has a hybrid form, hence Model Exchange beside
     /// Co-Simulation (`Model::HYBRID`; an element has it with no state).
     pub model_exchange: bool,
@@ -52,6 +55,10 @@ fn states<M: Model>() -> Vec<(&'static str, &'static str)> {
     M::HYBRID.map_or(Vec::new(), |h| h.states.iter().map(|s| (s.variable, unit(s.variable))).collect())
 }
 
+fn output_derivatives<M: Model>() -> Vec<&'static str> {
+    M::OUTPUT_DERIVATIVES.iter().map(|d| d.output).collect()
+}
+
 fn interpolated_inputs<M: Model>() -> Vec<&'static str> {
     M::INPUT_DERIVATIVES.iter().map(|d| d.input).collect()
 }
@@ -71,6 +78,7 @@ pub const fn entry<M: Model>() -> Entry {
         variables: crate::models::variables::<M>,
         states: states::<M>,
         interpolated_inputs: interpolated_inputs::<M>,
+        output_derivatives: output_derivatives::<M>,
         model_exchange: M::HYBRID.is_some(),
         measure_dependencies: crate::dependencies::measure::<M>,
     }
@@ -178,18 +186,25 @@ mod tests {
         }
     }
 
+    /// Every model states what its runs must show (`ModelInfo::expects`,
+    /// in its folder): the generic tests hold it to that, none names it.
+    #[test]
+    fn every_model_states_its_expected_behaviour() {
+        let unstated: Vec<&str> =
+            MODELS.iter().filter(|m| m.info.behaviour.default_run.is_none()).map(|m| m.info.identifier).collect();
+        assert!(unstated.is_empty(), "models without an expected behaviour: {unstated:?}");
+    }
+
     #[test]
     fn every_model_names_its_sources_and_the_readme_cites_them() {
         let without: Vec<&str> =
             MODELS.iter().filter(|m| m.info.sources.is_empty()).map(|m| m.info.identifier).collect();
         assert_eq!(without, ["CompliantDrive", "MotorDrive"], "models without sources");
         let readme = include_str!("../../README.md").replace("\n   ", " ").replace('\n', " ");
-        for source in crate::bibliography::ALL {
-            assert!(readme.contains(source.title), "the README's bibliography lacks \"{}\"", source.title);
-        }
+        // The papers are the models' own (a new one is declared with its model).
         for m in MODELS {
             for (source, _) in m.info.sources {
-                assert!(crate::bibliography::ALL.contains(source), "{}: a source not in ALL", m.info.identifier);
+                assert!(readme.contains(source.title), "the README's bibliography lacks \"{}\"", source.title);
             }
         }
     }

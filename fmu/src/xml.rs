@@ -282,7 +282,7 @@ fn write_description<M: Model>(guid: &str) -> String {
 
     x.open("ModelVariables", &[]);
     for (vr, v) in variables.iter().enumerate() {
-        write_variable(&mut x, vr, v);
+        write_variable(&mut x, vr, v, state_nominal::<M>(v.name));
     }
     let states = hybrid.map_or(&[][..], |h| h.states);
     let position = |name: &str| {
@@ -410,7 +410,16 @@ fn write_derivative<M>(x: &mut Xml, vr: usize, state: &Variable<M>, state_index:
     x.close("ScalarVariable");
 }
 
-fn write_variable<M>(x: &mut Xml, vr: usize, v: &Variable<M>) {
+/// The nominal value of the Model Exchange state `name` where it is not 1
+/// (the attribute's default): what `fmi2GetNominalsOfContinuousStates`
+/// returns, declared, so that an importer that scales its tolerances before
+/// instantiating reads the same.
+pub(crate) fn state_nominal<M: Model>(name: &str) -> Option<String> {
+    let state = M::HYBRID.as_ref()?.states.iter().find(|s| s.variable == name)?;
+    (state.nominal != 1.0).then(|| real(state.nominal))
+}
+
+fn write_variable<M>(x: &mut Xml, vr: usize, v: &Variable<M>, nominal: Option<String>) {
     let vr = vr.to_string();
     let causality = match v.causality {
         Causality::Parameter => "parameter",
@@ -454,6 +463,9 @@ fn write_variable<M>(x: &mut Xml, vr: usize, v: &Variable<M>) {
             }
             if let Some(max) = &max {
                 a.push(("max", max));
+            }
+            if let Some(nominal) = &nominal {
+                a.push(("nominal", nominal));
             }
             if has_start {
                 a.push(("start", &start));

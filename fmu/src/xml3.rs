@@ -420,6 +420,9 @@ fn write_variable<M>(x: &mut Xml, vr: u32, v: &Variable<M>) {
             if let Some(m) = max {
                 a.push(("max", real(m)));
             }
+            // No `nominal` (FMI 2.0 declares a state's): the Rust fmi crate's
+            // schema (fmi-schema 0.8) refuses the attribute on a Float64, so
+            // fmi3GetNominalsOfContinuousStates alone gives it.
             if has_start {
                 a.push(("start", real(start)));
             }

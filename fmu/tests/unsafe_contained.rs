@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// Files outside the FFI folder that may still hold `unsafe`, and why.
 /// None today: the scenario runner that called the C ABI in-process moved to
-/// `tests/runner`, over the safe `fmu::fmi2::in_process::Instance`.
+/// `crates/runner`, over the safe `fmu::fmi2::in_process::Instance`.
 const EXCEPTIONS: &[&str] = &[];
 
 fn workspace() -> PathBuf {

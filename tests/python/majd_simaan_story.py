@@ -62,7 +62,7 @@ def reference(name, md):
     p = start_values(md)
     F, slope = friction(p)
     J = p["J"]
-    if name == "MajdSimaanInertia":
+    if "tau" in p:  # the inertia under its applied torque; else the shaft port
         def rhs(t, y):
             tau = t if t < 2.0 else 0.0
             return [y[1], (tau - F(y[1])) / J]

@@ -102,6 +102,18 @@ class Fmu:
             shutil.rmtree(d, ignore_errors=True)
 
 
+def names(fmu_dir, model):
+    """The variable names of a model."""
+    return {v.name for v in read_model_description(os.path.join(fmu_dir, model + ".fmu")).modelVariables}
+
+
+def exact_port(fmu_dir, port):
+    """A port that integrates exactly (no internal_step: Hill's static +
+    Coulomb law): it takes the system's friction levels and has the closed
+    form of shaft_reference as its reference."""
+    return "internal_step" not in names(fmu_dir, port)
+
+
 def pair(fmu_dir, cut, s, h, port="HillFrictionShaftLoad"):
     """(friction FMU, plant FMU, friction outputs, plant outputs, friction
     inputs from plant outputs, plant inputs from friction outputs)."""
@@ -117,11 +129,13 @@ def pair(fmu_dir, cut, s, h, port="HillFrictionShaftLoad"):
     plant = Fmu(fmu_dir, "MotorDrive", {"J_motor": s.J_motor, "speed_gain": s.speed_gain,
                                         "tau_motor": s.tau_motor, "w_command": s.w_command})
     shaft = {"k_shaft": s.k_shaft, "d_shaft": s.d_shaft, "phi_drive": 0.0, "w_drive": 0.0}
-    if port == "HillFrictionShaftLoad":
+    if exact_port(fmu_dir, port):
         load = Fmu(fmu_dir, port, {**law, **shaft})
     else:
-        # Another law's port: its own friction levels, the system's shaft and load.
-        load = Fmu(fmu_dir, port, {**shaft, **({"J": s.J} if port != "LoadDependentFrictionShaftLoad" else {})})
+        # Another law's port: its own friction levels, the system's shaft and
+        # load (but Borello's, which keeps its input tau_load: its own table's load).
+        own_load = "tau_load" in names(fmu_dir, port)
+        load = Fmu(fmu_dir, port, {**shaft, **({} if own_load else {"J": s.J})})
     if cut == "implicit":
         return (load, plant, ["phi", "w", "tau_shaft", "k_coupling", "d_coupling"], ["phi", "w"],
                 lambda p: {"phi_drive": p["phi"], "w_drive": p["w"]},
@@ -388,7 +402,7 @@ def light(fmu_dir, port="HillFrictionShaftLoad", stop=4.0):
     exact solution for Hill's port; the implicit run at 0.25 ms for the other
     laws (their own levels: no closed form)."""
     for name, s in LIGHT_MOTORS.items():
-        if port == "HillFrictionShaftLoad":
+        if exact_port(fmu_dir, port):
             exact = simulate(s, stop)
 
             def reference(times):

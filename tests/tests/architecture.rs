@@ -35,7 +35,9 @@ enum Layer {
 fn layer_of(module: &[String]) -> Option<Layer> {
     let first = module.first()?.as_str();
     Some(match first {
-        "description" | "model" | "scenario" | "bibliography" | "equations" | "text" | "Model" => Layer::Contract,
+        "description" | "model" | "scenario" | "behaviour" | "bibliography" | "equations" | "text" | "Model" => {
+            Layer::Contract
+        }
         "models" | "scenarios" => Layer::Models,
         "instance" => Layer::Core,
         "xml" | "xml3" | "registry" | "dependencies" => Layer::Registry,
@@ -393,7 +395,7 @@ fn crate_problems(src: &Path) -> Vec<String> {
 fn no_crate_has_a_circle_or_an_arrow_back_up_through_its_root() {
     let ws = fmu_tests::workspace_root();
     let mut all = Vec::new();
-    for dir in ["fmu/src", "crates/friction/src", "tests/runner/src", "xtask/src"] {
+    for dir in ["fmu/src", "crates/friction/src", "crates/runner/src", "xtask/src"] {
         all.extend(crate_problems(&ws.join(dir)).into_iter().map(|p| format!("{dir}/{p}")));
     }
     // The check finds both where they are: a made-up crate whose `a.rs`
@@ -479,7 +481,7 @@ fn exports_stay_in_the_exports_folders() {
     let mut physics = Vec::new();
     rust_files(&ws.join("crates/friction/src"), &[], &mut physics);
     let mut runner = Vec::new();
-    rust_files(&ws.join("tests/runner/src"), &[], &mut runner);
+    rust_files(&ws.join("crates/runner/src"), &[], &mut runner);
     let mut bad = Vec::new();
     for (path, _) in files.iter().chain(&physics).chain(&runner) {
         let exports = ["fmu/src/fmi2/exports", "fmu/src/fmi3/exports"].iter().any(|d| path.starts_with(ws.join(d)));
@@ -525,7 +527,7 @@ fn crates_depend_only_downwards() {
     for d in &fmu {
         assert!(!["runner", "xtask", "fmu-tests"].contains(&d.as_str()), "fmu (the FMU binary) depends on {d}");
     }
-    let runner = dependencies("tests/runner/Cargo.toml");
+    let runner = dependencies("crates/runner/Cargo.toml");
     for d in &runner {
         assert!(!["xtask", "fmu-tests"].contains(&d.as_str()), "runner depends on {d}");
     }
@@ -564,4 +566,79 @@ fn readme_model_table_lists_exactly_the_registry() {
     let n = registered.len();
     assert!(readme.contains(&format!("as {n} FMI 2.0 FMUs")), "the README's first paragraph does not say {n} FMUs");
     assert!(readme.contains(&format!("lists all {n}")), "the README's pick table does not say {n} FMUs");
+}
+
+/// The comparisons of `text` (Rust or Python) that branch on one of `ids`:
+/// `== "Id"`, `!= "Id"`, a match arm `"Id" =>` or an alternative `"Id" |`
+/// (either quote).
+fn branches_on_model_names(text: &str, ids: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let compact: String = line.split_whitespace().collect();
+        for id in ids {
+            for q in ['"', '\''] {
+                let quoted = format!("{q}{id}{q}");
+                let forms = [
+                    format!("=={quoted}"),
+                    format!("!={quoted}"),
+                    format!("{quoted}=>"),
+                    format!("{quoted}|"),
+                    format!("|{quoted}"),
+                ];
+                if forms.iter().any(|f| compact.contains(f.as_str())) {
+                    found.push(format!("line {}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Issue 39: what a model must show lives in its folder
+/// (`fmu/src/models/<model>/behaviour.rs`); the tests walk the registry and
+/// hold each model to its own data. So no test, script, runner or xtask
+/// file branches on a model's name (a test about one model may load it by
+/// name; none may ask "which model is this?" to know what to expect).
+#[test]
+fn no_test_branches_on_a_model_name() {
+    let ids: Vec<&str> = fmu::registry::MODELS.iter().map(|m| m.info.identifier).collect();
+    let root = fmu_tests::workspace_root();
+    let mut offending = Vec::new();
+    for dir in ["tests/tests", "tests/src", "tests/python", "crates/runner/src", "xtask/src"] {
+        let mut stack = vec![root.join(dir)];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs" || e == "py") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    for hit in branches_on_model_names(&text, &ids) {
+                        offending.push(format!("{}: {hit}", path.strip_prefix(&root).unwrap().display()));
+                    }
+                }
+            }
+        }
+    }
+    // This file's own self-test below spells the forms in a string.
+    offending.retain(|o| !o.starts_with("tests/tests/architecture.rs"));
+    assert!(
+        offending.is_empty(),
+        "branches on a model's name (state it in the model's folder):\n{}",
+        offending.join("\n")
+    );
+}
+
+#[test]
+fn the_name_check_finds_every_form() {
+    let ids = ["HillFrictionInertia"];
+    for text in [
+        "if id == \"HillFrictionInertia\" {",
+        "match id { \"HillFrictionInertia\" => 1, _ => 0 }",
+        "\"Other\" | \"HillFrictionInertia\" => {}",
+        "x if name != 'HillFrictionInertia' else y",
+    ] {
+        assert_eq!(branches_on_model_names(text, &ids).len(), 1, "{text}");
+    }
+    assert!(branches_on_model_names("let fmu = RawFmu::load(\"HillFrictionInertia\");", &ids).is_empty());
 }

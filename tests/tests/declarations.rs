@@ -27,12 +27,12 @@ use std::path::Path;
 
 /// Plant models: the share must stay under a third.
 const PLANTS: &[&str] = &[
-    "two_inertia_clutch.rs",
-    "coupled_clutches.rs",
-    "antenna_servo.rs",
-    "cmg_gimbal.rs",
-    "flap_actuator.rs",
-    "compliant_drive.rs",
+    "two_inertia_clutch/mod.rs",
+    "coupled_clutches/mod.rs",
+    "antenna_servo/mod.rs",
+    "cmg_gimbal/mod.rs",
+    "flap_actuator/mod.rs",
+    "compliant_drive/mod.rs",
 ];
 
 fn starts_block(line: &str) -> bool {
@@ -125,13 +125,18 @@ pub fn count(source: &str) -> (usize, usize) {
 #[test]
 fn declarations_are_under_a_third_of_every_plant_model_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fmu/src/models");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.retain(|p| p.extension().is_some_and(|e| e == "rs"));
+    // The shared kinds (files) and each model's declarations (its folder's mod.rs).
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| if p.is_dir() { p.join("mod.rs") } else { p })
+        .collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "rs") && p.exists());
     files.sort();
     let mut failures = Vec::new();
     println!("| file | declaration lines | total lines | share |\n|---|---:|---:|---:|");
     for path in &files {
-        let name = path.file_name().unwrap().to_str().unwrap();
+        let name = path.strip_prefix(&dir).unwrap().to_str().unwrap();
         let (declared, total) = count(&std::fs::read_to_string(path).unwrap());
         let share = declared as f64 / total as f64;
         println!("| {name} | {declared} | {total} | {:.0} % |", 100.0 * share);

@@ -1,6 +1,6 @@
 //! FlapActuatorServo: Borello & Dalla Vedova's runs of Figs. 6-17 through
 //! the FMU (the `fmi` crate as importer), each scenario declared once in
-//! `fmu/src/models/flap_actuator.rs`. Every qualitative outcome Section 6
+//! `fmu/src/models/flap_actuator/mod.rs`. Every qualitative outcome Section 6
 //! states is an assertion; the arrival times it quotes (Figs. 6-10) are
 //! reproduced within 10 %; torque balances the model implies are checked
 //! against their closed forms.

@@ -42,9 +42,22 @@ fn the_declared_interfaces_are_the_ones_instantiated() {
 fn fmpy_runs_model_exchange_to_the_closed_forms() {
     let script = workspace_root().join("tests/python/model_exchange.py");
     let dir = workspace_root().join("target/fmu");
-    let (ok, out, err) = run_python(&script, &[dir.to_str().unwrap()]);
+    let exact: Vec<&str> = fmu::registry::MODELS
+        .iter()
+        .filter(|m| m.info.behaviour.exact_for_held_inputs)
+        .map(|m| m.info.identifier)
+        .collect();
+    assert!(exact.len() >= 4, "{exact:?}");
+    let (ok, out, err) = run_python(&script, &[dir.to_str().unwrap(), &exact.join(",")]);
     println!("{out}");
     assert!(ok, "{out}\n{err}");
+    for id in &exact {
+        let line = format!("ok {id}: ");
+        assert!(
+            out.lines().any(|l| l.starts_with(&line) && l.contains("at the stop time")),
+            "{id}: Model Exchange not compared with Co-Simulation at the stop time:\n{out}"
+        );
+    }
     for id in with_model_exchange() {
         assert!(out.contains(&format!("ok {id}: validates with 0 problems")), "{id} not checked:\n{out}");
         assert!(out.contains(&format!("ok {id}: default experiment in Model Exchange")), "{id}:\n{out}");
@@ -564,26 +577,15 @@ fn every_model_refuses_bad_model_exchange_calls_and_changes_nothing() {
 /// One FMU, one physics (issue 29 item 2): every FMU's default experiment in
 /// FMPy's Co-Simulation and Model Exchange tells the same discrete story,
 /// the same discrete outputs at t = 0 and the same sequence of changes
-/// (`tests/python/discrete_story.py`). The one below differs for its
-/// importer's reason (a solver's roundoff, pinned by its own test); one that
-/// comes to agree must leave this list, one that is not on it must agree.
-const DISCRETE_STORY_DIFFERS: &[(&str, &str)] = &[
-    // LoadDependentFrictionInertia, TwoInertiaClutch (and HillFrictionShaftLoad
-    // before them) left this list: Co-Simulation reports at t = 0 the mode
-    // its inputs start, as Model Exchange's initial event settles it;
-    // StribeckShaftLoad left it with the map's stiction (it now sticks at
-    // each reversal in both interfaces).
-    // The torque drops to 0 at 2 s; the body slows on the Coulomb branch
-    // and, near 3.8 s, reaches the steep branch at w = 0 (slope 588
-    // N.m.s/rad, time constant J/slope = 1.7 ms): from there the exact rate
-    // decays exponentially and never reverses (CS's reaches 1e-252 rad/s at
-    // 5 s, still positive); CVode's BDF steps, far longer than 1.7 ms, carry
-    // it through 0 at -3e-17 rad/s, at every tolerance from 1e-5 to 1e-9.
-    // No FMU can keep a variable-step solver's sign below its tolerance;
-    // majd_simaan_stories_are_the_exact_ones pins the difference to that.
-    // (MajdSimaanShaftLoad left the list with its experiment's tolerance.)
-    ("MajdSimaanInertia", "ME's rate crosses 0 at -3e-17 rad/s (solver roundoff) where the exact decay does not"),
-];
+/// (`tests/python/discrete_story.py`), unless the model says why not
+/// (`Behaviour::stories_differ`, in its folder: a solver's roundoff, pinned
+/// by its own test); one that comes to agree must drop its reason, one
+/// without a reason must agree. (LoadDependentFrictionInertia,
+/// TwoInertiaClutch, HillFrictionShaftLoad, StribeckShaftLoad and
+/// MajdSimaanShaftLoad once differed and no longer do.)
+fn stories_differ(id: &str) -> Option<&'static str> {
+    fmu::registry::get(id).info.behaviour.stories_differ
+}
 
 /// Majd & Simaan's stories against Eq. (6) integrated independently
 /// (`majd_simaan_story.py`: scipy's Radau at rtol 1e-10 with sigma solved
@@ -635,9 +637,17 @@ fn every_fmu_tells_the_same_discrete_story_in_both_interfaces() {
             .lines()
             .find(|l| l.split_whitespace().nth(1) == Some(&format!("{id}:")))
             .unwrap_or_else(|| panic!("{id} not run:\n{out}"));
-        let known = DISCRETE_STORY_DIFFERS.iter().any(|(k, _)| *k == id);
-        if known {
-            assert!(line.starts_with("DIFFERS"), "{id} now agrees: take it off DISCRETE_STORY_DIFFERS\n{line}");
+        if let Some(why) = stories_differ(id) {
+            assert!(line.starts_with("DIFFERS"), "{id} now agrees: drop its Behaviour::stories_differ\n{line}");
+            // The reason is a sign below a tolerance, late in the run: the
+            // stories agree at t = 0 and as far as the shorter one goes.
+            let list = |key: &str| -> Vec<String> {
+                let rest = &line[line.find(&format!(" {key} [")).unwrap_or_else(|| panic!("{id}: {line}")) + 5..];
+                rest[..rest.find(']').unwrap()].split("), ").map(|s| s.trim_end_matches(')').to_string()).collect()
+            };
+            let (cs, me) = (list("CS"), list("ME"));
+            let common = cs.len().min(me.len());
+            assert!(common >= 2 && cs[..common] == me[..common], "{id} ({why}): the stories part early\n{line}");
         } else {
             assert!(line.starts_with("ok "), "{id}: CS and ME tell different discrete stories\n{line}");
         }

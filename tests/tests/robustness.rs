@@ -245,84 +245,62 @@ fn instances_on_threads_match_sequential_runs() {
 }
 
 /// Rules that tie parameters together, checked on leaving initialization:
-/// one breaking assignment per model of the table, with words the message
-/// must contain. The table holds each kind of rule where it is declared
-/// today (static >= Coulomb, stability of an internal step, a start inside
-/// the stops, the shaft's substep rule): examples of each kind, not a list
-/// every model must join (adding a model touches no test list, issue 31).
-/// A model, parameter values that break one of its cross-parameter rules, and
-/// words of the message that names the rule.
-type Rule = (&'static str, &'static [(&'static str, f64)], &'static str);
-
+/// every refusal a model states (`Behaviour::refusals`, in its folder: static
+/// >= Coulomb, stability of an internal step, a start inside the stops, the
+/// shaft's substep rule), with words the message must contain.
 #[test]
 fn cross_parameter_rules_are_enforced_on_every_model_that_has_them() {
-    let rules: &[Rule] = &[
-        ("ConventionalCoulombBaseline", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
-        ("HillFrictionInertia", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
-        ("StribeckInertia", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
-        ("StribeckElement", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
-        ("MajdSimaanInertia", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
-        ("MajdSimaanElement", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
-        ("DahlInertia", &[("internal_step", 1.0)], "needs internal_step <="),
-        ("LoadDependentFrictionInertia", &[("phi_start", 2.0)], "outside the stops"),
-        ("FlapActuatorServo", &[("internal_step", 1e-3)], "needs internal_step <="),
-        ("CmgGimbalRateLoop", &[("internal_step", 1e-2)], "needs internal_step <="),
-        ("AntennaAzimuthServo", &[("breakaway_pressure", 300.0)], "static friction must be >= Coulomb friction"),
-        ("HillFrictionShaftLoad", &[("tau_static", 0.5)], "static friction must be >= Coulomb friction"),
-        ("StribeckShaftLoad", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
-        ("MajdSimaanShaftLoad", &[("tau_static", 0.3)], "static friction must be >= Coulomb friction"),
-        // The shaft's substep rule: 0.2 s * sqrt(10/1) = 0.63 > 0.5.
-        ("DahlShaftLoad", &[("internal_step", 0.2)], "h*max(sqrt(k_shaft/J), d_shaft/J) = 0.632"),
-        ("LoadDependentFrictionShaftLoad", &[("internal_step", 0.2)], "h*max(sqrt(k_shaft/J), d_shaft/J) = 0.632"),
-        // Per shaft and plate: 0.2 s * sqrt(10/0.25) = 1.26 > 0.5.
-        ("ShaftClutch", &[("internal_step", 0.2)], "drive shaft and plate 1 (k_drive, d_drive, J1"),
-    ];
-    let registered = models();
-    for (id, assignments, words) in rules {
-        let Some((_, variables)) = registered.iter().find(|(m, _)| m == id) else {
-            panic!("{id}: not a model of the registry");
-        };
-        let fmu = RawFmu::load(id);
-        unsafe {
-            let c = fmu.instantiate("rules");
-            for (name, value) in assignments.iter() {
-                let vr = variables.iter().find(|v| v.name == *name).unwrap().value_reference;
-                assert_eq!(fmu.lib.fmi2SetReal(c, &vr, 1, value), OK, "{id}.{name}");
+    let mut stated = 0;
+    for (id, variables) in models() {
+        for refusal in fmu::registry::get(id).info.behaviour.refusals {
+            stated += 1;
+            let (assignments, words) = (refusal.set, refusal.because);
+            let fmu = RawFmu::load(id);
+            unsafe {
+                let c = fmu.instantiate("rules");
+                for (name, value) in assignments.iter() {
+                    let vr = variables.iter().find(|v| v.name == *name).unwrap().value_reference;
+                    assert_eq!(fmu.lib.fmi2SetReal(c, &vr, 1, value), OK, "{id}.{name}");
+                }
+                assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
+                assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
+                assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), ERROR, "{id}");
+                let text = fmu.last_error();
+                assert!(text.starts_with("fmi2ExitInitializationMode: ") && text.contains(words), "{id}: {text}");
+                // Reading outputs meanwhile is refused with the same reason.
+                let output =
+                    variables.iter().find(|v| v.causality == Causality::Output && v.type_name == "Real").unwrap();
+                let mut x = 0.0;
+                assert_eq!(fmu.lib.fmi2GetReal(c, &output.value_reference, 1, &mut x), ERROR);
+                assert!(fmu.last_error().contains(words));
+                fmu.lib.fmi2FreeInstance(c);
             }
-            assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
-            assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
-            assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), ERROR, "{id}");
-            let text = fmu.last_error();
-            assert!(text.starts_with("fmi2ExitInitializationMode: ") && text.contains(words), "{id}: {text}");
-            // Reading outputs meanwhile is refused with the same reason.
-            let output = variables.iter().find(|v| v.causality == Causality::Output && v.type_name == "Real").unwrap();
-            let mut x = 0.0;
-            assert_eq!(fmu.lib.fmi2GetReal(c, &output.value_reference, 1, &mut x), ERROR);
-            assert!(fmu.last_error().contains(words));
-            fmu.lib.fmi2FreeInstance(c);
         }
     }
+    // The kinds of rule above, stated by 17 models today: a floor, so that
+    // losing the statements does not pass silently.
+    assert!(stated >= 17, "only {stated} refusals stated");
 }
 
 /// A rule about Co-Simulation's internal step is not Model Exchange's: there
 /// the importer's solver integrates and `internal_step` is unused. Every
-/// internal-step rule of the table above, set on a Model Exchange instance,
+/// internal-step rule a model states (`Refusal::of_internal_step`), set on a Model Exchange instance,
 /// leaves initialization with fmi2OK (issue 29: `k_shaft` = 1e4 with `J` =
 /// 0.01 was refused there).
 #[test]
 fn internal_step_rules_apply_to_co_simulation_only() {
     use fmi::fmi2::binding;
-    let cases: &[(&str, &[(&str, f64)])] = &[
-        ("DahlInertia", &[("internal_step", 1.0)]),
-        ("FlapActuatorServo", &[("internal_step", 1e-3)]),
-        ("CmgGimbalRateLoop", &[("internal_step", 1e-2)]),
-        ("AntennaAzimuthServo", &[("internal_step", 1.0)]),
-        ("DahlShaftLoad", &[("internal_step", 0.2)]),
-        ("LoadDependentFrictionShaftLoad", &[("internal_step", 0.2)]),
-        ("StribeckShaftLoad", &[("k_shaft", 1e4), ("J", 0.01)]),
-    ];
-    for (id, assignments) in cases {
-        let variables = models().into_iter().find(|(m, _)| m == id).unwrap().1;
+    let mut cases = Vec::new();
+    for (id, variables) in models() {
+        let entry = fmu::registry::get(id);
+        for refusal in entry.info.behaviour.refusals.iter().filter(|r| r.co_simulation_only) {
+            assert!(entry.model_exchange, "{id}: a rule of Co-Simulation's internal step without Model Exchange");
+            cases.push((id, variables.clone(), refusal.set));
+        }
+    }
+    // Seven models state one today (a floor, as above).
+    assert!(cases.len() >= 7, "only {} internal-step rules stated", cases.len());
+    for (id, variables, assignments) in cases {
         let fmu = RawFmu::load(id);
         let interfaces = [(binding::fmi2Type_fmi2CoSimulation, ERROR), (binding::fmi2Type_fmi2ModelExchange, OK)];
         for (fmu_type, expected) in interfaces {

@@ -433,9 +433,15 @@ fn light_motors_stay_bounded_and_accurate_under_jacobi_with_the_implicit_couplin
     let script = workspace_root().join("tests/python/shaft_coupling.py");
     let dir = fmu_path("MotorDrive").parent().unwrap().to_path_buf();
     let ports = implicit_ports();
-    assert_eq!(ports.len(), 5, "{ports:?}");
+    // Six ports today (Hill's, the four laws', LuGre's): a floor, so that
+    // losing the k_coupling output does not pass silently.
+    assert!(ports.len() >= 6, "{ports:?}");
     println!("\n{:<32} {:<22} {:>6} | {:>22} | {:>22}", "port", "motor", "step", "plain: |w|max, rms", "implicit");
     for port in ports {
+        // The port integrated exactly (no internal_step: Hill's) has a closed
+        // form; the plain exchange with it is where the issue measured the
+        // divergence.
+        let exact = !(fmu::registry::get(port).variables)().iter().any(|v| v.name == "internal_step");
         let (ok, out, err) = run_python(&script, &["--light", dir.to_str().unwrap(), port]);
         assert!(ok, "{out}\n{err}");
         let mut runs = BTreeMap::new();
@@ -465,7 +471,7 @@ fn light_motors_stay_bounded_and_accurate_under_jacobi_with_the_implicit_couplin
                 } else if h <= 0.02 + 1e-12 {
                     assert!(*rms <= 0.05, "{what}");
                 }
-            } else if port == "HillFrictionShaftLoad" && system.ends_with("Kv0.1") && h >= 0.02 {
+            } else if exact && system.ends_with("Kv0.1") && h >= 0.02 {
                 // The plain exchange as the issue measured it: no bound at 20 ms.
                 assert!(!(*w_max <= 100.0 * peak), "the plain exchange diverges: {what}");
             }

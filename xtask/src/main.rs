@@ -95,17 +95,35 @@ fn main() -> ExitCode {
 }
 
 fn write_docs() -> Result<()> {
-    let path = root().join("docs/models.md");
-    std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
-    std::fs::write(&path, fmu::registry::models_markdown()).map_err(|e| format!("{}: {e}", path.display()))?;
-    println!("wrote {}", path.display());
-    // The models' dependencies, measured (`<ModelStructure>` is made from them).
+    // The models' dependencies, measured (`<ModelStructure>` and the pages
+    // are made from them), kept as source: first, since the text below
+    // needs them compiled in.
     let path = root().join("fmu/src/dependencies/measured.rs");
     let measured: Vec<_> = fmu::registry::MODELS.iter().map(|m| (m.measure_dependencies)()).collect();
     for (m, why) in measured.iter().flat_map(|m| m.skipped.iter().map(move |s| (m.model, s))) {
         println!("{m}: dependencies not measured on {why}");
     }
     std::fs::write(&path, fmu::dependencies::rust_source(&measured)).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("wrote {}", path.display());
+    let stale = measured.iter().any(|m| fmu::dependencies::kept(m.model).is_none_or(|kept| !m.matches(kept)));
+    if stale {
+        // A new or changed model: this build holds the old measurement, so
+        // the text is written by the next build (once: it holds the new one).
+        if std::env::var_os("XTASK_DOCS_REBUILT").is_some() {
+            return Err("the measured dependencies changed again after a rebuild".into());
+        }
+        println!("the measurement changed: rebuilding to write docs/models.md from it");
+        let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["run", "-q", "-p", "xtask", "--", "docs"])
+            .env("XTASK_DOCS_REBUILT", "1")
+            .current_dir(root())
+            .status()
+            .map_err(|e| e.to_string())?;
+        return if status.success() { Ok(()) } else { Err("cargo xtask docs (second pass) failed".into()) };
+    }
+    let path = root().join("docs/models.md");
+    std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
+    std::fs::write(&path, fmu::registry::models_markdown()).map_err(|e| format!("{}: {e}", path.display()))?;
     println!("wrote {}", path.display());
     Ok(())
 }

@@ -6,46 +6,45 @@
 //! model (Hill, Fig. 1) sees only the rate at the start of the interval, while
 //! Hill's predictive algorithm (Hill, Eqs. 1-6) looks ahead to a zero crossing
 //! inside it.
+//!
+//! The sources are in three folders around the shared [`vocabulary`]:
+//! - [`laws`]: the friction laws (Coulomb, Hill, exact static + Coulomb,
+//!   Stribeck's maps, Majd-Simaan, Dahl, LuGre, Borello's load-dependent law);
+//! - [`plants`]: the mechanical plants they act in (servos, clutches, drives);
+//! - [`integrators`]: how a body is stepped (one inertia, a body on a shaft).
+//!
+//! Every module is also reachable at the root (`friction::hill`,
+//! `friction::shaft_load`, ...), and the main types are re-exported here.
 
 #![forbid(unsafe_code)]
 
-pub mod antenna;
-pub mod clutch;
-pub mod clutch_chain;
-pub mod cmg_gimbal;
-pub mod compliant_drive;
-pub mod coulomb;
-pub mod dahl;
-pub mod exact;
-pub mod flap_actuator;
-pub mod hill;
-pub mod inertia;
-pub mod load_dependent;
-pub mod lugre;
-pub mod majd_simaan;
-pub mod motor_drive;
-pub mod shaft_clutch;
-pub mod shaft_load;
-pub mod smooth;
-pub mod stribeck;
+pub mod integrators;
+pub mod laws;
+pub mod plants;
 pub mod vocabulary;
 
-pub use antenna::{AntennaServo, AntennaServoDesign, AxisFriction};
-pub use clutch::TwoInertiaClutch;
-pub use clutch_chain::{ClutchChain, ClutchMode};
-pub use cmg_gimbal::GimbalRateLoop;
-pub use compliant_drive::{CompliantDrive, DriveInputs};
-pub use coulomb::ConventionalCoulomb;
-pub use dahl::Dahl;
-pub use exact::ExactStaticCoulomb;
-pub use flap_actuator::FlapActuatorServo;
-pub use hill::HillFriction;
-pub use inertia::{FrictionInertia, Motion, StickSlipContact};
-pub use load_dependent::{LoadDependentFriction, StepCondition, UnderLoad};
-pub use majd_simaan::{MajdSimaan, SigmaMethod};
-pub use motor_drive::{MotorDrive, ShaftCoupling};
-pub use shaft_clutch::{step_between_shafts, ClutchImpulses};
-pub use shaft_load::{DriveEnd, Shaft, ShaftLoad, ShaftStep, TorqueDriven, SUBSTEP_LIMIT};
-pub use smooth::VelocityMap;
-pub use stribeck::{ClassicalFriction, ClassicalShape};
+pub use integrators::{inertia, shaft_load};
+pub use laws::{coulomb, dahl, exact, hill, load_dependent, lugre, majd_simaan, smooth, stribeck};
+pub use plants::{
+    antenna, clutch, clutch_chain, cmg_gimbal, compliant_drive, flap_actuator, motor_drive, shaft_clutch,
+};
+
+pub use integrators::inertia::{FrictionInertia, Motion, StickSlipContact};
+pub use integrators::shaft_load::{DriveEnd, Shaft, ShaftLoad, ShaftStep, TorqueDriven, SUBSTEP_LIMIT};
+pub use laws::coulomb::ConventionalCoulomb;
+pub use laws::dahl::Dahl;
+pub use laws::exact::ExactStaticCoulomb;
+pub use laws::hill::HillFriction;
+pub use laws::load_dependent::{LoadDependentFriction, StepCondition, UnderLoad};
+pub use laws::majd_simaan::{MajdSimaan, SigmaMethod};
+pub use laws::smooth::VelocityMap;
+pub use laws::stribeck::{ClassicalFriction, ClassicalShape};
+pub use plants::antenna::{AntennaServo, AntennaServoDesign, AxisFriction};
+pub use plants::clutch::TwoInertiaClutch;
+pub use plants::clutch_chain::{ClutchChain, ClutchMode};
+pub use plants::cmg_gimbal::GimbalRateLoop;
+pub use plants::compliant_drive::{CompliantDrive, DriveInputs};
+pub use plants::flap_actuator::FlapActuatorServo;
+pub use plants::motor_drive::{MotorDrive, ShaftCoupling};
+pub use plants::shaft_clutch::{step_between_shafts, ClutchImpulses};
 pub use vocabulary::{sign, substep_count, Advance, Interval, RigidBodyFriction};

@@ -368,4 +368,47 @@ pub const MEASURED: &[Table] = &[
             ("w2", &["phi_drive", "w_drive", "phi_load", "w_load", "tau_capacity", "phi1", "w1", "phi2", "w2"]),
         ],
     },
+    Table {
+        model: "LuGreInertia",
+        outputs: &[
+            ("phi", &[], &["phi"]),
+            ("w", &[], &["w"]),
+            ("tau_friction", &[], &["w", "z"]),
+            ("mode", &[], &[]),
+            ("z", &[], &["z"]),
+        ],
+        derivatives: &[
+            ("phi", &["w"]),
+            ("w", &["tau", "w", "z"]),
+            ("z", &["w", "z"]),
+        ],
+    },
+    Table {
+        model: "LuGreElement",
+        outputs: &[
+            ("tau_friction", &["w_rel"], &["w_rel", "z"]),
+            ("z", &[], &["z"]),
+        ],
+        derivatives: &[
+            ("z", &["w_rel", "z"]),
+        ],
+    },
+    Table {
+        model: "LuGreShaftLoad",
+        outputs: &[
+            ("tau_shaft", &[], &["phi_drive", "w_drive", "phi", "w"]),
+            ("phi", &[], &["phi"]),
+            ("w", &[], &["w"]),
+            ("tau_friction", &[], &["w", "z"]),
+            ("mode", &[], &[]),
+            ("z", &[], &["z"]),
+            ("k_coupling", &[], &[]),
+            ("d_coupling", &[], &[]),
+        ],
+        derivatives: &[
+            ("phi", &["w"]),
+            ("w", &["phi_drive", "w_drive", "phi", "w", "z"]),
+            ("z", &["w", "z"]),
+        ],
+    },
 ];

@@ -40,9 +40,14 @@ use crate::scenario::Signal;
 /// The measured table of `identifier`; panics with what to run if the
 /// model was added or changed since.
 pub fn of(identifier: &str) -> &'static Table {
-    measured::MEASURED.iter().find(|t| t.model == identifier).unwrap_or_else(|| {
+    kept(identifier).unwrap_or_else(|| {
         panic!("{identifier}: no measured dependencies: run `cargo xtask docs` (fmu/src/dependencies/measured.rs)")
     })
+}
+
+/// The measured table of `identifier` as this build holds it, if any.
+pub fn kept(identifier: &str) -> Option<&'static Table> {
+    measured::MEASURED.iter().find(|t| t.model == identifier)
 }
 
 /// A measurement, as [`Table`] with owned lists.

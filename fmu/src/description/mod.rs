@@ -445,6 +445,9 @@ pub struct ModelInfo {
     /// The model's equations in the notation of [`crate::equations`], in
     /// its own variable names; its FMU's page shows them as MathML.
     pub equations: &'static [crate::equations::Equation],
+    /// What the model's runs must show and the values it refuses (see
+    /// [`crate::behaviour`]), kept with the model in its folder.
+    pub behaviour: crate::behaviour::Behaviour,
 }
 
 impl ModelInfo {
@@ -452,7 +455,15 @@ impl ModelInfo {
     /// description comes last so that its text starts on the first line and
     /// runs on (rustfmt lets a last string argument overflow).
     pub const fn new(identifier: &'static str, default_experiment: Experiment) -> Self {
-        Self { identifier, description: "", default_experiment, default_inputs: &[], sources: &[], equations: &[] }
+        Self {
+            identifier,
+            description: "",
+            default_experiment,
+            default_inputs: &[],
+            sources: &[],
+            equations: &[],
+            behaviour: crate::behaviour::Behaviour::UNSTATED,
+        }
     }
 
     /// The default experiment's input signals (see [`ModelInfo::default_inputs`]).
@@ -469,6 +480,11 @@ impl ModelInfo {
     /// The model's equations (see [`ModelInfo::equations`]).
     pub const fn equations(self, equations: &'static [crate::equations::Equation]) -> Self {
         Self { equations, ..self }
+    }
+
+    /// The model's expected behaviour (see [`ModelInfo::behaviour`]).
+    pub const fn expects(self, behaviour: crate::behaviour::Behaviour) -> Self {
+        Self { behaviour, ..self }
     }
 
     pub const fn description(self, description: &'static str) -> Self {

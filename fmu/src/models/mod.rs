@@ -1,4 +1,6 @@
-//! The models: one file per model, listed once in [`models!`] below.
+//! The models: one folder per model (or per law, for its inertia, element
+//! and shaft port), listed once in [`models!`] below; the files beside the
+//! folders are the kinds several models share.
 //!
 //! This is the model layer: it knows the physics crate, the declarations
 //! ([`crate::description`]), the [`Model`] trait and the scenarios, and
@@ -6,10 +8,11 @@
 //! (XML, GUID, type-erased instances) from the same list through
 //! [`for_each_model!`].
 //!
-//! To add a model: write its file here (a struct implementing [`Model`]),
-//! add one `file::Type` entry to [`models!`], a row to the README's model
-//! table, and run `cargo xtask docs` (`docs/models.md`, the measured
-//! dependencies); `ARCHITECTURE.md` says what else a model may need.
+//! To add a model: its folder here (`mod.rs`: a struct implementing
+//! [`Model`]; `behaviour.rs`: what its runs must show, given to
+//! `ModelInfo::expects`), one `folder::Type` entry in [`models!`], a row in
+//! the README's model table, and `cargo xtask docs` (`docs/models.md`, the
+//! measured dependencies); `ARCHITECTURE.md` says what else a model may need.
 
 #![forbid(unsafe_code)]
 
@@ -86,6 +89,7 @@ models! {
     hill_friction_shaft_load::HillFrictionShaftLoad,
     motor_drive::MotorDrive,
     shaft_clutch::ShaftClutch,
+    lugre::{LuGreInertia, LuGreElement, LuGreShaftLoad},
 }
 
 /// Default experiment of the swappable 1-DOF FMUs (Coulomb, Hill, Stribeck,

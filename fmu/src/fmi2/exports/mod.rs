@@ -50,6 +50,7 @@ mod tests {
             default_inputs: &[],
             sources: &[],
             equations: &[],
+            behaviour: crate::behaviour::Behaviour::UNSTATED,
         };
         const VARIABLES: &'static [Variable<Self>] = &[Variable::<Self>::real_input(
             "trigger",
