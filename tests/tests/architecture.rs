@@ -395,7 +395,7 @@ fn crate_problems(src: &Path) -> Vec<String> {
 fn no_crate_has_a_circle_or_an_arrow_back_up_through_its_root() {
     let ws = fmu_tests::workspace_root();
     let mut all = Vec::new();
-    for dir in ["fmu/src", "crates/friction/src", "crates/runner/src", "xtask/src"] {
+    for dir in ["fmu/src", "crates/friction/src", "crates/runner/src", "crates/packaging/src", "xtask/src"] {
         all.extend(crate_problems(&ws.join(dir)).into_iter().map(|p| format!("{dir}/{p}")));
     }
     // The check finds both where they are: a made-up crate whose `a.rs`
@@ -516,7 +516,7 @@ fn dependencies(manifest: &str) -> Vec<String> {
 /// FFI or XML; the FMU binary does not link the runner, the xtask or the tests.
 #[test]
 fn crates_depend_only_downwards() {
-    let ours = ["friction", "fmu", "runner", "xtask", "fmu-tests"];
+    let ours = ["friction", "fmu", "runner", "packaging", "xtask", "fmu-tests"];
     let friction = dependencies("crates/friction/Cargo.toml");
     for d in &friction {
         assert!(!ours.contains(&d.as_str()), "crates/friction depends on {d}");
@@ -525,11 +525,16 @@ fn crates_depend_only_downwards() {
     let fmu = dependencies("fmu/Cargo.toml");
     assert!(fmu.contains(&"friction".to_string()), "{fmu:?}");
     for d in &fmu {
-        assert!(!["runner", "xtask", "fmu-tests"].contains(&d.as_str()), "fmu (the FMU binary) depends on {d}");
+        assert!(
+            !["runner", "packaging", "xtask", "fmu-tests"].contains(&d.as_str()),
+            "fmu (the FMU binary) depends on {d}"
+        );
     }
-    let runner = dependencies("crates/runner/Cargo.toml");
-    for d in &runner {
-        assert!(!["xtask", "fmu-tests"].contains(&d.as_str()), "runner depends on {d}");
+    let above = [("runner", vec!["packaging", "xtask", "fmu-tests"]), ("packaging", vec!["xtask", "fmu-tests"])];
+    for (krate, above) in above {
+        for d in &dependencies(&format!("crates/{krate}/Cargo.toml")) {
+            assert!(!above.contains(&d.as_str()), "{krate} depends on {d}");
+        }
     }
 }
 
@@ -604,7 +609,7 @@ fn no_test_branches_on_a_model_name() {
     let ids: Vec<&str> = fmu::registry::MODELS.iter().map(|m| m.info.identifier).collect();
     let root = fmu_tests::workspace_root();
     let mut offending = Vec::new();
-    for dir in ["tests/tests", "tests/src", "tests/python", "crates/runner/src", "xtask/src"] {
+    for dir in ["tests/tests", "tests/src", "tests/python", "crates/runner/src", "crates/packaging/src", "xtask/src"] {
         let mut stack = vec![root.join(dir)];
         while let Some(d) = stack.pop() {
             for entry in std::fs::read_dir(&d).unwrap().flatten() {

@@ -2,7 +2,7 @@
 //! ratios measured in one run) and docs/error_vs_step.svg.
 
 use crate::util::{cargo, root, run, Result};
-use crate::{package, provision};
+use crate::{platforms, provision};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::process::Command;
@@ -32,7 +32,7 @@ pub fn bench(args: &[String]) -> Result<()> {
         return splice_call_cost(&section);
     }
     let env = provision::provision()?;
-    let fmus = package::build_fmus(true)?;
+    let fmus = platforms::build_fmus(true)?;
     let model_exchange = |env: &provision::TestEnv| -> Result<String> {
         let mut bench = cargo();
         bench

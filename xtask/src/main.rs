@@ -1,11 +1,13 @@
-//! Build automation for the workspace (the rust-analyzer `xtask` pattern).
+//! Build automation for the workspace (the rust-analyzer `xtask` pattern): a
+//! thin command line over the builds, the checks and the `packaging` crate,
+//! which makes what ships (archives, pages, SSP systems, figures).
 //!
 //! - `cargo xtask fmu [--host]` — build the FMI binary in release for every
 //!   platform (`--host`: linux64 for this machine only) and package one
 //!   `<ModelIdentifier>.fmu` per model into `target/fmu/`, and the
 //!   scenarios' FMI cross-check files (`<Model>_in.csv`, `<Model>_ref.opt`)
 //!   beside them and per scenario in `target/fmu/scenarios/<name>/`, and
-//!   the SSP systems of `ssp.rs` (`target/fmu/<System>.ssp`).
+//!   the SSP systems of `packaging::ssp` (`target/fmu/<System>.ssp`).
 //! - `cargo xtask docs` — regenerate `docs/models.md` from the declarations
 //!   and `fmu/src/dependencies/measured.rs` from the models (`<ModelStructure>`).
 //! - `cargo xtask test` — provision the importers (FMPy, libclang for the
@@ -20,20 +22,16 @@
 //!   docs/performance.md and its plot (`call-cost`: only the FMI call cost
 //!   against a C FMU; `model-exchange`: only the Model Exchange evaluation cost).
 //! - `cargo xtask plots` — run every scenario in-process and render its
-//!   figure into `docs/figures/<figure>.png`.
+//!   figure into `docs/figures/<figure>.png` (`packaging::plots`).
 
 mod bench;
 mod cross_tools;
 mod harness;
 mod hostile_host;
 mod macho;
-mod package;
 mod platform_check;
 mod platforms;
-mod plots;
 mod provision;
-mod self_describing;
-mod ssp;
 mod util;
 
 use std::process::{Command, ExitCode};
@@ -43,11 +41,11 @@ use util::{cargo, root, run, Result};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("fmu") => package::build_fmus(args.get(1).is_some_and(|a| a == "--host")).map(|_| ()),
+        Some("fmu") => platforms::build_fmus(args.get(1).is_some_and(|a| a == "--host")).map(|_| ()),
         Some("docs") => write_docs(),
         Some("test") => test(&args[1..]),
-        Some("platform-check") => platform_check::report(&package::fmu_dir()).map(|_| ()),
-        Some("hostile-host") => hostile_host::check(&package::fmu_dir()).map(|outcomes| {
+        Some("platform-check") => platform_check::report(&platforms::fmu_dir()).map(|_| ()),
+        Some("hostile-host") => hostile_host::check(&platforms::fmu_dir()).map(|outcomes| {
             for o in outcomes {
                 let verdict = match o.passed {
                     Some(true) => "ok",
@@ -58,7 +56,7 @@ fn main() -> ExitCode {
             }
         }),
         Some("bench") => bench::bench(&args[1..]),
-        Some("plots") => plots::plots(),
+        Some("plots") => packaging::plots::plots(),
         Some("fuzz") => {
             // `--jobs J`: libFuzzer's fork mode, J processes sharing one corpus
             // (the executions counted are the sum over them).
@@ -229,7 +227,7 @@ fn test(extra: &[String]) -> Result<()> {
     }
     // A selection of tests (extra args) is the development loop: host only.
     let full = extra.is_empty();
-    let fmus = package::build_fmus(!full)?;
+    let fmus = platforms::build_fmus(!full)?;
     // Debian's Chromium renders one FMU's documentation in a test; without
     // it (not root, no apt) that test says it skipped.
     if full {

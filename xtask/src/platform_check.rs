@@ -14,8 +14,9 @@
 
 use crate::cross_tools::{self, apt};
 use crate::harness::{compile, compile_native, extract, harness_rows, harness_source, io, plan_text, Outcome};
-use crate::platforms::{AARCH64_FOLDER, DARWIN_SLICES};
+use crate::platforms::DARWIN_SLICES;
 use crate::util::{root, Result};
+use packaging::archive::AARCH64_FOLDER;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,39 +5,30 @@
 //! from Debian's Rust 1.96 sources (`-Z build-std`), as rustup cannot fetch
 //! their prebuilt std here. A platform that cannot be built is skipped with
 //! the reason and the command that fixes it; linux64 then falls back to the
-//! host build.
+//! host build. `cargo xtask fmu` ([`build_fmus`]) hands the binaries to
+//! `packaging::archive`, which writes the FMUs.
 
 use crate::cross_tools::{self, apt};
 use crate::util::{cargo, root, run, Result};
+use packaging::archive::{Binary, AARCH64_FOLDER};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// One shipped binary: `binaries/<folder>/<Model><extension>`.
-pub struct Binary {
-    pub folder: &'static str,
-    pub extension: &'static str,
-    pub bytes: Vec<u8>,
+/// Where the FMUs go (named in the README).
+pub fn fmu_dir() -> PathBuf {
+    root().join("target/fmu")
 }
 
-/// FMI 2.0 folder of aarch64 Linux in the main FMU. FMI 2.0 names only
-/// win32/64, linux32/64 and darwin32/64; FMPy 0.3.32 and the FMI Library
-/// (OMSimulator) look in `linux64` on any 64-bit Linux, so that folder
-/// holds x86_64 here and aarch64 goes under the FMI 3.0 name, and into the
-/// aarch64 set of FMUs (`target/fmu/aarch64-linux/`) as `linux64`.
-pub const AARCH64_FOLDER: &str = "aarch64-linux";
-
-/// FMI 3.0's platform folders for a binary of the FMI 2.0 folder `folder`
-/// (FMI 3.0, 2.5.1.1: `<arch>-<os>`). The darwin binary is universal
-/// (x86_64 and arm64 slices), so it serves both darwin folders.
-pub fn fmi3_folders(folder: &str) -> &'static [&'static str] {
-    match folder {
-        "linux64" => &["x86_64-linux"],
-        "win64" => &["x86_64-windows"],
-        "darwin64" => &["x86_64-darwin", "aarch64-darwin"],
-        AARCH64_FOLDER => &["aarch64-linux"],
-        _ => &[],
-    }
+/// Build the binary in release for every platform (`host_only`: linux64 for
+/// this machine) and write every `<ModelIdentifier>.fmu` from them
+/// (`packaging::archive::write_fmus`); also the aarch64 Linux set in
+/// `aarch64-linux/` (see `packaging::archive::AARCH64_FOLDER`).
+pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
+    let binaries = if host_only { host()? } else { all()? };
+    let out = fmu_dir();
+    packaging::archive::write_fmus(&out, &binaries)?;
+    Ok(out)
 }
 
 /// `--host`: today's quick build, linux64 for this machine only.

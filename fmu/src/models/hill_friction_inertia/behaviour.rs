@@ -3,6 +3,20 @@
 use crate::behaviour::{close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
 use crate::claim;
 
+/// The numbers the description quotes, as it prints them; the checks read them.
+pub mod quotes {
+    /// The step the body breaks away in starts here, s.
+    pub const BREAKAWAY_STEP: &str = "1.21";
+    /// w at 2 s, rad/s.
+    pub const RATE_AT_2S: &str = "0.474";
+    /// The stop inside a step, s.
+    pub const STOP: &str = "2.474";
+}
+
+fn quoted(text: &str) -> f64 {
+    text.parse().unwrap_or_else(|_| panic!("{text} is no number"))
+}
+
 pub const BEHAVIOUR: Behaviour =
     Behaviour::of(default_run).refuses(&[Refusal::new(&[("tau_static", 0.5)], STATIC_BELOW_COULOMB)]);
 
@@ -12,23 +26,29 @@ pub const BEHAVIOUR: Behaviour =
 /// sliding w(t_n) = 0.01*sum_{k=121}^{n-1} (tau_k - 1), w(2) = 1e-4*(21 + .. + 99)
 /// = 0.474; then w' = -F_c: at rest from 2.474 s (inside a step), exactly.
 fn default_run(r: &Run) -> Result<(), String> {
+    use quotes::*;
     let (t, w, mode, phi) = (r.time(), r.col("w"), r.col("mode"), r.col("phi"));
+    let (breakaway, stop) = (quoted(BREAKAWAY_STEP), quoted(STOP));
     let mut exact = 0.0;
     for k in 0..t.len() {
-        if t[k] <= 1.21 + 1e-9 {
+        if t[k] <= breakaway + 1e-9 {
             claim!(w[k] == 0.0 && mode[k] == 0.0 && phi[k] == 0.0, "moving at {}", t[k]);
         } else if t[k] <= 2.0 + 1e-9 {
             claim!(close(w[k], exact, 1e-12) && mode[k] == 1.0, "w({}) = {} vs {exact}", t[k], w[k]);
-        } else if t[k] >= 2.474 {
+        } else if t[k] >= stop {
             claim!(w[k] == 0.0 && mode[k] == 0.0, "not at rest at {}", t[k]);
         }
         let tau = if t[k] < 2.0 - 1e-9 { (t[k] * 100.0).round() * 0.01 } else { 0.0 };
-        if t[k] >= 1.21 - 1e-9 && t[k] < 2.0 - 1e-9 {
+        if t[k] >= breakaway - 1e-9 && t[k] < 2.0 - 1e-9 {
             exact += 0.01 * (tau - 1.0);
         }
     }
     let (at2, at247) = (w[r.index_at(2.0)?], w[r.index_at(2.47)?]);
-    claim!(close(at2, 0.474, 1e-12) && close(at247, 0.004, 1e-12), "w(2) = {at2}, w(2.47) = {at247}");
+    claim!(close(at2, quoted(RATE_AT_2S), 1e-12) && close(at247, 0.004, 1e-12), "w(2) = {at2}, w(2.47) = {at247}");
+    // It moves in the step from the breakaway, and at w(2) - F_c*(t - 2) stops at 2 + w(2).
+    let first = w.iter().position(|&x| x != 0.0).ok_or("never moves")?;
+    claim!(close(t[first - 1], breakaway, 1e-9), "moves in the step from {} s", t[first - 1]);
+    claim!(close(2.0 + at2, stop, 1e-12), "stops at {} s, quoted {stop}", 2.0 + at2);
     // Angle at rest: the sliding phase's exact integral (trapezoids of the
     // piecewise-linear rate) plus the coast 0.474^2/2.
     let mut angle = 0.0;

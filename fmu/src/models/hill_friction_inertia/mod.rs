@@ -79,6 +79,23 @@ impl LawHooks for HillParameters {
 
 pub type HillFrictionInertia = LawInertia<HillParameters>;
 
+/// The description quotes the numbers `behaviour.rs` checks, from the same
+/// constants.
+const DESCRIPTION: &str = {
+    use behaviour::quotes::*;
+    const_format::concatcp!(
+        "Inertia with static + Coulomb friction (Hill, Eqs. 1-2): exact zero rate while stuck, breakaway above F_s; \
+        integration 0 = exact event-located (stops, reversals and breakaways found inside the step, rate and angle \
+        exact for a torque constant or linear in time), 1 = Hill's published predictive algorithm (Eqs. 1-6, block \
+        Y22). Default experiment (tau from HillFrictionInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, \
+        F_s = 1.2, F_c = 1 N.m, 10 ms steps): at rest with w exactly 0 and mode 0 while tau < F_s; FMPy holds tau \
+        over each step, so the body breaks away in the step from ", BREAKAWAY_STEP, " s (at 1.20 s exactly when the \
+        importer sends the ramp's derivative, fmi2SetRealInputDerivatives); slides to w = ", RATE_AT_2S, " rad/s at \
+        2 s; with tau = 0 it stops at ", STOP, " s, inside a step, and rests from there with w exactly 0 and mode 0. \
+        Without the input file tau stays 0 and the body at rest"
+    )
+};
+
 crate::inertia_model!(
     HillParameters,
     ModelInfo::new("HillFrictionInertia", BREAKAWAY_EXPERIMENT).default_inputs(BREAKAWAY_TORQUE)
@@ -95,16 +112,7 @@ crate::inertia_model!(
                 leaves rest in the direction of tau (Hill, Eq. 1)"),
             eq("mode = sign(w)", "", "-1 backward, 0 stuck, +1 forward"),
         ])
-        .description("Inertia \
-        with static + Coulomb friction (Hill, Eqs. 1-2): exact zero rate while stuck, breakaway above F_s; integration \
-        0 = exact event-located (stops, reversals and breakaways found inside the step, rate and angle exact for a \
-        torque constant or linear in time), 1 = Hill's published predictive algorithm (Eqs. 1-6, block Y22). Default \
-        experiment (tau from HillFrictionInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, F_s = 1.2, F_c = 1 N.m, \
-        10 ms steps): at rest with w exactly 0 and mode 0 while tau < F_s; FMPy holds tau over each step, so the \
-        body breaks away in the step from 1.21 s (at 1.20 s exactly when the importer sends the ramp's derivative, \
-        fmi2SetRealInputDerivatives); slides to w = 0.474 rad/s at 2 s; with tau = 0 it stops at 2.474 s, inside a \
-        step, and rests from there with w exactly 0 and mode 0. Without the input file tau stays 0 and the body at \
-        rest"),
+        .description(DESCRIPTION),
     // Exact for stick/slip at any step; 10 ms is the paper's antenna step.
     default_step: 1e-2,
     j_start: 1.0,

@@ -21,6 +21,40 @@ pub const INERTIA: Behaviour = Behaviour::of(inertia).refuses(REFUSALS).stories_
 pub const ELEMENT: Behaviour = Behaviour::of(element).refuses(REFUSALS);
 pub const SHAFT: Behaviour = Behaviour::of(shaft).refuses(REFUSALS);
 
+/// The numbers `LuGreInertia`'s description quotes, as it prints them; the
+/// checks below read them.
+pub mod inertia_quotes {
+    /// phi at 1 s (0.99 N.m held), rad.
+    pub const PRESLIDING_ANGLE: &str = "1.62e-5";
+    /// The first row above 1e-3 rad/s, s, and the torque held over its step, N.m.
+    pub const BREAKAWAY: &str = "1.47";
+    pub const BREAKAWAY_TORQUE: &str = "1.46";
+    /// w at 2 s, rad/s.
+    pub const RATE_AT_2S: &str = "0.355";
+    /// The closed-form stop from w(2 s), s.
+    pub const STOP: &str = "2.33";
+    /// w = 0.0 and mode 0 from here, s.
+    pub const REST: &str = "2.46";
+}
+
+/// The numbers `LuGreShaftLoad`'s description quotes (see [`inertia_quotes`]).
+pub mod shaft_quotes {
+    pub const BREAKAWAY: &str = "0.28";
+    pub const BREAKAWAY_TORQUE: &str = "1.4";
+    pub const PEAK_1: &str = "0.92";
+    pub const PEAK_1_AT: &str = "1.2";
+    pub const TROUGH: &str = "0.15";
+    pub const TROUGH_AT: &str = "2.19";
+    pub const PEAK_2: &str = "0.78";
+    pub const PEAK_2_AT: &str = "3.19";
+    pub const DECAY: &str = "0.82";
+}
+
+/// A quoted number.
+fn quoted(text: &str) -> f64 {
+    text.parse().unwrap_or_else(|_| panic!("{text} is no number"))
+}
+
 /// The paper's parameters (the FMUs' start values).
 const SIGMA0: f64 = 1e5;
 const SIGMA2: f64 = 0.4;
@@ -72,22 +106,29 @@ fn inertia(r: &Run) -> Result<(), String> {
             claim!(close(friction[k], expected, 2e-3), "tau_friction({}) = {} vs -F_ss = {expected}", t[k], friction[k]);
         }
     }
+    use inertia_quotes::*;
+    let at1 = phi[r.index_at(1.0)?];
+    claim!(close(at1, quoted(PRESLIDING_ANGLE), 5e-3 * at1), "phi(1 s) = {at1}, quoted {PRESLIDING_ANGLE}");
     // Near the origin the stiffness is sigma0 itself: 0.09 N.m over 0.1 s.
     let k = r.index_at(0.1)?;
     claim!(close(0.09 / phi[k], SIGMA0, 0.05 * SIGMA0), "presliding stiffness {} N.m/rad", 0.09 / phi[k]);
     let w2 = w[r.index_at(2.0)?];
+    claim!(close(w2, quoted(RATE_AT_2S), 5e-4), "w(2 s) = {w2}, quoted {RATE_AT_2S}");
     let stop = 2.0 + (1.0 + SIGMA2 * w2 / COULOMB).ln() / SIGMA2;
+    claim!(close(stop, quoted(STOP), 5e-3), "the closed-form stop {stop} s, quoted {STOP}");
     let slow = t.iter().zip(&w).position(|(&tk, x)| tk > 2.0 && x.abs() < 1e-2).ok_or("never stops")?;
     claim!(close(t[slow], stop, 1e-2), "stops at {} s, closed form {stop} s", t[slow]);
     let breakaway = t.iter().zip(&w).position(|(_, x)| x.abs() >= 1e-3).ok_or("never breaks away")?;
-    claim!(close(t[breakaway], 1.47, 1e-9), "breaks away at {} s", t[breakaway]);
+    claim!(close(t[breakaway], quoted(BREAKAWAY), 1e-9), "breaks away at {} s", t[breakaway]);
+    let held = ((t[breakaway] - 0.01) * 100.0).round() * 0.01;
+    claim!(close(held, quoted(BREAKAWAY_TORQUE), 1e-9), "breaks away under {held} N.m");
     let (mode, rest) = (r.col("mode"), *phi.last().ok_or("no rows")?);
     for k in 0..t.len() {
         if t[k] >= stop + 0.1 {
             claim!(w[k].abs() < 1e-6, "not at rest at {} s: {} rad/s", t[k], w[k]);
             claim!((phi[k] - rest).abs() < STATIC / SIGMA0, "drifts at {} s", t[k]);
         }
-        if t[k] >= 2.46 - 1e-9 {
+        if t[k] >= quoted(REST) - 1e-9 {
             claim!(w[k] == 0.0 && mode[k] == 0.0, "w = {}, mode {} at {} s", w[k], mode[k], t[k]);
         }
     }
@@ -149,14 +190,25 @@ fn shaft(r: &Run) -> Result<(), String> {
         }
     }
     let moving = t.iter().zip(&w).position(|(_, x)| x.abs() >= 1e-3).ok_or("never breaks away")?;
-    claim!(close(t[moving], 0.28, 1e-9), "breaks away at {} s", t[moving]);
+    use shaft_quotes::*;
+    claim!(close(t[moving], quoted(BREAKAWAY), 1e-9), "breaks away at {} s", t[moving]);
+    let shaft_torque = 10.0 * (v * t[moving] - phi[moving]);
+    claim!(close(shaft_torque, quoted(BREAKAWAY_TORQUE), 5e-3), "breaks away under {shaft_torque} N.m");
     let extremes: Vec<usize> =
         (moving + 1..t.len() - 1).filter(|&k| (w[k] - w[k - 1]) * (w[k + 1] - w[k]) < 0.0).collect();
     claim!(extremes.len() >= 3, "extremes of the swing: {extremes:?}");
-    let first = extremes[0];
-    claim!(close(t[first], 1.2, 1e-9) && close(w[first], 0.92, 5e-3), "first peak {} at {} s", w[first], t[first]);
+    for (k, (value, at)) in [(PEAK_1, PEAK_1_AT), (TROUGH, TROUGH_AT), (PEAK_2, PEAK_2_AT)].into_iter().enumerate() {
+        let e = extremes[k];
+        claim!(
+            close(t[e], quoted(at), 1e-9) && close(w[e], quoted(value), 5e-3),
+            "extreme {} at {} s, quoted {value} at {at}",
+            w[e],
+            t[e]
+        );
+    }
     let half_period = std::f64::consts::PI / (10.0 - (SIGMA2 / 2.0).powi(2)).sqrt();
     let decay = (-SIGMA2 / 2.0 * half_period).exp();
+    claim!(close(decay, quoted(DECAY), 5e-3), "decay {decay}, quoted {DECAY}");
     for pair in extremes.windows(2) {
         let (a, b) = (pair[0], pair[1]);
         claim!(close(t[b] - t[a], half_period, 1e-2 + 1e-9), "extremes at {} and {} s", t[a], t[b]);

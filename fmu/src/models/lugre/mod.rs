@@ -111,6 +111,45 @@ const PORT_EQUATIONS: &[crate::equations::Equation] = crate::port_equations!(
     eq("mode = sign(w)", "", "-1 backward, +1 forward; 0 where w is exactly 0: a smooth law, no stiction state"),
 );
 
+/// The descriptions quote the numbers their `behaviour.rs` checks, from the
+/// same constants.
+const INERTIA_DESCRIPTION: &str = {
+    use behaviour::inertia_quotes::*;
+    const_format::concatcp!(
+        "Inertia with LuGre friction (Canudas de Wit, Olsson, Åström, Lischinsky 1995, Eqs. 2-4): bristles of \
+        stiffness sigma0 that deflect before the body slides (presliding) and yield at the Stribeck level; defaults: \
+        the paper's values in rotational units (sigma0 = 1e5 N.m/rad, sigma1 = 316.2 N.m.s/rad, sigma2 = 0.4 \
+        N.m.s/rad, F_c = 1, F_s = 1.5 N.m, w_s = 1e-3 rad/s). Co-Simulation steps the body and its bristles by \
+        backward Euler: stable at any internal step although the bristles relax in g/(sigma0*|w|) (10 us at 1 \
+        rad/s). Default experiment (tau from LuGreInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, 10 ms steps): \
+        the bristles carry the torque while the body presslides (", PRESLIDING_ANGLE, " rad at 0.99 N.m: \
+        -(F_s/sigma0)*ln(1 - tau/F_s)) and creeps under 1e-3 rad/s; it breaks away at ", BREAKAWAY, " s under \
+        ", BREAKAWAY_TORQUE, " N.m, below F_s (LuGre's break-away level falls when the force rises slowly), slides on \
+        the steady-state curve F_c + sigma2*w to ", RATE_AT_2S, " rad/s at 2 s and after the torque drops stops near \
+        ", STOP, " s (2 + ln(1 + sigma2*w(2)/F_c)/sigma2), then rings down on its bristles: under 1e-6 rad/s within \
+        0.1 s, and w = 0.0, mode 0 from ", REST, " s: a step reports a rate under 1e-12 rad/s as rest (its sign \
+        there is round-off). Without the input file tau stays 0 and the body at rest"
+    )
+};
+
+const SHAFT_DESCRIPTION: &str = {
+    use behaviour::shaft_quotes::*;
+    const_format::concatcp!(
+        "Shaft port of the LuGre law (motion in, torque out): a load J with the friction of LuGreInertia at the end \
+        of a shaft k_shaft, d_shaft whose drive end moves as phi_drive + w_drive*(t - t0) over each step; the load \
+        substeps inside the step (backward Euler in its rate and bristles, stable however stiff the bristles); \
+        tau_shaft is the shaft's torque on the drive, mean over the step (connect to a torque-input plant such as \
+        MotorDrive's tau_load). Default experiment (LuGreShaftLoad_in.csv: the drive end winds at 0.5 rad/s; \
+        k_shaft = 10 N.m/rad, J = 1, the paper's law): the belt experiment. The load presslides and breaks away at \
+        ", BREAKAWAY, " s, under ", BREAKAWAY_TORQUE, " N.m from the shaft (below F_s, as LuGreInertia's), then \
+        swings about the drive's rate, damped by sigma2: w at ", PEAK_1, ", ", TROUGH, " and ", PEAK_2, " rad/s at \
+        ", PEAK_1_AT, ", ", TROUGH_AT, " and ", PEAK_2_AT, " s, each excursion from 0.5 rad/s \
+        exp(-sigma2/(2*J)*pi/omega_d) = ", DECAY, " of the last; at this speed the viscous term damps the stick-slip \
+        out (with viscous = 0 the load sticks and slips in the static law's cycle). Without the input file the \
+        drive end stays at 0 and the load at rest"
+    )
+};
+
 crate::law_models!(
     LuGre,
     inertia: ModelInfo::new("LuGreInertia", BREAKAWAY_EXPERIMENT)
@@ -126,20 +165,7 @@ crate::law_models!(
             eq("z = (g*sign(w)/bristle_stiffness)", "\"at the start\"", "a body set moving starts in steady \
                 sliding; a body at rest with undeflected bristles (z = 0)"),
         ])
-        .description("Inertia with LuGre friction (Canudas de Wit, Olsson, Åström, Lischinsky 1995, Eqs. 2-4): \
-        bristles of stiffness sigma0 that deflect before the body slides (presliding) and yield at the Stribeck \
-        level; defaults: the paper's values in rotational units (sigma0 = 1e5 N.m/rad, sigma1 = 316.2 N.m.s/rad, \
-        sigma2 = 0.4 N.m.s/rad, F_c = 1, F_s = 1.5 N.m, w_s = 1e-3 rad/s). Co-Simulation steps the body and its \
-        bristles by backward Euler: stable at any internal step although the bristles relax in g/(sigma0*|w|) \
-        (10 us at 1 rad/s). Default experiment (tau from LuGreInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, \
-        10 ms steps): the bristles carry the torque while the body presslides (1.62e-5 rad at 0.99 N.m: \
-        -(F_s/sigma0)*ln(1 - tau/F_s)) and creeps under 1e-3 rad/s; it breaks away at 1.47 s under 1.46 N.m, below \
-        F_s (LuGre's break-away level falls when the force rises slowly), slides on the steady-state curve \
-        F_c + sigma2*w to 0.355 rad/s at 2 s and after the torque drops stops near 2.33 s (2 + \
-        ln(1 + sigma2*w(2)/F_c)/sigma2), then rings down on its bristles: under 1e-6 rad/s within 0.1 s, and \
-        w = 0.0, mode 0 from 2.46 s: a step reports a rate under 1e-12 rad/s as rest (its sign there is \
-        round-off). Without the \
-        input file tau stays 0 and the body at rest"),
+        .description(INERTIA_DESCRIPTION),
     element: ModelInfo::new("LuGreElement", Experiment::new(0.0, 1.0, 0.01))
         .default_inputs(ELEMENT_DEFAULT_INPUTS)
         .sources(SOURCE)
@@ -164,17 +190,7 @@ crate::law_models!(
         .sources(SOURCE)
         .expects(behaviour::SHAFT)
         .equations(PORT_EQUATIONS)
-        .description("Shaft port of the LuGre law (motion in, torque out): a load J with the friction of \
-        LuGreInertia at the end of a shaft k_shaft, d_shaft whose drive end moves as phi_drive + w_drive*(t - t0) \
-        over each step; the load substeps inside the step (backward Euler in its rate and bristles, stable however \
-        stiff the bristles); tau_shaft is the shaft's torque on the drive, mean over the step (connect to a \
-        torque-input plant such as MotorDrive's tau_load). Default experiment (LuGreShaftLoad_in.csv: the drive end \
-        winds at 0.5 rad/s; k_shaft = 10 N.m/rad, J = 1, the paper's law): the belt experiment. The load presslides \
-        and breaks away at 0.28 s, under 1.4 N.m from the shaft (below F_s, as LuGreInertia's), then swings about \
-        the drive's rate, damped by sigma2: w at 0.92, 0.15 and 0.78 rad/s at 1.2, 2.19 and 3.19 s, each excursion \
-        from 0.5 rad/s exp(-sigma2/(2*J)*pi/omega_d) = 0.82 of the last; at this speed the viscous term damps \
-        the stick-slip out (with viscous = 0 the load sticks and slips in the static law's cycle). Without the \
-        input file the drive end stays at 0 and the load at rest"),
+        .description(SHAFT_DESCRIPTION),
     default_step: 1e-3,
     j_start: 1.0,
     w_start: 0.0,

@@ -1,29 +1,55 @@
-//! `cargo xtask fmu`: one FMU archive per model.
+//! The FMU archives: one `<ModelIdentifier>.fmu` per model and standard
+//! from the binaries the xtask built (`target/fmu/`, `target/fmu/fmi3/`, the
+//! aarch64 Linux set in `target/fmu/aarch64-linux/`), the platform folders
+//! inside them, the scenarios' cross-check files and, from the FMUs
+//! written, the cross-check sets and the SSP systems.
 
-use crate::platforms::{self, Binary};
 use crate::self_describing;
-use crate::util::{root, Result};
+use crate::util::Result;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 
-/// Where the FMUs go (named in the README).
-pub fn fmu_dir() -> PathBuf {
-    root().join("target/fmu")
+/// One shipped binary: `binaries/<folder>/<Model><extension>`.
+pub struct Binary {
+    pub folder: &'static str,
+    pub extension: &'static str,
+    pub bytes: Vec<u8>,
 }
 
-/// Build the binary in release for every platform (`host_only`: linux64 for
-/// this machine) and write every `<ModelIdentifier>.fmu`; also the aarch64
-/// Linux set in `aarch64-linux/` (see [`platforms::AARCH64_FOLDER`]).
-pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
-    let binaries = if host_only { platforms::host()? } else { platforms::all()? };
-    let out = fmu_dir();
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let aarch64 = binaries.iter().find(|b| b.folder == platforms::AARCH64_FOLDER);
-    let aarch64_dir = out.join(platforms::AARCH64_FOLDER);
+/// FMI 2.0 folder of aarch64 Linux in the main FMU. FMI 2.0 names only
+/// win32/64, linux32/64 and darwin32/64; FMPy 0.3.32 and the FMI Library
+/// (OMSimulator) look in `linux64` on any 64-bit Linux, so that folder
+/// holds x86_64 here and aarch64 goes under the FMI 3.0 name, and into the
+/// aarch64 set of FMUs (`target/fmu/aarch64-linux/`) as `linux64`.
+pub const AARCH64_FOLDER: &str = "aarch64-linux";
+
+/// FMI 3.0's platform folders for a binary of the FMI 2.0 folder `folder`
+/// (FMI 3.0, 2.5.1.1: `<arch>-<os>`). The darwin binary is universal
+/// (x86_64 and arm64 slices), so it serves both darwin folders.
+pub fn fmi3_folders(folder: &str) -> &'static [&'static str] {
+    match folder {
+        "linux64" => &["x86_64-linux"],
+        "win64" => &["x86_64-windows"],
+        "darwin64" => &["x86_64-darwin", "aarch64-darwin"],
+        AARCH64_FOLDER => &["aarch64-linux"],
+        _ => &[],
+    }
+}
+
+/// Write every `<ModelIdentifier>.fmu` into `out` from `binaries` (one per
+/// platform built), the FMI 3.0 FMUs into `out/fmi3/`, the aarch64 Linux set
+/// into `out/aarch64-linux/` when there is an aarch64 binary (see
+/// [`AARCH64_FOLDER`]), then the cross-check files and sets and the SSP
+/// systems; outputs of an earlier build that this one would not write are
+/// removed first.
+pub fn write_fmus(out: &Path, binaries: &[Binary]) -> Result<()> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let aarch64 = binaries.iter().find(|b| b.folder == AARCH64_FOLDER);
+    let aarch64_dir = out.join(AARCH64_FOLDER);
     // A host-only build must not leave an older aarch64 set looking current.
     let _ = std::fs::remove_dir_all(&aarch64_dir);
-    remove_stale(&out)?;
+    remove_stale(out)?;
     for m in fmu::registry::MODELS {
         let id = m.info.identifier;
         let path = out.join(format!("{id}.fmu"));
@@ -31,7 +57,7 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
         let folders: Vec<&str> = binaries.iter().map(|b| b.folder).collect();
         let extra = self_describing::entries(m, &folders, self_describing::Standard::Fmi2)?;
         let mut entries = vec![("modelDescription.xml".to_string(), xml.clone().into_bytes())];
-        entries.extend(binary_entries(id, &binaries));
+        entries.extend(binary_entries(id, binaries));
         entries.extend(extra);
         write_fmu(&path, &entries).map_err(|e| format!("{}: {e}", path.display()))?;
         if let Some(b) = aarch64 {
@@ -56,7 +82,7 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
         let binaries3: Vec<Binary> = binaries
             .iter()
             .flat_map(|b| {
-                platforms::fmi3_folders(b.folder).iter().map(|&folder| Binary {
+                fmi3_folders(b.folder).iter().map(|&folder| Binary {
                     folder,
                     extension: b.extension,
                     bytes: b.bytes.clone(),
@@ -82,10 +108,10 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
         out.display(),
         out.join("fmi3").display()
     );
-    write_cross_check_files(&out)?;
-    self_describing::write_cross_check_sets(&out)?;
-    crate::ssp::write_systems(&out)?;
-    Ok(out)
+    write_cross_check_files(out)?;
+    self_describing::write_cross_check_sets(out)?;
+    crate::ssp::write_systems(out)?;
+    Ok(())
 }
 
 /// The scenarios' input signals in the FMI cross-check format, so that any
@@ -93,7 +119,7 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
 /// `<Model>_in.csv`, `<Model>_ref.opt` and the `start_values.csv` of the
 /// parameters it sets. (Beside each FMU: its default run's complete set,
 /// see `self_describing::write_cross_check_sets`.)
-fn write_cross_check_files(out: &std::path::Path) -> Result<()> {
+fn write_cross_check_files(out: &Path) -> Result<()> {
     let write = |path: PathBuf, text: &str| std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()));
     let scenarios = fmu::scenarios::all();
     for s in &scenarios {
@@ -115,7 +141,7 @@ fn binary_entries(id: &str, binaries: &[Binary]) -> Vec<(String, Vec<u8>)> {
 }
 
 /// One archive from (path in the zip, bytes); binaries get mode 755.
-fn write_fmu(path: &std::path::Path, entries: &[(String, Vec<u8>)]) -> zip::result::ZipResult<()> {
+fn write_fmu(path: &Path, entries: &[(String, Vec<u8>)]) -> zip::result::ZipResult<()> {
     let mut zip = zip::ZipWriter::new(std::fs::File::create(path)?);
     // A fixed timestamp keeps the archive byte-identical between builds.
     let options = SimpleFileOptions::default()
@@ -133,7 +159,7 @@ fn write_fmu(path: &std::path::Path, entries: &[(String, Vec<u8>)]) -> zip::resu
 /// Outputs of an earlier build that this one would not write (a model
 /// renamed or removed): its `.fmu` and cross-check files beside the FMUs,
 /// and the cross-check and scenario trees, which are written anew.
-fn remove_stale(out: &std::path::Path) -> Result<()> {
+fn remove_stale(out: &Path) -> Result<()> {
     for tree in ["cross-check", "scenarios", "fmi3"] {
         let dir = out.join(tree);
         if dir.exists() {
