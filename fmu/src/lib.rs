@@ -7,7 +7,7 @@
 //!   (how a model declares its variables: the one source of truth for the
 //!   XML, the getters and setters, the docs), [`model`] (the trait a model
 //!   implements: declarations plus a step), [`scenario`] (an experiment as
-//!   data), [`behaviour`] (what a model's runs must show, as checks), [`text`], [`equations`], [`bibliography`];
+//!   data), [`behaviour`] (what a model's runs must show, as checks), [`system`] (an SSP system as data), [`text`], [`equations`], [`bibliography`];
 //! - the models: [`models`] (listed once in `models!`) and [`scenarios`];
 //! - the instance core, [`instance`]: an instance of any model, the
 //!   bookkeeping of every standard (call sequence, values, step, events,
@@ -40,6 +40,7 @@ pub mod models;
 pub mod registry;
 pub mod scenario;
 pub mod scenarios;
+pub mod system;
 pub mod text;
 pub mod xml;
 pub mod xml3;

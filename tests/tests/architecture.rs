@@ -35,9 +35,8 @@ enum Layer {
 fn layer_of(module: &[String]) -> Option<Layer> {
     let first = module.first()?.as_str();
     Some(match first {
-        "description" | "model" | "scenario" | "behaviour" | "bibliography" | "equations" | "text" | "Model" => {
-            Layer::Contract
-        }
+        "description" | "model" | "scenario" | "behaviour" | "system" | "bibliography" | "equations" | "text"
+        | "Model" => Layer::Contract,
         "models" | "scenarios" => Layer::Models,
         "instance" => Layer::Core,
         "xml" | "xml3" | "registry" | "dependencies" => Layer::Registry,

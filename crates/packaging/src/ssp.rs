@@ -1,6 +1,8 @@
 //! `cargo xtask fmu` also writes SSP 1.0 systems (System Structure and
 //! Parameterization): our friction FMUs wired to a plant FMU as a user wires
-//! them to a Modelica plant, for FMPy's `fmpy.ssp` and OMSimulator.
+//! them to a Modelica plant, for FMPy's `fmpy.ssp` and OMSimulator. Each
+//! system is data in the folder of the model it shows (`fmu::system`,
+//! `ModelInfo::systems`); this file writes them.
 //!
 //! An `.ssp` is a zip: `SystemStructure.ssd` (components, connectors,
 //! connections), the FMUs under `resources/`, and the parameter set
@@ -9,229 +11,15 @@
 
 use crate::util::Result;
 use fmu::description::{Causality, VariableInfo};
+use fmu::system::{Component, System};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 
-/// One FMU in a system.
-struct Component {
-    /// Name in the system (the prefix of its parameters and connectors).
-    name: &'static str,
-    /// The model identifier: `resources/<model>.fmu`.
-    model: &'static str,
-    /// The variables exposed as connectors (inputs are set by the master,
-    /// outputs read and recorded).
-    connectors: &'static [&'static str],
-}
-
-/// A system of components with its wiring and parameters. It has no
-/// system inputs: importers set an unfed system input to 0 (fmpy.ssp
-/// starts every connector at 0), so a shipped system's commands are its
-/// components' start values and it runs the same everywhere.
-struct System {
-    name: &'static str,
-    description: &'static str,
-    components: &'static [Component],
-    /// `(start element, start connector, end element, end connector)`.
-    connections: &'static [(&'static str, &'static str, &'static str, &'static str)],
-    /// `(component, parameter, value)`: the bound parameter set.
-    parameters: &'static [(&'static str, &'static str, f64)],
-    stop_time: f64,
-    /// Communication step of the system's default experiment (s).
-    step_size: f64,
-}
-
-/// The motor and compliant shaft of `CompliantDrive` turning a load with
-/// Hill's friction, cut at the torque: a motor torque below both friction
-/// levels breaks the load away through the shaft's overshoot, and the load
-/// sticks again for good. No system input: the motor command keeps its
-/// start value, so that every importer runs the physics as shipped.
-const SHAFT_DRIVE_HILL_FRICTION: System = System {
-    name: "ShaftDriveHillFriction",
-    description: "CompliantDrive (motor, compliant shaft) turning a HillFrictionInertia load: shaft torque to the \
-                  load's tau, the load's phi and w back to the shaft; the motor torque command tau_motor keeps its \
-                  start value 0.9 N.m (no system input, so that any importer runs it as shipped). The shaft winds \
-                  up and overshoots to 1.47 N.m: the load breaks away at 0.06 s although 0.9 N.m is below both \
-                  the static (1.2 N.m) and the Coulomb (1.0 N.m) levels, slides 2.3 mrad at up to 0.026 rad/s and \
-                  sticks again for good at 0.22 s, w exactly 0. The parameter set equals the start values, so an \
-                  importer that does not apply the .ssv (fmpy.ssp.simulation.simulate_ssp of FMPy 0.3.32 without parameter_set) runs the same system. A torque \
-                  cut: the load takes the shaft torque of the step's start, held, so its sticks come late and its \
-                  sliding gains energy as h*sqrt(k_shaft/J) grows (here 1 ms*sqrt(10/1) = 0.003); for larger steps \
-                  or a light load cut at the shaft instead (HillFrictionShaftLoad, MotorShaftLoadHillFriction.ssp)",
-    components: &[
-        Component {
-            name: "Drive",
-            model: "CompliantDrive",
-            connectors: &["phi_load", "w_load", "tau_shaft", "phi_motor", "w_motor"],
-        },
-        Component {
-            name: "Load",
-            model: "HillFrictionInertia",
-            connectors: &["tau", "phi", "w", "tau_friction", "mode"],
-        },
-    ],
-    connections: &[
-        ("Drive", "tau_shaft", "Load", "tau"),
-        ("Load", "phi", "Drive", "phi_load"),
-        ("Load", "w", "Drive", "w_load"),
-    ],
-    parameters: &[
-        ("Drive", "J_motor", 0.01),
-        ("Drive", "k_shaft", 10.0),
-        ("Drive", "d_shaft", 0.1),
-        ("Drive", "speed_gain", 0.0),
-        ("Load", "J", 1.0),
-        ("Load", "w_start", 0.0),
-        ("Load", "tau_coulomb", 1.0),
-        ("Load", "tau_static", 1.2),
-    ],
-    stop_time: 1.0,
-    step_size: 1e-3,
-};
-
-/// The same kind of plant cut at the shaft (the shaft port): `MotorDrive`
-/// (motor with a stiff speed loop; torque in, motion out) winds the shaft of
-/// `HillFrictionShaftLoad` (shaft + load with Hill's friction; motion in,
-/// torque out) at 0.5 rad/s: the issue-20 system, whose exact sticks last
-/// 0.199 s per cycle, kept exact by any fixed-step master at 20 ms. The
-/// implicit coupling (issue 28): the motor holds the shaft from the port's
-/// `k_coupling`, `d_coupling`, `phi`, `w`, so that the system also stays
-/// stable with MotorDrive's own soft defaults (an importer without the .ssv).
-const MOTOR_SHAFT_LOAD_HILL_FRICTION: System = System {
-    name: "MotorShaftLoadHillFriction",
-    description:
-        "MotorDrive (motor, speed loop) driving a HillFrictionShaftLoad (shaft port: compliant shaft and load \
-                  with Hill's friction), implicit coupling: the motor's phi and w to the shaft's drive end, the \
-                  load's phi, w and the shaft's k_coupling, d_coupling to the motor, which holds the shaft itself \
-                  (stable at any step under any master, whatever the motor's inertia); the motor's speed command \
-                  w_command keeps its start value 0.5 rad/s (no system input, so that any importer runs it as \
-                  shipped). With the parameter set (stiff speed loop): stick-slip, sticks of 0.199 s. An importer \
-                  that does not apply the .ssv (fmpy.ssp.simulation.simulate_ssp of FMPy 0.3.32 without parameter_set) runs MotorDrive's defaults (speed_gain \
-                  0.1: 0.05 N.m at most, below F_s): the load stays stuck, the motor settles at 5 mrad",
-    components: &[
-        Component {
-            name: "Motor",
-            model: "MotorDrive",
-            connectors: &["phi_load", "w_load", "k_coupling", "d_coupling", "phi", "w"],
-        },
-        Component {
-            name: "Load",
-            model: "HillFrictionShaftLoad",
-            connectors: &[
-                "phi_drive",
-                "w_drive",
-                "tau_shaft",
-                "phi",
-                "w",
-                "tau_friction",
-                "mode",
-                "k_coupling",
-                "d_coupling",
-            ],
-        },
-    ],
-    connections: &[
-        ("Motor", "phi", "Load", "phi_drive"),
-        ("Motor", "w", "Load", "w_drive"),
-        ("Load", "phi", "Motor", "phi_load"),
-        ("Load", "w", "Motor", "w_load"),
-        ("Load", "k_coupling", "Motor", "k_coupling"),
-        ("Load", "d_coupling", "Motor", "d_coupling"),
-    ],
-    parameters: &[
-        ("Motor", "J_motor", 0.01),
-        ("Motor", "speed_gain", 1e4),
-        ("Load", "k_shaft", 10.0),
-        ("Load", "d_shaft", 0.0),
-        ("Load", "J", 1.0),
-        ("Load", "w_start", 0.0),
-        ("Load", "tau_coulomb", 1.0),
-        ("Load", "tau_static", 1.5),
-    ],
-    stop_time: 4.0,
-    step_size: 0.02,
-};
-
-/// A clutch between two shafts (issue 28): `MotorDrive` (speed loop) turns
-/// the drive shaft of `ShaftClutch`, whose load shaft turns a second
-/// `MotorDrive` standing for a heavy load with a weak speed loop of its own.
-/// Both drives hold their shaft themselves (implicit coupling). The clutch
-/// starts locked, slips once the torque it must carry passes its capacity,
-/// and locks again when the load has caught up.
-const MOTOR_CLUTCH_LOAD: System = System {
-    name: "MotorClutchLoad",
-    description: "MotorDrive (motor, stiff speed loop) -> ShaftClutch (drive shaft, two plates and a 1 N.m \
-                  friction clutch, load shaft) -> MotorDrive as the load (J 1 kg.m2 with a weak speed loop of its \
-                  own), both towards w_command = 0.5 rad/s, implicit coupling on both sides (each drive holds its \
-                  shaft from the clutch's plate motion and k_coupling_*). With the parameter set: locked from rest, \
-                  slipping from 0.552 s (the torque the clutch must carry passes 1 N.m) to 0.933 s (the plates \
-                  meet again), then locked to the end, the drive line swinging on its shafts. An \
-                  importer that does not apply the .ssv (fmpy.ssp.simulation.simulate_ssp of FMPy 0.3.32 without parameter_set) runs the FMUs' defaults (a \
-                  weak motor loop): the clutch stays locked",
-    components: &[
-        Component {
-            name: "Motor",
-            model: "MotorDrive",
-            connectors: &["phi_load", "w_load", "k_coupling", "d_coupling", "phi", "w"],
-        },
-        Component {
-            name: "Clutch",
-            model: "ShaftClutch",
-            connectors: &[
-                "phi_drive",
-                "w_drive",
-                "phi_load",
-                "w_load",
-                "phi1",
-                "w1",
-                "phi2",
-                "w2",
-                "tau_clutch",
-                "locked",
-                "k_coupling_drive",
-                "d_coupling_drive",
-                "k_coupling_load",
-                "d_coupling_load",
-            ],
-        },
-        Component {
-            name: "Load",
-            model: "MotorDrive",
-            connectors: &["phi_load", "w_load", "k_coupling", "d_coupling", "phi", "w"],
-        },
-    ],
-    connections: &[
-        ("Motor", "phi", "Clutch", "phi_drive"),
-        ("Motor", "w", "Clutch", "w_drive"),
-        ("Clutch", "phi1", "Motor", "phi_load"),
-        ("Clutch", "w1", "Motor", "w_load"),
-        ("Clutch", "k_coupling_drive", "Motor", "k_coupling"),
-        ("Clutch", "d_coupling_drive", "Motor", "d_coupling"),
-        ("Load", "phi", "Clutch", "phi_load"),
-        ("Load", "w", "Clutch", "w_load"),
-        ("Clutch", "phi2", "Load", "phi_load"),
-        ("Clutch", "w2", "Load", "w_load"),
-        ("Clutch", "k_coupling_load", "Load", "k_coupling"),
-        ("Clutch", "d_coupling_load", "Load", "d_coupling"),
-    ],
-    parameters: &[
-        ("Motor", "J_motor", 0.01),
-        ("Motor", "speed_gain", 10.0),
-        ("Clutch", "J1", 0.25),
-        ("Clutch", "J2", 0.25),
-        ("Clutch", "k_drive", 10.0),
-        ("Clutch", "k_load", 10.0),
-        ("Load", "J_motor", 1.0),
-        ("Load", "speed_gain", 0.1),
-    ],
-    stop_time: 3.0,
-    step_size: 0.01,
-};
-
 /// Write every system as `<fmu_dir>/<System>.ssp`, from the FMUs already there.
 pub fn write_systems(fmu_dir: &Path) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();
-    for system in [&SHAFT_DRIVE_HILL_FRICTION, &MOTOR_SHAFT_LOAD_HILL_FRICTION, &MOTOR_CLUTCH_LOAD] {
+    for system in fmu::registry::MODELS.iter().flat_map(|m| m.info.systems) {
         let path = fmu_dir.join(format!("{}.ssp", system.name));
         let ssd = system_structure(system)?;
         let ssv = parameter_set(system)?;
@@ -411,19 +199,34 @@ fn write_zip(path: &Path, files: &[(String, Vec<u8>)]) -> zip::result::ZipResult
 mod tests {
     use super::*;
 
+    /// A shipped system by name (each is declared in its model's folder).
+    fn shipped(name: &str) -> &'static System {
+        fmu::registry::MODELS.iter().flat_map(|m| m.info.systems).find(|s| s.name == name).expect(name)
+    }
+
+    #[test]
+    fn every_shipped_system_writes() {
+        let systems: Vec<_> = fmu::registry::MODELS.iter().flat_map(|m| m.info.systems).collect();
+        assert!(systems.len() >= 3, "{systems:?}");
+        for s in systems {
+            system_structure(s).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+            parameter_set(s).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+        }
+    }
+
     #[test]
     fn the_shipped_system_is_consistent() {
-        let ssd = system_structure(&SHAFT_DRIVE_HILL_FRICTION).unwrap();
+        let ssd = system_structure(shipped("ShaftDriveHillFriction")).unwrap();
         assert_eq!(ssd.matches("<ssd:Connection ").count(), 3);
         assert!(ssd.contains("<ssd:Connector name=\"mode\" kind=\"output\"><ssc:Integer/></ssd:Connector>"));
-        let ssv = parameter_set(&SHAFT_DRIVE_HILL_FRICTION).unwrap();
+        let ssv = parameter_set(shipped("ShaftDriveHillFriction")).unwrap();
         assert!(ssv.contains("<ssv:Parameter name=\"Load.tau_static\"><ssv:Real value=\"1.2\"/></ssv:Parameter>"));
-        let ssd = system_structure(&MOTOR_SHAFT_LOAD_HILL_FRICTION).unwrap();
+        let ssd = system_structure(shipped("MotorShaftLoadHillFriction")).unwrap();
         // The implicit coupling: motion both ways and the shaft's impedance.
         assert_eq!(ssd.matches("<ssd:Connection ").count(), 6);
         assert!(ssd.contains("startElement=\"Load\" startConnector=\"k_coupling\""), "{ssd}");
         assert!(!ssd.contains("startConnector=\"tau_shaft\""), "{ssd}");
-        parameter_set(&MOTOR_SHAFT_LOAD_HILL_FRICTION).unwrap();
+        parameter_set(shipped("MotorShaftLoadHillFriction")).unwrap();
     }
 
     /// The bound parameter set changes nothing an importer would not get
@@ -432,7 +235,7 @@ mod tests {
     /// run another system (as the former load spinning at w_start = 1 did).
     #[test]
     fn the_parameter_set_equals_the_start_values() {
-        for system in [&SHAFT_DRIVE_HILL_FRICTION] {
+        for system in [shipped("ShaftDriveHillFriction")] {
             for &(c, name, value) in system.parameters {
                 let v = variable(component(system, c).unwrap().model, name).unwrap();
                 assert_eq!(value, v.start, "{}: {c}.{name} = {value}, start value {}", system.name, v.start);
@@ -443,7 +246,7 @@ mod tests {
     /// Wiring mistakes are refused with what is wrong, not written.
     #[test]
     fn miswired_systems_are_refused() {
-        let base = SHAFT_DRIVE_HILL_FRICTION;
+        let base = *shipped("ShaftDriveHillFriction");
         let cases: &[(System, &str)] = &[
             (System { connections: &[("Load", "phi", "Drive", "tau_shaft")], ..base }, "not an input connector"),
             (System { connections: &[("Drive", "phi_load", "Load", "tau")], ..base }, "not an output connector"),

@@ -448,6 +448,9 @@ pub struct ModelInfo {
     /// What the model's runs must show and the values it refuses (see
     /// [`crate::behaviour`]), kept with the model in its folder.
     pub behaviour: crate::behaviour::Behaviour,
+    /// The SSP systems the model ships in (see [`crate::system`]), declared
+    /// in its folder; `crates/packaging` writes them.
+    pub systems: &'static [crate::system::System],
 }
 
 impl ModelInfo {
@@ -463,6 +466,7 @@ impl ModelInfo {
             sources: &[],
             equations: &[],
             behaviour: crate::behaviour::Behaviour::UNSTATED,
+            systems: &[],
         }
     }
 
@@ -485,6 +489,11 @@ impl ModelInfo {
     /// The model's expected behaviour (see [`ModelInfo::behaviour`]).
     pub const fn expects(self, behaviour: crate::behaviour::Behaviour) -> Self {
         Self { behaviour, ..self }
+    }
+
+    /// The SSP systems it ships in (see [`ModelInfo::systems`]).
+    pub const fn systems(self, systems: &'static [crate::system::System]) -> Self {
+        Self { systems, ..self }
     }
 
     pub const fn description(self, description: &'static str) -> Self {

@@ -51,6 +51,7 @@ mod tests {
             sources: &[],
             equations: &[],
             behaviour: crate::behaviour::Behaviour::UNSTATED,
+            systems: &[],
         };
         const VARIABLES: &'static [Variable<Self>] = &[Variable::<Self>::real_input(
             "trigger",

@@ -4,6 +4,7 @@
 //! shaft torque on the load goes out (see `friction::compliant_drive`).
 
 mod behaviour;
+mod system;
 
 use crate::description::{field, variables, Experiment, ModelInfo, Variable};
 use crate::equations::eq;
@@ -45,6 +46,7 @@ impl Default for CompliantDrive {
 impl Model for CompliantDrive {
     const INFO: ModelInfo = ModelInfo::new("CompliantDrive", Experiment::new(0.0, 2.0, 0.004))
         .expects(behaviour::BEHAVIOUR)
+        .systems(&[system::SYSTEM])
         .equations(&[
             eq("der(phi_motor) = w_motor", "", "kinematics of the motor"),
             eq("tau_loop = speed_gain*(w_command - w_motor)", "", "proportional speed loop (speed_gain = 0: a pure \

@@ -9,6 +9,7 @@
 //! decided on the shaft torque of the present step, not of the last one.
 
 mod behaviour;
+mod system;
 
 use crate::bibliography;
 use crate::models::one_inertia::static_at_least_coulomb;
@@ -63,6 +64,7 @@ impl HillFrictionShaftLoad {
 impl Model for HillFrictionShaftLoad {
     const INFO: ModelInfo = ModelInfo::new("HillFrictionShaftLoad", Experiment::new(0.0, 2.0, 0.01))
         .expects(behaviour::BEHAVIOUR)
+        .systems(&[system::SYSTEM])
         // A coupling input starts at 0 (a partner drives it); the default
         // experiment holds the drive end at 0.25 rad through its _in.csv.
         .default_inputs(&[("phi_drive", crate::scenario::Signal::Constant(0.25))])

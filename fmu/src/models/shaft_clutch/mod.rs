@@ -3,6 +3,7 @@
 //! shafts' torques on both ends out (see `friction::shaft_clutch`).
 
 mod behaviour;
+mod system;
 
 use crate::models::shaft_port::check_substep;
 use crate::models::two_inertia::{ClutchPlant, HasTwoInertia, TwoInertia};
@@ -82,6 +83,7 @@ const DEFAULT_INPUTS: &[(&str, Signal)] = &[
 impl Model for ShaftClutch {
     const INFO: ModelInfo = ModelInfo::new("ShaftClutch", Experiment::new(0.0, 1.0, 0.002))
         .expects(behaviour::BEHAVIOUR)
+        .systems(&[system::SYSTEM])
         .default_inputs(DEFAULT_INPUTS)
         .sources(&[(&bibliography::FRICTION_BLOG, "the clutch between the plates: the sticking torque \
             T_s = (T1*J2 - T2*J1)/(J1 + J2), locked while it stays within the capacity, lock-up found inside the \
