@@ -6,7 +6,9 @@
 
 #![forbid(unsafe_code)]
 
-use crate::description::{Causality, Enumeration, Quantity, Value, Variability, Variable, LOG_CATEGORIES};
+use crate::description::{
+    value_reference, Causality, Enumeration, Quantity, Value, Variability, Variable, LOG_CATEGORIES,
+};
 use crate::model::Model;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, Event};
 use quick_xml::Writer;
@@ -281,8 +283,8 @@ fn write_description<M: Model>(guid: &str) -> String {
     write_categories_and_experiment(&mut x, &info);
 
     x.open("ModelVariables", &[]);
-    for (vr, v) in variables.iter().enumerate() {
-        write_variable(&mut x, vr, v, state_nominal::<M>(v.name));
+    for (index, v) in variables.iter().enumerate() {
+        write_variable(&mut x, value_reference(index), v, state_nominal::<M>(v.name));
     }
     let states = hybrid.map_or(&[][..], |h| h.states);
     let position = |name: &str| {
@@ -291,7 +293,8 @@ fn write_description<M: Model>(guid: &str) -> String {
         })
     };
     for (k, state) in states.iter().enumerate() {
-        write_derivative(&mut x, variables.len() + k, &variables[position(state.variable)], position(state.variable));
+        let vr = value_reference(variables.len() + k);
+        write_derivative(&mut x, vr, &variables[position(state.variable)], position(state.variable));
     }
     x.close("ModelVariables");
 
@@ -303,8 +306,8 @@ fn write_description<M: Model>(guid: &str) -> String {
         .iter()
         .enumerate()
         .filter(|(_, v)| v.causality == Causality::Output)
-        .map(|(vr, v)| {
-            ((vr + 1).to_string(), measured.output(v.name).iter().map(|n| index_of(n)).collect::<Vec<_>>().join(" "))
+        .map(|(i, v)| {
+            ((i + 1).to_string(), measured.output(v.name).iter().map(|n| index_of(n)).collect::<Vec<_>>().join(" "))
         })
         .collect();
     if !outputs.is_empty() {
@@ -361,7 +364,7 @@ fn write_description<M: Model>(guid: &str) -> String {
         .iter()
         .enumerate()
         .filter(|(_, v)| v.causality == Causality::Output)
-        .map(|(vr, v)| ((vr + 1).to_string(), initial(&measured.output(v.name))))
+        .map(|(i, v)| ((i + 1).to_string(), initial(&measured.output(v.name))))
         .collect();
     unknowns.extend(
         states
@@ -383,7 +386,7 @@ fn write_description<M: Model>(guid: &str) -> String {
 
 /// `der(<state>)`: the derivative of a continuous state (Model Exchange),
 /// value reference `vr` past the declared variables.
-fn write_derivative<M>(x: &mut Xml, vr: usize, state: &Variable<M>, state_index: usize) {
+fn write_derivative<M>(x: &mut Xml, vr: u32, state: &Variable<M>, state_index: usize) {
     let name = format!("der({})", state.name);
     let description = format!("Derivative of {} with respect to time (Model Exchange)", state.name);
     let vr = vr.to_string();
@@ -419,7 +422,7 @@ pub(crate) fn state_nominal<M: Model>(name: &str) -> Option<String> {
     (state.nominal != 1.0).then(|| real(state.nominal))
 }
 
-fn write_variable<M>(x: &mut Xml, vr: usize, v: &Variable<M>, nominal: Option<String>) {
+fn write_variable<M>(x: &mut Xml, vr: u32, v: &Variable<M>, nominal: Option<String>) {
     let vr = vr.to_string();
     let causality = match v.causality {
         Causality::Parameter => "parameter",
@@ -508,7 +511,8 @@ pub fn variables_table<M: Model>() -> String {
     let mut out = String::from(
         "| vr | name | causality | type | unit | start | range | description |\n|---|---|---|---|---|---|---|---|\n",
     );
-    for (vr, v) in M::VARIABLES.iter().enumerate() {
+    for (index, v) in M::VARIABLES.iter().enumerate() {
+        let vr = value_reference(index);
         let causality = match v.causality {
             Causality::Parameter => "parameter",
             Causality::Input => "input",

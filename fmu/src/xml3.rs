@@ -8,8 +8,8 @@
 //! (`time`), event indicators declared as variables, and a model
 //! structure by value reference. [`Layout`] places the value references
 //! both the writer and the binding use: each variable's is its position in
-//! `<ModelVariables>` plus one (the declared variables as in FMI 2.0, one
-//! higher, then the states' derivatives, the event indicators and `time`).
+//! `<ModelVariables>` plus one (the declared variables and the states'
+//! derivatives as in FMI 2.0, then the event indicators and `time`).
 //! That the two agree is what OMSimulator 2.x relies on: it reads a
 //! dependency's value reference as the 1-based position of the variable.
 
@@ -25,7 +25,7 @@ use crate::xml::{
 /// Where FMI 3.0's value references lie for one model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
-    /// Declared variables: value references 0 to `variables - 1`.
+    /// Declared variables: value references 1 to `variables`.
     pub variables: usize,
     /// Continuous states (Model Exchange): their derivatives follow.
     pub states: usize,
@@ -39,14 +39,14 @@ impl Layout {
         Layout { variables: M::VARIABLES.len(), states, indicators }
     }
 
-    /// Declared variable `k` (FMI 2.0's value reference `k`).
+    /// Declared variable `k` (0-based), as in FMI 2.0.
     pub fn variable(&self, k: usize) -> u32 {
-        k as u32 + 1
+        crate::description::value_reference(k)
     }
 
-    /// `der(x_k)`.
+    /// `der(x_k)`, as in FMI 2.0.
     pub fn derivative(&self, k: usize) -> u32 {
-        (self.variables + k) as u32 + 1
+        crate::description::value_reference(self.variables + k)
     }
 
     /// Event indicator `k` (0-based).
@@ -59,11 +59,10 @@ impl Layout {
         (self.variables + self.states + self.indicators) as u32 + 1
     }
 
-    /// FMI 2.0's value reference of a declared variable or a derivative
-    /// (the core's numbering), if `vr` is one.
-    pub fn core_of(&self, vr: u32) -> Option<u32> {
-        let core = vr.checked_sub(1)?;
-        ((core as usize) < self.variables + self.states).then_some(core)
+    /// Whether `vr` is a declared variable or a derivative: the core's, as
+    /// FMI 2.0's (the same numbers in both standards).
+    pub fn is_core(&self, vr: u32) -> bool {
+        crate::description::index_of(vr) < self.variables + self.states
     }
 
     /// Which event indicator `vr` is, if one.
@@ -78,68 +77,11 @@ impl Layout {
     }
 }
 
-/// The FMI 3.0 model description of `M`, its texts in FMI 3.0's words.
+/// The FMI 3.0 model description of `M`. Its texts are the model's own,
+/// written for neither standard (they name no standard's function), and
+/// the elements FMI 3.0's: nothing is rewritten from FMI 2.0's.
 pub fn model_description<M: Model>() -> String {
-    fmi3_words(&write::<M>(&crate::xml::guid::<M>()))
-}
-
-/// A text written for FMI 2.0 (a description, a page) in FMI 3.0's words:
-/// each FMI 2.0 function or status named as FMI 3.0 names it, and FMI
-/// 2.0's input derivatives, which FMI 3.0 does not have, said to be FMI
-/// 2.0's.
-pub fn fmi3_words(text: &str) -> String {
-    const RENAMED: [(&str, &str); 14] = [
-        ("fmi2SetRealInputDerivatives", "FMI 2.0's fmi2SetRealInputDerivatives; FMI 3.0 has none"),
-        ("fmi2SetupExperiment", "fmi3EnterInitializationMode"),
-        ("fmi2GetRealOutputDerivatives", "fmi3GetOutputDerivatives"),
-        ("fmi2GetReal", "fmi3GetFloat64"),
-        ("fmi2SetReal", "fmi3SetFloat64"),
-        ("fmi2GetInteger", "fmi3GetInt32"),
-        ("fmi2SetInteger", "fmi3SetInt32"),
-        ("fmi2Instantiate", "fmi3InstantiateCoSimulation or fmi3InstantiateModelExchange"),
-        ("fmi2GetDerivatives", "fmi3GetContinuousStateDerivatives"),
-        ("fmi2NewDiscreteStates", "fmi3UpdateDiscreteStates"),
-        ("fmi2GetFMUstate", "fmi3GetFMUState"),
-        ("fmi2SetFMUstate", "fmi3SetFMUState"),
-        ("fmi2CoSimulation", "Co-Simulation"),
-        ("fmi2ModelExchange", "Model Exchange"),
-    ];
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut rest = text;
-    while let Some(at) = rest.find("fmi2") {
-        out.push_str(&rest[..at]);
-        let word_end = rest[at..].find(|c: char| !c.is_ascii_alphanumeric()).map_or(rest.len(), |n| at + n);
-        let word = &rest[at..word_end];
-        match RENAMED.iter().find(|(from, _)| *from == word) {
-            Some((_, to)) => out.push_str(to),
-            // Named alike in both (fmi2DoStep, fmi2Error, ...).
-            None if word.len() > 4 && word.as_bytes()[4].is_ascii_uppercase() => {
-                out.push_str("fmi3");
-                out.push_str(&word[4..]);
-            }
-            None => out.push_str(word),
-        }
-        rest = &rest[word_end..];
-    }
-    out.push_str(rest);
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fmi2_names_become_fmi3_names_but_fmi2_only_features_say_so() {
-        assert_eq!(fmi3_words("fmi2DoStep returns fmi2Error"), "fmi3DoStep returns fmi3Error");
-        assert_eq!(fmi3_words("given to fmi2SetupExperiment"), "given to fmi3EnterInitializationMode");
-        assert_eq!(
-            fmi3_words("its derivative (fmi2SetRealInputDerivatives)"),
-            "its derivative (FMI 2.0's fmi2SetRealInputDerivatives; FMI 3.0 has none)"
-        );
-        assert_eq!(fmi3_words("fmi2GetRealOutputDerivatives, fmi2GetReal"), "fmi3GetOutputDerivatives, fmi3GetFloat64");
-        assert_eq!(fmi3_words("fmi2 alone"), "fmi2 alone");
-    }
+    write::<M>(&crate::xml::guid::<M>())
 }
 
 fn write<M: Model>(token: &str) -> String {

@@ -148,11 +148,15 @@ fn main() {
         // changed since has another GUID there and gets no earlier column.
         // SAFETY: a valid name, GUID and callbacks; the instance, if any, is
         // freed at once (only whether the GUID is known matters here).
+        // An earlier build may know the model by another GUID
+        // (fmu_tests::before_guid); Model Exchange's calls name no value
+        // reference.
+        let before_guid = fmu_tests::before_guid(id).map_or_else(|| guid.clone(), |g| CString::new(g).unwrap());
         let known = before.as_ref().is_some_and(|b| unsafe {
             let c = b.fmi2Instantiate(
                 c"probe".as_ptr(),
                 binding::fmi2Type_fmi2ModelExchange,
-                guid.as_ptr(),
+                before_guid.as_ptr(),
                 null(),
                 &callbacks,
                 0,
@@ -166,8 +170,10 @@ fn main() {
         });
         // SAFETY: the earlier build knows this model's GUID (above) and
         // carries Model Exchange; nx is the model's.
-        let earlier =
-            before.as_ref().filter(|_| known).map(|b| unsafe { continuous_time_instance(b, &guid, &callbacks, nx) }.0);
+        let earlier = before
+            .as_ref()
+            .filter(|_| known)
+            .map(|b| unsafe { continuous_time_instance(b, &before_guid, &callbacks, nx) }.0);
         // The same model without the C ABI: initialized from its start
         // values as the instance above was.
         let mut model = (entry.new_instance)();
@@ -239,6 +245,10 @@ fn main() {
             "| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio | the C FMU in the same rounds (ns) | ours / C FMU |\n|---|---|---|---|---|---|---|---|"
         );
     } else {
+        println!(
+            "\"Earlier build\": the library `MODEL_EXCHANGE_BEFORE` names (`cargo xtask bench model-exchange` with it \
+             set; `BEFORE_GUIDS` for a build whose GUIDs differ), timed in the same rounds as this build's binaries.\n"
+        );
         println!(
             "| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio | the C FMU in the same rounds (ns) | ours / C FMU | earlier build, same rounds (ns) | this / earlier |\n|---|---|---|---|---|---|---|---|---|---|"
         );

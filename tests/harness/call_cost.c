@@ -3,7 +3,8 @@
  * value) through function pointers from dlsym, for several FMU binaries in
  * the same process, interleaved round by round so that they share the
  * machine's state. Subnormals are flushed (FTZ/DAZ) before anything runs,
- * for every library alike.
+ * for every library alike, unless CALL_COST_HOST=default (IEEE 754's
+ * default environment, as most hosts run).
  *
  *   call_cost time <calls> <rounds> <h> <fmu>...
  *   call_cost count <calls> <h> <fmu>     (one pass, for callgrind:
@@ -123,7 +124,8 @@ int main(int argc, char **argv) {
     long calls;
     double h;
 #if defined(__x86_64__) || defined(_M_X64)
-    _mm_setcsr(_mm_getcsr() | 0x8040); /* FTZ | DAZ */
+    if (!getenv("CALL_COST_HOST") || strcmp(getenv("CALL_COST_HOST"), "default") != 0)
+        _mm_setcsr(_mm_getcsr() | 0x8040); /* FTZ | DAZ */
 #endif
     if (argc < 4) fail("usage: call_cost time <calls> <rounds> <h> <fmu>... | count <calls> <h> <fmu>", "arguments");
     timing = strcmp(argv[1], "time") == 0;

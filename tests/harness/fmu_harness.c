@@ -351,13 +351,13 @@ static void step3(void *c, int k, unsigned long long *row) {
     _Bool needed, terminate, early;
     double last;
     for (i = 0; i < n_in; i++) {
-        vr = in_vr[i] + 1;
+        vr = in_vr[i];
         CHECK3(fmi3.SetFloat64(c, &vr, 1, &inputs[k * n_in + i], 1));
     }
     CHECK3(fmi3.DoStep(c, t, h, 1, &needed, &terminate, &early, &last));
     if (needed || terminate || early) fail("fmi3DoStep: an event, an end or an early return not asked for");
     for (i = 0; i < n_out; i++) {
-        vr = out_vr[i] + 1;
+        vr = out_vr[i];
         if (out_type[i] == 'R') {
             double x;
             CHECK3(fmi3.GetFloat64(c, &vr, 1, &x, 1));
@@ -387,7 +387,7 @@ static void run_fmi3(const unsigned long long *trace2) {
     SAME_ENV(c = fmi3.InstantiateCoSimulation("harness3", guid, "", 0, 0, 0, 0, NULL, 0, NULL, fmi3_logger, NULL));
     if (!c) fail("fmi3InstantiateCoSimulation returned NULL");
     for (i = 0; i < n_par; i++) {
-        unsigned int vr = par_vr[i] + 1;
+        unsigned int vr = par_vr[i];
         int n32 = (int)par_value[i];
         long long n64 = (long long)par_value[i];
         _Bool b = par_value[i] != 0.0;

@@ -123,9 +123,11 @@ fn first_root(a: f64, b: f64, c: f64, limit: f64) -> Option<f64> {
     roots.into_iter().filter(|&s| s > 0.0 && s <= limit * (1.0 + 1e-9)).reduce(f64::min)
 }
 
-const TAU: u32 = 0;
-const PHI: u32 = 1;
-const W: u32 = 2;
+// HillFrictionInertia's value references (`tests/tests/exact_integration.rs`
+// checks the same numbers against the declarations by name).
+const TAU: u32 = 1;
+const PHI: u32 = 2;
+const W: u32 = 3;
 
 /// Co-simulate the oscillator from rest for `stop` seconds at communication
 /// step `h` (one internal step per communication step) with `integration`

@@ -329,3 +329,19 @@ pub fn run_scenario(name: &str) -> Table {
     }
     run_fmi_with(&run, |t, _| s.inputs_at(t, s.step_size))
 }
+
+/// An earlier build in a bench (`*_BEFORE`): its GUID of `id` from the file
+/// `BEFORE_GUIDS` names (lines `<Model> <GUID>`, from that build's FMUs),
+/// when it differs from this build's (before issue 40 it did).
+pub fn before_guid(id: &str) -> Option<String> {
+    let text = std::fs::read_to_string(std::env::var("BEFORE_GUIDS").ok()?).expect("BEFORE_GUIDS: not readable");
+    text.lines().find_map(|l| l.strip_prefix(id)?.strip_prefix(' ').map(str::to_string))
+}
+
+/// This build's FMI 2.0 value reference `vr` in an earlier build: shifted
+/// by `BEFORE_FMI2_VR_SHIFT` (-1 for a build from before issue 40, which
+/// numbered FMI 2.0's variables from 0).
+pub fn before_fmi2_vr(vr: u32) -> u32 {
+    let shift: i32 = std::env::var("BEFORE_FMI2_VR_SHIFT").map_or(0, |s| s.parse().expect("BEFORE_FMI2_VR_SHIFT"));
+    vr.wrapping_add_signed(shift)
+}

@@ -7,13 +7,35 @@ use fmu_tests::raw::{RawFmu, DISCARD, ERROR, OK, WARNING};
 use std::ffi::CString;
 use std::ptr::{null, null_mut};
 
-const J: u32 = 5;
-const TAU_COULOMB: u32 = 9;
-const TAU_STATIC: u32 = 10;
-const TAU: u32 = 0;
-const W: u32 = 2;
-const W_START: u32 = 6;
-const MODE: u32 = 4;
+// Value references of the one-inertia FMUs (HillFrictionInertia's layout,
+// shared by the baseline and the other laws' inertias); checked against the
+// declarations by `the_value_reference_constants_name_their_variables`.
+const J: u32 = 6;
+const TAU_COULOMB: u32 = 10;
+const TAU_STATIC: u32 = 11;
+const TAU: u32 = 1;
+const W: u32 = 3;
+const W_START: u32 = 7;
+const MODE: u32 = 5;
+
+#[test]
+fn the_value_reference_constants_name_their_variables() {
+    let vars = (fmu::registry::get("HillFrictionInertia").variables)();
+    let vr = |name: &str| vars.iter().find(|v| v.name == name).map(|v| v.value_reference);
+    let constants = [
+        ("J", J),
+        ("tau_coulomb", TAU_COULOMB),
+        ("tau_static", TAU_STATIC),
+        ("tau", TAU),
+        ("w", W),
+        ("w_start", W_START),
+    ];
+    for (name, constant) in constants.into_iter().chain([("mode", MODE)]) {
+        assert_eq!(vr(name), Some(constant), "{name}");
+    }
+    let baseline = (fmu::registry::get("ConventionalCoulombBaseline").variables)();
+    assert_eq!(baseline.iter().find(|v| v.name == "phi").map(|v| v.value_reference), Some(2), "baseline phi");
+}
 
 #[test]
 fn instantiate_refuses_bad_arguments_and_says_why() {
@@ -438,7 +460,7 @@ fn a_failed_step_leaves_the_model_at_its_start() {
 /// right after fmi2Instantiate (a warm start) and steps on from there.
 #[test]
 fn set_fmu_state_takes_over_the_saved_call_sequence_state() {
-    const PHI_OF_BASELINE: u32 = 1;
+    const PHI_OF_BASELINE: u32 = 2;
     let fmu = RawFmu::load("ConventionalCoulombBaseline");
     unsafe {
         let c = fmu.instantiate("phase");
@@ -491,21 +513,24 @@ fn set_fmu_state_takes_over_the_saved_call_sequence_state() {
 fn element_outputs_follow_their_declared_dependencies() {
     for (model, feedthrough) in [("MajdSimaanElement", true), ("StribeckElement", true), ("DahlElement", false)] {
         let fmu = RawFmu::load(model);
+        let vars = (fmu::registry::get(model).variables)();
+        let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
+        let (w_rel, torque) = ([vr("w_rel")], [vr("tau_friction")]);
         unsafe {
             let c = fmu.instantiate("element");
-            assert_eq!(fmu.lib.fmi2SetReal(c, [0].as_ptr(), 1, [1.0].as_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2SetReal(c, w_rel.as_ptr(), 1, [1.0].as_ptr()), OK);
             assert_eq!(fmu.lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
             assert_eq!(fmu.lib.fmi2EnterInitializationMode(c), OK);
             let mut f = [0.0];
-            assert_eq!(fmu.lib.fmi2GetReal(c, [1].as_ptr(), 1, f.as_mut_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2GetReal(c, torque.as_ptr(), 1, f.as_mut_ptr()), OK);
             assert_eq!(f[0] != 0.0, feedthrough, "{model}: initial output for w_rel = 1");
             assert_eq!(fmu.lib.fmi2ExitInitializationMode(c), OK);
             assert_eq!(fmu.lib.fmi2DoStep(c, 0.0, 0.01, 1), OK);
             let mut before = [0.0];
-            assert_eq!(fmu.lib.fmi2GetReal(c, [1].as_ptr(), 1, before.as_mut_ptr()), OK);
-            assert_eq!(fmu.lib.fmi2SetReal(c, [0].as_ptr(), 1, [-1.0].as_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2GetReal(c, torque.as_ptr(), 1, before.as_mut_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2SetReal(c, w_rel.as_ptr(), 1, [-1.0].as_ptr()), OK);
             let mut after = [0.0];
-            assert_eq!(fmu.lib.fmi2GetReal(c, [1].as_ptr(), 1, after.as_mut_ptr()), OK);
+            assert_eq!(fmu.lib.fmi2GetReal(c, torque.as_ptr(), 1, after.as_mut_ptr()), OK);
             assert_eq!(after[0] == -before[0], feedthrough, "{model}: {} then {}", before[0], after[0]);
             fmu.lib.fmi2FreeInstance(c);
         }

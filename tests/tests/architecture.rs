@@ -40,8 +40,13 @@ fn layer_of(module: &[String]) -> Option<Layer> {
         "models" | "scenarios" => Layer::Models,
         "instance" => Layer::Core,
         "xml" | "xml3" | "registry" | "dependencies" => Layer::Registry,
-        // What both bindings share at the C boundary sits with them.
-        "ffi" => Layer::Binding,
+        // What both bindings share at the C boundary sits with them; the
+        // macro that writes every export from the bindings' tables is the
+        // exported layer.
+        "ffi" => match module.get(1).map(String::as_str) {
+            Some("export") => Layer::Exported,
+            _ => Layer::Binding,
+        },
         "fmi2" | "fmi3" => match module.get(1).map(String::as_str) {
             Some("exports") | Some("in_process") => Layer::Exported,
             _ => Layer::Binding,
@@ -468,30 +473,32 @@ fn contains_ident(stream: TokenStream, word: &str) -> bool {
     })
 }
 
-/// `#[no_mangle]` only under `fmi2/exports/` and `fmi3/exports/`: no other
-/// file adds to the C ABI.
+/// No `#[no_mangle]` written by hand: the one place is `fmu/src/ffi/export.rs`,
+/// whose `export_model!` writes every export of a model's binary from the
+/// bindings' tables (issue 40). No other file adds to the C ABI.
 /// (Where `unsafe` may appear, and its SAFETY notes, is checked by
 /// `fmu/tests/unsafe_contained.rs`.)
 #[test]
-fn exports_stay_in_the_exports_folders() {
+fn exports_are_written_only_by_the_export_macro() {
     let ws = fmu_tests::workspace_root();
     let mut files = Vec::new();
     rust_files(&ws.join("fmu/src"), &[], &mut files);
+    rust_files(&ws.join("fmu/binaries"), &[], &mut files);
     let mut physics = Vec::new();
     rust_files(&ws.join("crates/friction/src"), &[], &mut physics);
     let mut runner = Vec::new();
     rust_files(&ws.join("crates/runner/src"), &[], &mut runner);
     let mut bad = Vec::new();
+    let the_macro = ws.join("fmu/src/ffi/export.rs");
     for (path, _) in files.iter().chain(&physics).chain(&runner) {
-        let exports = ["fmu/src/fmi2/exports", "fmu/src/fmi3/exports"].iter().any(|d| path.starts_with(ws.join(d)));
-        if !exports && contains_ident(tokens(path), "no_mangle") {
-            bad.push(format!(
-                "{}: `#[no_mangle]` outside fmu/src/fmi2/exports/ and fmu/src/fmi3/exports/",
-                path.display()
-            ));
+        if *path != the_macro && contains_ident(tokens(path), "no_mangle") {
+            bad.push(format!("{}: `#[no_mangle]` outside fmu/src/ffi/export.rs", path.display()));
         }
     }
-    assert!(files.len() > 20 && !physics.is_empty() && !runner.is_empty(), "the scan found too few files");
+    let text = std::fs::read_to_string(&the_macro).unwrap();
+    let attributes = text.lines().filter(|l| l.trim() == "#[no_mangle]").count();
+    assert_eq!(attributes, 2, "export.rs: one forwarding template per kind of row");
+    assert!(files.len() > 40 && !physics.is_empty() && !runner.is_empty(), "the scan found too few files");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
@@ -512,7 +519,8 @@ fn dependencies(manifest: &str) -> Vec<String> {
 }
 
 /// Crates point down: the physics crate uses nothing of ours and nothing of
-/// FFI or XML; the FMU binary does not link the runner, the xtask or the tests.
+/// FFI or XML; the FMU library does not link the runner, the xtask or the
+/// tests, and a model's binary links only it.
 #[test]
 fn crates_depend_only_downwards() {
     let ours = ["friction", "fmu", "runner", "packaging", "xtask", "fmu-tests"];
@@ -529,6 +537,8 @@ fn crates_depend_only_downwards() {
             "fmu (the FMU binary) depends on {d}"
         );
     }
+    // A model's binary is its model and the FMU library, nothing else.
+    assert_eq!(dependencies("fmu/binaries/Cargo.toml"), ["fmu"], "fmu/binaries");
     let above = [("runner", vec!["packaging", "xtask", "fmu-tests"]), ("packaging", vec!["xtask", "fmu-tests"])];
     for (krate, above) in above {
         for d in &dependencies(&format!("crates/{krate}/Cargo.toml")) {

@@ -233,9 +233,18 @@ fn load_dependent_friction_is_exact_through_stops_reversals_and_hard_stops() {
     }
 }
 
-const TAU: u32 = 0;
-const PHI: u32 = 1;
-const W: u32 = 2;
+// HillFrictionInertia's value references (checked by name in
+// `the_oscillator_constants_name_their_variables`).
+const TAU: u32 = 1;
+const PHI: u32 = 2;
+const W: u32 = 3;
+
+#[test]
+fn the_oscillator_constants_name_their_variables() {
+    for (name, constant) in [("tau", TAU), ("phi", PHI), ("w", W)] {
+        assert_eq!(vr(name), constant, "{name}");
+    }
+}
 
 fn vr(name: &str) -> u32 {
     let entry = fmu::registry::get(HILL);
@@ -302,7 +311,8 @@ fn input_derivative_ramps_the_torque_over_one_step_and_breakaway_is_the_closed_f
         assert_eq!(l.fmi2SetRealInputDerivatives(c, &TAU, 1, &2, &1.0), ERROR);
         assert!(fmu.last_error().contains("order = 2 for tau rejected"));
         assert_eq!(l.fmi2SetRealInputDerivatives(c, &W, 1, &1, &1.0), ERROR);
-        assert!(fmu.last_error().contains("w (value reference 2) rejected: not an input this FMU interpolates"));
+        let refused = format!("w (value reference {W}) rejected: not an input this FMU interpolates");
+        assert!(fmu.last_error().contains(&refused));
         assert_eq!(l.fmi2SetRealInputDerivatives(c, &vr("J"), 1, &1, &1.0), ERROR);
         assert_eq!(l.fmi2SetRealInputDerivatives(c, &TAU, 1, &1, &f64::NAN), ERROR);
         assert!(fmu.last_error().contains("must be finite"));
@@ -357,8 +367,8 @@ fn laws_without_a_closed_form_apply_the_mean_of_the_torque_ramp_over_each_intern
     unsafe {
         let l = &fmu.lib;
         assert_eq!(l.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
-        assert_eq!(l.fmi2SetReal(c, &8, 1, &0.1), OK); // internal_step
-        assert_eq!(l.fmi2SetReal(c, &6, 1, &1.0), OK); // w_start (bodies start at rest by default)
+        assert_eq!(l.fmi2SetReal(c, &9, 1, &0.1), OK); // internal_step
+        assert_eq!(l.fmi2SetReal(c, &7, 1, &1.0), OK); // w_start (bodies start at rest by default)
         assert_eq!(l.fmi2EnterInitializationMode(c), OK);
         assert_eq!(l.fmi2ExitInitializationMode(c), OK);
         assert_eq!(l.fmi2SetReal(c, &TAU, 1, &0.0), OK);
@@ -547,7 +557,9 @@ fn coupled_clutches_reports_a_clutch_free_in_the_step_its_normal_force_goes_to_z
     let e = fmu::registry::get("CoupledClutches");
     let xml = (e.model_description)();
     for k in 1..=3 {
-        let (mode, force) = (vr_of(&format!("mode_{k}")) + 1, vr_of(&format!("f_normalized_{k}")) + 1);
+        // A variable's index in <ModelStructure> is its position, which is
+        // its value reference (one numbering for both standards).
+        let (mode, force) = (vr_of(&format!("mode_{k}")), vr_of(&format!("f_normalized_{k}")));
         assert!(xml.contains(&format!("<Unknown index=\"{mode}\" dependencies=\"{force}\"/>")), "mode_{k}");
     }
 }

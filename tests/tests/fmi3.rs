@@ -60,15 +60,15 @@ fn fmi_crate_runs_every_scenario_through_fmi3_as_through_fmi2() {
             fmi::import::from_path::<Fmi3Import>(fmu_tests::fmu3_path(s.model)).expect("the fmi crate loads it");
         let declared = (fmu::registry::get(s.model).variables)();
         // By the model description as the crate reads it; fmi-schema 0.8
-        // skips `<Enumeration>` variables, so a choice's reference is
-        // FMI 2.0's plus one, as the FMU's page says (fmu::xml3::Layout).
+        // skips `<Enumeration>` variables, so a choice's reference is the
+        // declaration's (the same in both standards, fmu::xml3::Layout).
         let vr = |name: &str| -> u32 {
             let listed = import.model_description().model_variables.iter_abstract().find(|v| v.name() == name);
             match listed {
                 Some(v) => v.value_reference(),
                 None => {
                     let v = declared.iter().find(|v| v.name == name && v.choices.is_some());
-                    v.unwrap_or_else(|| panic!("{}: no {name}", s.model)).value_reference + 1
+                    v.unwrap_or_else(|| panic!("{}: no {name}", s.model)).value_reference
                 }
             }
         };

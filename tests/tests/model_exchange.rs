@@ -312,7 +312,9 @@ fn model_exchange_refuses_bad_calls_and_values_and_changes_nothing() {
         let mut nominal = [0.0; 2];
         assert_eq!(lib.fmi2GetNominalsOfContinuousStates(c, nominal.as_mut_ptr(), 2), OK);
         assert_eq!(nominal, [1.0, 1.0]);
-        let (w_start, tau) = (6u32, 0u32);
+        let vars = (fmu::registry::get("HillFrictionInertia").variables)();
+        let vr = |name: &str| vars.iter().find(|v| v.name == name).unwrap().value_reference;
+        let (w_start, tau) = (vr("w_start"), vr("tau"));
         assert_eq!(lib.fmi2SetReal(c, &w_start, 1, &1.0), OK);
         assert_eq!(lib.fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), OK);
         assert_eq!(lib.fmi2EnterInitializationMode(c), OK);

@@ -112,10 +112,10 @@ fn splice_section(heading: &str, section: &str) -> Result<()> {
     Ok(())
 }
 
-/// The release binary (as packaged for linux64) against the C FMU.
+/// The release binaries (as packaged for linux64) against the C FMU.
 fn call_cost_section() -> Result<String> {
-    run(cargo().current_dir(root()).args(["build", "--release", "--locked", "-p", "fmu"]))?;
-    call_cost::measure(&root().join("target/release/libfmu.so"))
+    crate::platforms::host()?;
+    call_cost::measure(&crate::platforms::host_binaries())
 }
 
 fn splice_call_cost(section: &str) -> Result<()> {
@@ -169,17 +169,42 @@ pub fn write_doc(study: &str) -> Result<()> {
     if let (Some(h), Some(c)) = (mean_ns("antenna", "hill"), mean_ns("antenna", "conventional")) {
         let _ = writeln!(doc, "\nAntenna servo, Hill / conventional cost per step: {:.2}.", h / c);
     }
-    let core = mean_ns("hill", "core_step_and_read");
-    let fmi = mean_ns("hill", "fmi_do_step_and_get_real");
+    let core = mean_ns("hill", "core_step_and_read").unwrap_or(f64::NAN);
     let _ = write!(
         doc,
         "\n## FMI overhead\n\nHillFrictionInertia, one internal substep per communication step: `fmi2SetReal` (input) + \
-         `fmi2DoStep` + `fmi2GetReal` through the exported functions of the built binary (dlopen), against the core \
-         step and read, same run.\n\n| path | ns per step |\n|---|---|\n| core step + read | {:.2} |\n| FMI setReal + doStep + getReal | {:.2} |\n| overhead of the three calls | {:.2} |\n",
-        core.unwrap_or(f64::NAN),
-        fmi.unwrap_or(f64::NAN),
-        fmi.unwrap_or(f64::NAN) - core.unwrap_or(f64::NAN)
+         `fmi2DoStep` + `fmi2GetReal`, and FMI 3.0's `fmi3SetFloat64` + `fmi3DoStep` + `fmi3GetFloat64`, through the \
+         exported functions of the model's built binary (dlopen), in a host in IEEE 754's default environment and in \
+         one that flushes subnormals (FTZ + DAZ set around each timed block), against the core step and read, same \
+         run (`tests/benches/fmi_overhead.rs`). Rows \"before\" are an earlier build's library of every model \
+         (`FMI_OVERHEAD_BEFORE=<its libfmu.so> cargo xtask bench`), timed in the same run.\n\n\
+         | path | host | ns per step | overhead over the core (ns) | / FMI 2.0, same build and host |\n|---|---|---|---|---|\n\
+         | core step + read | - | {core:.2} | - | - |\n"
     );
+    for host in ["default", "flushing"] {
+        for suffix in ["", "_before"] {
+            let fmi2_name = if host == "default" && suffix.is_empty() {
+                "fmi_do_step_and_get_real".to_string()
+            } else {
+                format!("fmi2_{host}{suffix}")
+            };
+            let Some(fmi2) = mean_ns("hill", &fmi2_name) else { continue };
+            let build = if suffix.is_empty() { "" } else { " (before)" };
+            let _ = writeln!(
+                doc,
+                "| FMI 2.0 setReal + doStep + getReal{build} | {host} | {fmi2:.2} | {:.2} | 1.00 |",
+                fmi2 - core
+            );
+            if let Some(fmi3) = mean_ns("hill", &format!("fmi3_{host}{suffix}")) {
+                let _ = writeln!(
+                    doc,
+                    "| FMI 3.0 setFloat64 + doStep + getFloat64{build} | {host} | {fmi3:.2} | {:.2} | {:.2} |",
+                    fmi3 - core,
+                    fmi3 / fmi2
+                );
+            }
+        }
+    }
     doc.push('\n');
     let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for line in study.lines() {

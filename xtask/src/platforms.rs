@@ -1,16 +1,21 @@
 //! The FMU binary for every platform the FMUs ship, built on this Linux
 //! machine: linux64 against glibc 2.17 (zig), win64 (mingw-w64), darwin64
 //! as one universal Mach-O (x86_64 + arm64 slices, zig + llvm-lipo) and
-//! aarch64 Linux against glibc 2.17 (zig). The non-host targets build std
-//! from Debian's Rust 1.96 sources (`-Z build-std`), as rustup cannot fetch
-//! their prebuilt std here. A platform that cannot be built is skipped with
+//! aarch64 Linux against glibc 2.17 (zig). Every platform builds std from
+//! Debian's Rust 1.96 sources (`-Z build-std`), as rustup cannot fetch the
+//! other targets' prebuilt std here, and without std's backtrace
+//! symbolizer (a third of each binary). A platform that cannot be built is skipped with
 //! the reason and the command that fixes it; linux64 then falls back to the
-//! host build. `cargo xtask fmu` ([`build_fmus`]) hands the binaries to
+//! host build. Each model has its own binary (`fmu/binaries`, written from
+//! the registry first: `packaging::binaries`), all of a platform built in
+//! one cargo call. `cargo xtask fmu` ([`build_fmus`]) hands them to
 //! `packaging::archive`, which writes the FMUs.
 
 use crate::cross_tools::{self, apt};
 use crate::util::{cargo, root, run, Result};
 use packaging::archive::{Binary, AARCH64_FOLDER};
+use packaging::binaries::PACKAGE;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -25,6 +30,10 @@ pub fn fmu_dir() -> PathBuf {
 /// (`packaging::archive::write_fmus`); also the aarch64 Linux set in
 /// `aarch64-linux/` (see `packaging::archive::AARCH64_FOLDER`).
 pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
+    let rewritten = packaging::binaries::write(&root())?;
+    if !rewritten.is_empty() {
+        println!("rewrote {} from the registry: {}", packaging::binaries::FOLDER, rewritten.join(", "));
+    }
     let binaries = if host_only { host()? } else { all()? };
     let out = fmu_dir();
     packaging::archive::write_fmus(&out, &binaries)?;
@@ -33,8 +42,24 @@ pub fn build_fmus(host_only: bool) -> Result<PathBuf> {
 
 /// `--host`: today's quick build, linux64 for this machine only.
 pub fn host() -> Result<Vec<Binary>> {
-    run(cargo().current_dir(root()).args(["build", "--release", "--locked", "-p", "fmu"]))?;
-    Ok(vec![Binary { folder: "linux64", extension: ".so", bytes: read(&root().join("target/release/libfmu.so"))? }])
+    run(cargo().current_dir(root()).args(["build", "--release", "--locked", "-p", PACKAGE, "--examples"]))?;
+    Ok(vec![Binary { folder: "linux64", extension: ".so", per_model: per_model(&host_binaries(), "lib", ".so")? }])
+}
+
+/// Where the host build puts the models' binaries (`lib<Model>.so`).
+pub fn host_binaries() -> PathBuf {
+    root().join("target/release/examples")
+}
+
+/// Every model's binary in `dir`, named `<prefix><Model><extension>`.
+fn per_model(dir: &Path, prefix: &str, extension: &str) -> Result<BTreeMap<&'static str, Vec<u8>>> {
+    fmu::registry::MODELS
+        .iter()
+        .map(|m| {
+            let id = m.info.identifier;
+            Ok((id, read(&dir.join(format!("{prefix}{id}{extension}")))?))
+        })
+        .collect()
 }
 
 /// Every platform; what cannot be built is reported and left out.
@@ -45,10 +70,13 @@ pub fn all() -> Result<Vec<Binary>> {
         let start = Instant::now();
         match build() {
             Ok(b) => {
+                let sizes = b.per_model.values().map(Vec::len);
                 println!(
-                    "platform {name}: built in {:.0} s, {} bytes (binaries/{}/)",
+                    "platform {name}: built in {:.0} s, {} binaries of {} to {} bytes (binaries/{}/)",
                     start.elapsed().as_secs_f64(),
-                    b.bytes.len(),
+                    b.per_model.len(),
+                    sizes.clone().min().unwrap_or(0),
+                    sizes.max().unwrap_or(0),
                     b.folder
                 );
                 binaries.push(b);
@@ -84,7 +112,7 @@ fn target_dir(name: &str) -> PathBuf {
     cross_tools::dir().join(name)
 }
 
-/// A release build of the `fmu` cdylib, stripped.
+/// A release build of the models' cdylibs, stripped.
 fn build_command(program: &Path) -> Command {
     let mut cmd = Command::new(program);
     cmd.current_dir(root()).env("CARGO_PROFILE_RELEASE_STRIP", "symbols");
@@ -107,7 +135,22 @@ fn debian_build(program: &Path, target: &str) -> Result<Command> {
     } else {
         cmd.arg("zigbuild");
     }
-    cmd.args(["--release", "--locked", "-p", "fmu", "--target", target, "-Z", "build-std=std,panic_unwind"]);
+    cmd.args([
+        "--release",
+        "--locked",
+        "-p",
+        PACKAGE,
+        "--examples",
+        "--target",
+        target,
+        "-Z",
+        "build-std=std,panic_unwind",
+    ]);
+    // std without its `backtrace` feature: a panic's message still reaches
+    // the importer's logger (the bindings catch it), but std's default hook
+    // no longer carries a DWARF symbolizer (gimli, addr2line, miniz_oxide:
+    // 180 KB of each model's 600 KB).
+    cmd.arg("-Zbuild-std-features=panic-unwind");
     Ok(cmd)
 }
 
@@ -122,16 +165,11 @@ fn zigbuild() -> Result<PathBuf> {
 fn linux64() -> Result<Binary> {
     let zigbuild = zigbuild()?;
     let dir = target_dir("linux64");
-    // The host's std (rustup) links against glibc 2.17 through zig.
-    run(build_command(&zigbuild)
-        .args(["zigbuild", "--release", "--locked", "-p", "fmu", "--target", "x86_64-unknown-linux-gnu.2.17"])
-        .arg("--target-dir")
-        .arg(&dir))?;
-    Ok(Binary {
-        folder: "linux64",
-        extension: ".so",
-        bytes: read(&dir.join("x86_64-unknown-linux-gnu/release/libfmu.so"))?,
-    })
+    // Against glibc 2.17 through zig, std built from source as for the
+    // other platforms (without its backtrace symbolizer).
+    run(debian_build(&zigbuild, "x86_64-unknown-linux-gnu.2.17")?.arg("--target-dir").arg(&dir))?;
+    let built = dir.join("x86_64-unknown-linux-gnu/release/examples");
+    Ok(Binary { folder: "linux64", extension: ".so", per_model: per_model(&built, "lib", ".so")? })
 }
 
 fn win64() -> Result<Binary> {
@@ -142,18 +180,16 @@ fn win64() -> Result<Binary> {
         .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER", "x86_64-w64-mingw32-gcc")
         .arg("--target-dir")
         .arg(&dir))?;
-    Ok(Binary { folder: "win64", extension: ".dll", bytes: read(&dir.join("x86_64-pc-windows-gnu/release/fmu.dll"))? })
+    let built = dir.join("x86_64-pc-windows-gnu/release/examples");
+    Ok(Binary { folder: "win64", extension: ".dll", per_model: per_model(&built, "", ".dll")? })
 }
 
 fn aarch64_linux() -> Result<Binary> {
     let zigbuild = zigbuild()?;
     let dir = target_dir("aarch64-linux");
     run(debian_build(&zigbuild, "aarch64-unknown-linux-gnu.2.17")?.arg("--target-dir").arg(&dir))?;
-    Ok(Binary {
-        folder: AARCH64_FOLDER,
-        extension: ".so",
-        bytes: read(&dir.join("aarch64-unknown-linux-gnu/release/libfmu.so"))?,
-    })
+    let built = dir.join("aarch64-unknown-linux-gnu/release/examples");
+    Ok(Binary { folder: AARCH64_FOLDER, extension: ".so", per_model: per_model(&built, "lib", ".so")? })
 }
 
 /// Oldest macOS each slice supports: Rust's own minimum for x86_64; the
@@ -166,12 +202,12 @@ fn darwin64() -> Result<Binary> {
     let strip = cross_tools::llvm_tool("llvm-strip")?;
     let install_name_tool = cross_tools::llvm_tool("llvm-install-name-tool")?;
     let dir = target_dir("darwin");
-    let mut slices = Vec::new();
     for (target, min_os) in DARWIN_SLICES {
-        // rustc strips Mach-O with `rust-objcopy`, which Debian's Rust lacks:
-        // llvm-strip does it after the link, keeping the global symbols.
         run(debian_build(&zigbuild, target)?
             .env("MACOSX_DEPLOYMENT_TARGET", min_os)
+            // rustc strips Mach-O with `rust-objcopy`, which Debian's Rust
+            // lacks: llvm-strip does it after the link, keeping the global
+            // symbols.
             .env("CARGO_PROFILE_RELEASE_STRIP", "none")
             // zig's Mach-O linker ignores rustc's -exported_symbols_list
             // (~1,900 Rust symbols exported): hide every symbol that is not
@@ -179,19 +215,27 @@ fn darwin64() -> Result<Binary> {
             .env("RUSTFLAGS", "-Zdefault-visibility=hidden")
             .arg("--target-dir")
             .arg(&dir))?;
-        let stripped = dir.join(format!("libfmu-{target}.dylib"));
-        run(Command::new(&strip)
-            .arg("-x")
-            .arg(dir.join(target).join("release/libfmu.dylib"))
-            .arg("-o")
-            .arg(&stripped))?;
-        // The install name would be this machine's build path.
-        run(Command::new(&install_name_tool).args(["-id", "@rpath/fmu.dylib"]).arg(&stripped))?;
-        slices.push(stripped);
     }
-    // FMI 2.0 has one darwin64 folder; importers on Apple silicon (FMPy:
-    // `darwin` + `64` on arm64) load it too, so it holds both slices.
-    let universal = dir.join("libfmu-universal.dylib");
-    run(Command::new(&lipo).arg("-create").args(&slices).arg("-output").arg(&universal))?;
-    Ok(Binary { folder: "darwin64", extension: ".dylib", bytes: read(&universal)? })
+    let mut universal = BTreeMap::new();
+    for m in fmu::registry::MODELS {
+        let id = m.info.identifier;
+        let mut slices = Vec::new();
+        for (target, _) in DARWIN_SLICES {
+            let stripped = dir.join(format!("{id}-{target}.dylib"));
+            run(Command::new(&strip)
+                .arg("-x")
+                .arg(dir.join(target).join(format!("release/examples/lib{id}.dylib")))
+                .arg("-o")
+                .arg(&stripped))?;
+            // The install name would be this machine's build path.
+            run(Command::new(&install_name_tool).args(["-id", &format!("@rpath/{id}.dylib")]).arg(&stripped))?;
+            slices.push(stripped);
+        }
+        // FMI 2.0 has one darwin64 folder; importers on Apple silicon (FMPy:
+        // `darwin` + `64` on arm64) load it too, so it holds both slices.
+        let fat = dir.join(format!("{id}-universal.dylib"));
+        run(Command::new(&lipo).arg("-create").args(&slices).arg("-output").arg(&fat))?;
+        universal.insert(id, read(&fat)?);
+    }
+    Ok(Binary { folder: "darwin64", extension: ".dylib", per_model: universal })
 }

@@ -10,11 +10,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 
-/// One shipped binary: `binaries/<folder>/<Model><extension>`.
+/// One platform's binaries: `binaries/<folder>/<Model><extension>`, each
+/// model's its own (`per_model`: identifier to bytes; see
+/// [`crate::binaries`]).
+#[derive(Clone)]
 pub struct Binary {
     pub folder: &'static str,
     pub extension: &'static str,
-    pub bytes: Vec<u8>,
+    pub per_model: std::collections::BTreeMap<&'static str, Vec<u8>>,
 }
 
 /// FMI 2.0 folder of aarch64 Linux in the main FMU. FMI 2.0 names only
@@ -57,15 +60,15 @@ pub fn write_fmus(out: &Path, binaries: &[Binary]) -> Result<()> {
         let folders: Vec<&str> = binaries.iter().map(|b| b.folder).collect();
         let extra = self_describing::entries(m, &folders, self_describing::Standard::Fmi2)?;
         let mut entries = vec![("modelDescription.xml".to_string(), xml.clone().into_bytes())];
-        entries.extend(binary_entries(id, binaries));
+        entries.extend(binary_entries(id, binaries)?);
         entries.extend(extra);
         write_fmu(&path, &entries).map_err(|e| format!("{}: {e}", path.display()))?;
         if let Some(b) = aarch64 {
             // What FMPy and the FMI Library load on aarch64 Linux: linux64.
             std::fs::create_dir_all(&aarch64_dir).map_err(|e| format!("{}: {e}", aarch64_dir.display()))?;
-            let linux64 = Binary { folder: "linux64", extension: b.extension, bytes: b.bytes.clone() };
+            let linux64 = Binary { folder: "linux64", ..b.clone() };
             let mut entries = vec![("modelDescription.xml".to_string(), xml.into_bytes())];
-            entries.extend(binary_entries(id, std::slice::from_ref(&linux64)));
+            entries.extend(binary_entries(id, std::slice::from_ref(&linux64))?);
             entries.extend(self_describing::entries(
                 m,
                 &["linux64 (aarch64 Linux: FMPy's and the FMI Library's folder there)"],
@@ -81,17 +84,11 @@ pub fn write_fmus(out: &Path, binaries: &[Binary]) -> Result<()> {
         let xml3 = fmu::xml::with_generation_date(&(m.model_description3)(), &self_describing::generation_date());
         let binaries3: Vec<Binary> = binaries
             .iter()
-            .flat_map(|b| {
-                fmi3_folders(b.folder).iter().map(|&folder| Binary {
-                    folder,
-                    extension: b.extension,
-                    bytes: b.bytes.clone(),
-                })
-            })
+            .flat_map(|b| fmi3_folders(b.folder).iter().map(|&folder| Binary { folder, ..b.clone() }))
             .collect();
         let folders3: Vec<&str> = binaries3.iter().map(|b| b.folder).collect();
         let mut entries = vec![("modelDescription.xml".to_string(), xml3.into_bytes())];
-        entries.extend(binary_entries(id, &binaries3));
+        entries.extend(binary_entries(id, &binaries3)?);
         entries.extend(self_describing::entries(m, &folders3, self_describing::Standard::Fmi3)?);
         let path3 = fmi3_dir.join(format!("{id}.fmu"));
         write_fmu(&path3, &entries).map_err(|e| format!("{}: {e}", path3.display()))?;
@@ -135,9 +132,15 @@ fn write_cross_check_files(out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `binaries/<platform>/<id><ext>` for each binary.
-fn binary_entries(id: &str, binaries: &[Binary]) -> Vec<(String, Vec<u8>)> {
-    binaries.iter().map(|b| (format!("binaries/{}/{id}{}", b.folder, b.extension), b.bytes.clone())).collect()
+/// `binaries/<platform>/<id><ext>` for each platform: the model's own binary.
+fn binary_entries(id: &str, binaries: &[Binary]) -> Result<Vec<(String, Vec<u8>)>> {
+    binaries
+        .iter()
+        .map(|b| {
+            let bytes = b.per_model.get(id).ok_or_else(|| format!("no {} binary of {id} was built", b.folder))?;
+            Ok((format!("binaries/{}/{id}{}", b.folder, b.extension), bytes.clone()))
+        })
+        .collect()
 }
 
 /// One archive from (path in the zip, bytes); binaries get mode 755.

@@ -68,6 +68,38 @@ pub enum Standard {
     Fmi3,
 }
 
+/// The calls a page names, as each standard names them: the page is
+/// written for its standard, not rewritten from the other's.
+struct Calls {
+    get_states: &'static str,
+    do_step: &'static str,
+    exit_initialization: &'static str,
+    /// Where the importer gives the stop time.
+    stop_time_in: &'static str,
+    error: &'static str,
+}
+
+impl Standard {
+    fn calls(self) -> Calls {
+        match self {
+            Standard::Fmi2 => Calls {
+                get_states: "fmi2GetContinuousStates",
+                do_step: "fmi2DoStep",
+                exit_initialization: "fmi2ExitInitializationMode",
+                stop_time_in: "fmi2SetupExperiment",
+                error: "fmi2Error",
+            },
+            Standard::Fmi3 => Calls {
+                get_states: "fmi3GetContinuousStates",
+                do_step: "fmi3DoStep",
+                exit_initialization: "fmi3ExitInitializationMode",
+                stop_time_in: "fmi3EnterInitializationMode",
+                error: "fmi3Error",
+            },
+        }
+    }
+}
+
 pub fn entries(m: &Entry, platforms: &[&str], standard: Standard) -> Result<Vec<(String, Vec<u8>)>> {
     let id = m.info.identifier;
     let read = |path: &Path| std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()));
@@ -225,6 +257,7 @@ fn index_html(
     standard: Standard,
 ) -> String {
     let fmi3 = standard == Standard::Fmi3;
+    let calls = standard.calls();
     let id = m.info.identifier;
     let e = m.info.default_experiment;
     let variables = (m.variables)();
@@ -346,8 +379,7 @@ fn index_html(
         h.push_str(&format!(
             "<tr id=\"{name}\"><td>{}</td><td><code>{name}</code></td><td>{}</td><td>{variability}</td><td>{}</td>\
              <td>{}</td><td>{start}</td><td>{}</td><td>{}</td></tr>\n",
-            // FMI 3.0 numbers FMI 2.0's references one higher (fmu::xml3::Layout).
-            v.value_reference + u32::from(fmi3),
+            v.value_reference,
             causality(v),
             v.choices.map_or(if fmi3 { fmi3_type(v.type_name) } else { v.type_name }, |e| e.name),
             unit,
@@ -381,8 +413,8 @@ fn index_html(
             )
         };
         h.push_str(&format!(
-            "<h2 id=\"fmi3\">FMI 3.0</h2>\n<ul>\n<li>Value references are FMI 2.0's plus one, each a variable's \
-             position in <code>modelDescription.xml</code> (the table above); {derivatives}{indicators}the independent \
+            "<h2 id=\"fmi3\">FMI 3.0</h2>\n<ul>\n<li>Value references are those of the FMI 2.0 FMU (the table above), each a variable's \
+             position in <code>modelDescription.xml</code>; {derivatives}{indicators}the independent \
              variable <code>time</code> is {}, last.</li>\n<li>Integers are <code>Int32</code>, choices \
              <code>Enumeration</code>s read and written with <code>fmi3GetInt64</code>/<code>fmi3SetInt64</code>; \
              every variable is a scalar.</li>\n<li>Co-Simulation: with early return allowed \
@@ -404,11 +436,12 @@ fn index_html(
     let internal_step = variables.iter().find(|v| v.name == "internal_step").map(|v| v.start);
     let states = (m.states)();
     if !states.is_empty() {
-        h.push_str(
+        h.push_str(&format!(
             "<h2 id=\"states\">Model Exchange states</h2>\n<p>The continuous states, in the order of the state vector \
-             (<code>fmi2GetContinuousStates</code>), and their derivatives, declared as variables \
+             (<code>{}</code>), and their derivatives, declared as variables \
              <code>der(x)</code>:</p>\n<table><tr><th>state</th><th>derivative</th><th>unit of the derivative</th></tr>\n",
-        );
+            calls.get_states
+        ));
         for (state, unit) in &states {
             h.push_str(&format!(
                 "<tr><td><code>{state}</code></td><td><code>der({state})</code></td><td>{unit}</td></tr>\n"
@@ -438,12 +471,15 @@ fn index_html(
     // without internal_step; interpolated inputs named).
     let splitting = match internal_step {
         Some(step) => format!(
-            "<code>fmi2DoStep</code> splits it into equal substeps no longer than <code>internal_step</code> \
-             (default {step} s) and lands exactly on <code>t + h</code>"
+            "<code>{}</code> splits it into equal substeps no longer than <code>internal_step</code> \
+             (default {step} s) and lands exactly on <code>t + h</code>",
+            calls.do_step
         ),
-        None => "<code>fmi2DoStep</code> solves the step exactly, whatever its length (a closed form per mode; \
-                 stops, sticks and breakaways found inside the step)"
-            .into(),
+        None => format!(
+            "<code>{}</code> solves the step exactly, whatever its length (a closed form per mode; \
+             stops, sticks and breakaways found inside the step)",
+            calls.do_step
+        ),
     };
     let interpolated = (m.interpolated_inputs)();
     let all_inputs: Vec<&str> =
@@ -465,18 +501,23 @@ fn index_html(
         )
     };
     let bounds = if internal_step.is_some() {
-        "<li>Stability bounds of the law or plant (e.g. Dahl's presliding spring, a servo's fastest mode) are checked \
-         in <code>fmi2ExitInitializationMode</code> of a Co-Simulation instance, which refuses a too large \
-         <code>internal_step</code> and logs the bound (Model Exchange does not use it).</li>\n"
+        format!(
+            "<li>Stability bounds of the law or plant (e.g. Dahl's presliding spring, a servo's fastest mode) are \
+             checked in <code>{}</code> of a Co-Simulation instance, which refuses a too large \
+             <code>internal_step</code> and logs the bound (Model Exchange does not use it).</li>\n",
+            calls.exit_initialization
+        )
     } else {
-        ""
+        String::new()
     };
     h.push_str(&format!(
         "<h2>Step size</h2>\n<ul>\n<li>The communication step is free (<code>canHandleVariableCommunicationStepSize</code>): \
          {splitting}; {inputs}.</li>\n\
          <li>A step must start where the last one ended (relative tolerance 1e-9), be finite and &gt; 0, take at most 1e8 \
-         substeps, and not pass a <code>stopTime</code> given to <code>fmi2SetupExperiment</code>.</li>\n{bounds}\
-         <li>Every refused call returns <code>fmi2Error</code> and logs the value and the rule; the instance stays usable.</li>\n</ul>\n"
+         substeps, and not pass a <code>stopTime</code> given to <code>{stop_time_in}</code>.</li>\n{bounds}\
+         <li>Every refused call returns <code>{error}</code> and logs the value and the rule; the instance stays usable.</li>\n</ul>\n",
+        stop_time_in = calls.stop_time_in,
+        error = calls.error
     ));
 
     if !scenarios.is_empty() {
@@ -518,11 +559,7 @@ fn index_html(
             .map_or(String::new(), |s| format!("\npython {id}/documentation/replay.py {id}.fmu {}", s.name)),
     ));
     h.push_str("</body>\n</html>\n");
-    if fmi3 {
-        fmu::xml3::fmi3_words(&h)
-    } else {
-        h
-    }
+    h
 }
 
 /// FMI 3.0's name of an FMI 2.0 type.

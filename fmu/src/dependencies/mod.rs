@@ -188,19 +188,20 @@ fn runs<M: Model>() -> Vec<Run> {
 /// left out.
 pub fn measure<M: Model>() -> Measured {
     let variables = M::VARIABLES;
-    let inputs: Vec<u32> = (0..variables.len() as u32)
-        .filter(|&vr| variables[vr as usize].causality == Causality::Input)
+    let value_references = || (0..variables.len()).map(crate::description::value_reference);
+    let variable = |vr: u32| &variables[crate::description::index_of(vr)];
+    let inputs: Vec<u32> = value_references()
+        .filter(|&vr| variable(vr).causality == Causality::Input)
         .inspect(|&vr| {
             assert!(
-                matches!(variables[vr as usize].value, Value::Real { .. }),
+                matches!(variable(vr).value, Value::Real { .. }),
                 "{}: input {} is not a Real: the probe perturbs Reals only",
                 M::INFO.identifier,
-                variables[vr as usize].name
+                variable(vr).name
             )
         })
         .collect();
-    let outputs: Vec<u32> =
-        (0..variables.len() as u32).filter(|&vr| variables[vr as usize].causality == Causality::Output).collect();
+    let outputs: Vec<u32> = value_references().filter(|&vr| variable(vr).causality == Causality::Output).collect();
     let states: Vec<&'static str> =
         M::HYBRID.as_ref().map_or(Vec::new(), |h| h.states.iter().map(|s| s.variable).collect());
     // [output][input] for Co-Simulation; [output or derivative][input or state] for Model Exchange.
@@ -215,7 +216,7 @@ pub fn measure<M: Model>() -> Measured {
             skipped.push(format!("{}: {}", run.what, e));
         }
     }
-    let name = |vr: &u32| variables[*vr as usize].name;
+    let name = |vr: &u32| variable(*vr).name;
     let input_names: Vec<&'static str> = inputs.iter().map(name).collect();
     let knowns: Vec<&'static str> = input_names.iter().copied().chain(states.iter().copied()).collect();
     let pick = |row: &[bool], from: &[&'static str]| -> Vec<&'static str> {
@@ -254,7 +255,7 @@ fn probe_run<M: Model>(
     seen: &mut Seen,
 ) -> Result<(), String> {
     let variables = M::VARIABLES;
-    let vr_of = |name: &str| variables.iter().position(|v| v.name == name).map(|i| i as u32);
+    let vr_of = |name: &str| variables.iter().position(|v| v.name == name).map(crate::description::value_reference);
     let mut cs = Instance::new(Log::silent(), &WORDS, "", Box::new(ModelBox::<M>::new()), Interface::CoSimulation);
     let set_inputs = |cs: &mut Instance, t: f64| -> Result<(), String> {
         for (name, signal) in &run.inputs {

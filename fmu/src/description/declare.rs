@@ -99,6 +99,10 @@ macro_rules! variable {
             @stored $kind, $crate::description::last_field!($($field).+), [$($field).+ $(/ $scale)?], $($arg)*
         )
     };
+    // A field path without a scale: the getter copies the field (plain).
+    (@stored output, $name:expr, [$($field:ident).+], $($arg:tt)*) => {
+        $crate::description::Variable::<Self>::output($name, $($arg)*, |m| m.$($field).+).plain()
+    };
     (@stored output, $name:expr, [$($field:ident).+ * $scale:expr], $($arg:tt)*) => {
         $crate::description::Variable::<Self>::output($name, $($arg)*, |m| m.$($field).+ * $scale)
     };
@@ -109,6 +113,9 @@ macro_rules! variable {
         $crate::description::Variable::<Self>::choice_parameter(
             $name, $($arg)*, $crate::description::choice_field!($($path)+)
         )
+    };
+    (@stored $kind:ident, $name:expr, [$($field:ident).+], $($arg:tt)*) => {
+        $crate::description::Variable::<Self>::$kind($name, $($arg)*, $crate::description::field!($($field).+)).plain()
     };
     (@stored $kind:ident, $name:expr, [$($path:tt)+], $($arg:tt)*) => {
         $crate::description::Variable::<Self>::$kind($name, $($arg)*, $crate::description::field!($($path)+))

@@ -96,6 +96,10 @@ pub enum Value<M> {
         max: Option<f64>,
         get: fn(&M) -> f64,
         set: Option<fn(&mut M, f64)>,
+        /// The getter reads a stored `f64` (a field path, no scale): no
+        /// floating-point operation, so a one-value read of it needs no
+        /// floating-point environment of its own ([`Variable::plain`]).
+        plain: bool,
     },
     Integer {
         start: i32,
@@ -227,6 +231,7 @@ impl<M> Variable<M> {
                 max: None,
                 get,
                 set,
+                plain: false,
             },
         }
     }
@@ -358,6 +363,16 @@ impl<M> Variable<M> {
     pub const fn max(mut self, bound: f64) -> Self {
         if let Value::Real { ref mut max, .. } = self.value {
             *max = Some(bound);
+        }
+        self
+    }
+
+    /// The Real variable is read as a stored field: its getter copies an
+    /// `f64` and computes nothing (`variables!` marks a variable declared by
+    /// a plain field path so). A no-op for other types.
+    pub const fn plain(mut self) -> Self {
+        if let Value::Real { ref mut plain, .. } = self.value {
+            *plain = true;
         }
         self
     }
@@ -515,15 +530,31 @@ pub const LOG_CATEGORIES: &[LogCategory] = &[
         name: "logEvents",
         description: "Discrete events: stick/slip and lock/unlock transitions, with their time",
     },
-    LogCategory { name: "logStatusWarning", description: "Calls that returned fmi2Warning" },
-    LogCategory { name: "logStatusDiscard", description: "Calls that returned fmi2Discard" },
+    LogCategory { name: "logStatusWarning", description: "Calls that returned the status Warning" },
+    LogCategory { name: "logStatusDiscard", description: "Calls that returned the status Discard" },
     LogCategory {
         name: "logStatusError",
-        description: "Calls that returned fmi2Error: the value and the rule it broke",
+        description: "Calls that returned the status Error: the value and the rule it broke",
     },
-    LogCategory { name: "logStatusFatal", description: "Calls that returned fmi2Fatal" },
+    LogCategory { name: "logStatusFatal", description: "Calls that returned the status Fatal" },
     LogCategory { name: "logAll", description: "All of the above" },
 ];
+
+/// The value reference of the declared variable at `index` of
+/// `VARIABLES`: one past its position, in FMI 2.0 as in FMI 3.0 (issue 40:
+/// one numbering for both standards; FMI 3.0's layout, `xml3::Layout`, puts
+/// the states' derivatives after the variables, then the event indicators
+/// and `time`, and FMI 2.0 has the derivatives where FMI 3.0 has them).
+pub const fn value_reference(index: usize) -> u32 {
+    index as u32 + 1
+}
+
+/// The position in `VARIABLES` (or past it: a state's derivative) that value
+/// reference `vr` names; 0 names nothing (`usize::MAX`, past every list).
+#[inline(always)]
+pub const fn index_of(vr: u32) -> usize {
+    (vr as usize).wrapping_sub(1)
+}
 
 /// A variable as plain data, for tools and tests that do not know the model type.
 #[derive(Clone, Debug, PartialEq)]

@@ -8,7 +8,10 @@
 //! found with round-to-nearest, and a model description's text (hence its
 //! GUID) depends on how a subnormal `min` compares.
 //!
-//! So every exported function enters [`CallEnv::enter`] first: it saves the
+//! So every exported function that computes or compares a floating-point
+//! value enters [`CallEnv::enter`] first (the others, which copy bytes,
+//! flags and strings, run in the host's: each binding's `COMPUTES_NOTHING`
+//! names them): it saves the
 //! caller's control and status registers, computes in the default
 //! environment (round to nearest, subnormals kept, all exceptions masked,
 //! flags clear), and gives the caller its registers back, flags included,

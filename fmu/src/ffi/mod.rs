@@ -2,7 +2,7 @@
 //! instance handle checked, a call run under the call-sequence check with
 //! panics caught, C arrays turned into slices (NULL and absurd lengths
 //! refused), the host's floating-point environment kept out
-//! ([`float_env`]), and the path of the loaded library ([`module_path`]).
+//! ([`float_env`]), and the model a binary exports ([`Exported`]).
 //! Nothing here knows a standard's names: the instance's vocabulary words
 //! the messages.
 //!
@@ -14,8 +14,8 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(clippy::missing_safety_doc)]
 
+pub mod export;
 pub mod float_env;
-pub mod module_path;
 
 use crate::instance::{Erased, Instance, Interface, Status, INSTANCE_MAGIC};
 use std::ffi::c_void;
@@ -140,48 +140,68 @@ pub fn too_long(what: &str, n: usize) -> String {
     format!("{what} has {n} elements (at most {MAX_ARRAY_LEN})")
 }
 
-/// Model identifier of the shared object this code was loaded from, if it
-/// names a model: an FMU's binary then accepts only its own model's
-/// instantiation token (GUID).
-pub fn binary_identifier() -> Option<&'static str> {
-    static ID: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
-    *ID.get_or_init(|| {
-        let path = module_path::this_library()?;
-        let stem = path.file_stem()?.to_str()?;
-        crate::registry::MODELS.iter().map(|m| m.info.identifier).find(|id| *id == stem)
+/// A model as a binary exports it: what an instantiate call needs of it,
+/// and nothing else (no model description, no registry), so that a model's
+/// binary holds its own model only. `export_model!` writes one for its
+/// model; in process, [`registry_models`] has one per model.
+pub struct Exported {
+    pub identifier: &'static str,
+    /// The GUID (FMI 2.0's fmuGUID, FMI 3.0's instantiationToken) of the
+    /// model description shipped beside the binary.
+    pub guid: &'static str,
+    pub new_instance: fn() -> Box<dyn Erased>,
+}
+
+impl Exported {
+    /// Model `M` with the GUID of its model description (written into its
+    /// binary's source by `cargo xtask fmu`, checked current by a test).
+    pub const fn of<M: crate::model::Model>(guid: &'static str) -> Self {
+        Exported { identifier: M::INFO.identifier, guid, new_instance: crate::registry::boxed::<M> }
+    }
+}
+
+/// Every model of the registry, for instances made in process (the runner,
+/// the in-process tests): one library that may be any model.
+pub fn registry_models() -> &'static [Exported] {
+    static ALL: std::sync::OnceLock<Vec<Exported>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        crate::registry::MODELS
+            .iter()
+            .enumerate()
+            .map(|(i, m)| Exported {
+                identifier: m.info.identifier,
+                guid: crate::registry::guid(i),
+                new_instance: m.new_instance,
+            })
+            .collect()
     })
 }
 
 /// The model an instantiate call asks for by `token` (FMI 2.0's fmuGUID,
-/// FMI 3.0's instantiationToken; `what` names it in the message): among the
-/// models this binary may be (its own when its file names one), the one
-/// whose GUID it is, offering `interface`. Its registry index and a fresh
-/// model, or the message of the refusal (`words`: the binding's).
+/// FMI 3.0's instantiationToken; `what` names it in the message): among
+/// `models` (a binary's one), the one whose GUID it is, offering
+/// `interface`. Its GUID and a fresh model, or the message of the refusal
+/// (`words`: the binding's).
 pub fn model_for(
+    models: &[Exported],
     token: &str,
     what: &str,
     interface: Interface,
     words: &crate::instance::Vocabulary,
-) -> Result<(usize, Box<dyn Erased>), String> {
-    let only = binary_identifier();
-    let found = crate::registry::MODELS
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| only.is_none_or(|id| id == m.info.identifier))
-        .find(|(i, _)| crate::registry::guid(*i) == token);
-    let Some((index, entry)) = found else {
-        let expected = match only {
-            Some(id) => format!("{id} has {what} {}", crate::registry::guid_of(id).unwrap_or("?")),
-            None => "it matches no model in this binary".into(),
+) -> Result<(&'static str, Box<dyn Erased>), String> {
+    let Some(found) = models.iter().find(|m| m.guid == token) else {
+        let expected = match models {
+            [one] => format!("{} has {what} {}", one.identifier, one.guid),
+            _ => "it matches no model in this library".into(),
         };
         return Err(format!("{what} {token} does not match the model description: {expected}"));
     };
-    let model = (entry.new_instance)();
+    let model = (found.new_instance)();
     if interface == Interface::ModelExchange && model.hybrid_sizes().is_none() {
         return Err(format!(
             "{} requested: {} offers Co-Simulation only (no <ModelExchange> in its model description)",
-            words.model_exchange, entry.info.identifier
+            words.model_exchange, found.identifier
         ));
     }
-    Ok((index, model))
+    Ok((found.guid, model))
 }

@@ -29,7 +29,16 @@ impl Instance {
         // (the FMU copies them) and callbacks that live as long as the
         // instance (they are kept in it).
         let component = unsafe {
-            fmi2Instantiate(name.as_ptr(), FMI2_CO_SIMULATION, guid.as_ptr(), std::ptr::null(), &*callbacks, 0, 0)
+            fmi2Instantiate(
+                crate::ffi::registry_models(),
+                name.as_ptr(),
+                FMI2_CO_SIMULATION,
+                guid.as_ptr(),
+                std::ptr::null(),
+                &*callbacks,
+                0,
+                0,
+            )
         };
         (!component.is_null()).then_some(Self { component, _callbacks: callbacks })
     }

@@ -1,10 +1,10 @@
-//! Values by value reference as FMI 3.0 types and numbers them, over the
-//! core's FMI-2.0-shaped access: value references are FMI 2.0's plus one
-//! ([`Layout`]), `time` and the event indicators are variables, Integers
-//! are Int32, enumerations Int64, and every variable is a scalar
-//! (`nValues` must equal `nValueReferences`). Each value reference is
-//! checked here, in FMI 3.0's numbering and names, before the core sees
-//! it; the core then checks ranges, causality and phase.
+//! Values by value reference as FMI 3.0 types, over the core's access:
+//! the value references are the core's (one numbering for both standards,
+//! [`Layout`]); what FMI 3.0 adds is here: `time` and the event indicators
+//! are variables, Integers are Int32, enumerations Int64, and every
+//! variable is a scalar (`nValues` must equal `nValueReferences`). Each
+//! value reference is checked here, in FMI 3.0's names, before the core
+//! sees it; the core then checks ranges, causality and phase.
 
 #![forbid(unsafe_code)]
 
@@ -36,9 +36,9 @@ enum Named {
 }
 
 fn named(comp: &Instance, layout: &Layout, vr: u32) -> Result<Named, String> {
-    if let Some(core) = layout.core_of(vr) {
-        let kind = comp.kind(core).expect("a core reference of the layout names a variable or a derivative");
-        return Ok(Named::Core(core, kind));
+    if layout.is_core(vr) {
+        let kind = comp.kind(vr).expect("a core reference of the layout names a variable or a derivative");
+        return Ok(Named::Core(vr, kind));
     }
     if vr == layout.time() {
         return Ok(Named::Time);
@@ -53,9 +53,10 @@ fn named(comp: &Instance, layout: &Layout, vr: u32) -> Result<Named, String> {
 fn describe(comp: &Instance, layout: &Layout, vr: u32) -> String {
     match named(comp, layout, vr) {
         Ok(Named::Core(core, kind)) => {
-            let name = comp
-                .variable_name(core)
-                .map_or_else(|| format!("der(state {})", core as usize - layout.variables + 1), str::to_string);
+            let name = comp.variable_name(core).map_or_else(
+                || format!("der(state {})", crate::description::index_of(core) - layout.variables + 1),
+                str::to_string,
+            );
             let type_name = match kind {
                 Kind::Real | Kind::Derivative => "a Float64",
                 Kind::Integer => "an Int32",
@@ -70,16 +71,39 @@ fn describe(comp: &Instance, layout: &Layout, vr: u32) -> String {
     }
 }
 
-/// The core's references of `vrs`, each of one of `kinds` (else refused,
-/// in FMI 3.0's words: `wanted` names the call's type).
-fn core_refs(comp: &Instance, vrs: &[u32], kinds: &[Kind], wanted: &str) -> Result<Vec<u32>, String> {
+/// `f` with `n` scratch values: on the stack for up to 64 (every call of
+/// the FMUs' importers), on the heap only beyond, so that a get or set
+/// allocates nothing per call.
+pub(crate) fn scratch<T: Copy + Default, R>(n: usize, f: impl FnOnce(&mut [T]) -> R) -> R {
+    const SMALL: usize = 64;
+    if n <= SMALL {
+        let mut buffer = [T::default(); SMALL];
+        f(&mut buffer[..n])
+    } else {
+        f(&mut vec![T::default(); n])
+    }
+}
+
+/// Every one of `vrs` is of one of `kinds` (else refused, in FMI 3.0's
+/// words: `wanted` names the call's type); the core then takes `vrs` as
+/// they are (one numbering for both standards).
+fn only(comp: &Instance, vrs: &[u32], kinds: &[Kind], wanted: &str) -> Result<(), String> {
     let layout = layout(comp);
-    vrs.iter()
-        .map(|&vr| match named(comp, &layout, vr)? {
-            Named::Core(core, kind) if kinds.contains(&kind) => Ok(core),
-            _ => Err(format!("{}, not {wanted}", describe(comp, &layout, vr))),
-        })
-        .collect()
+    for &vr in vrs {
+        match named(comp, &layout, vr)? {
+            Named::Core(_, kind) if kinds.contains(&kind) => {}
+            _ => return Err(format!("{}, not {wanted}", describe(comp, &layout, vr))),
+        }
+    }
+    Ok(())
+}
+
+/// Whether `fmi3GetFloat64` may answer a read of `vr` alone as FMI 2.0's
+/// one-value read does: a declared variable, and not in Instantiated (start
+/// values only); otherwise the general path answers.
+#[inline(always)]
+pub fn one_value_read(comp: &Instance, vr: u32) -> bool {
+    comp.phase != crate::instance::Phase::Instantiated && crate::description::index_of(vr) < comp.variable_count()
 }
 
 /// In Instantiated only start values may be read (FMI 3.0, 2.3.2): not a
@@ -108,39 +132,45 @@ fn start_values_only(comp: &Instance, layout: &Layout, vrs: &[u32]) -> Result<()
 
 /// `fmi3GetOutputDerivatives`: the core's, by FMI 3.0's references.
 pub fn get_output_derivatives(comp: &mut Instance, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Outcome {
-    let cores = core_refs(comp, vrs, &[Kind::Real], "a Float64 output")?;
-    comp.get_output_derivatives(&cores, orders, out)
+    only(comp, vrs, &[Kind::Real], "a Float64 output")?;
+    comp.get_output_derivatives(vrs, orders, out)
 }
 
+/// Every value checked first (a refused call writes nothing; the accessor
+/// has checked that there are as many values as references), then read
+/// into `out` in place: the variables and derivatives through the core,
+/// `time`, and the event indicators evaluated once if any is asked.
 pub fn get_float64(comp: &mut Instance, vrs: &[u32], out: &mut [f64]) -> Outcome {
     let layout = layout(comp);
     start_values_only(comp, &layout, vrs)?;
-    let mut indicators: Option<Vec<f64>> = None;
-    let mut values = vec![0.0; vrs.len()];
-    let mut direct: Vec<(usize, u32)> = Vec::with_capacity(vrs.len());
-    for (i, &vr) in vrs.iter().enumerate() {
+    let mut any_indicator = false;
+    for &vr in vrs {
         match named(comp, &layout, vr)? {
-            Named::Core(core, Kind::Real | Kind::Derivative) => direct.push((i, core)),
+            Named::Core(_, Kind::Real | Kind::Derivative) | Named::Time => {}
+            Named::Indicator(_) => any_indicator = true,
             Named::Core(..) => return Err(format!("{}, not a Float64", describe(comp, &layout, vr))),
-            Named::Time => values[i] = comp.time(),
-            Named::Indicator(k) => {
-                if indicators.is_none() {
-                    let mut z = vec![0.0; layout.indicators];
-                    comp.get_event_indicators(&mut z)?;
-                    indicators = Some(z);
-                }
-                values[i] = indicators.as_ref().map_or(0.0, |z| z[k]);
-            }
         }
     }
-    let cores: Vec<u32> = direct.iter().map(|d| d.1).collect();
-    let mut read = vec![0.0; cores.len()];
-    comp.get_real(&cores, &mut read)?;
-    for ((i, _), x) in direct.iter().zip(read) {
-        values[*i] = x;
+    let read = |comp: &mut Instance, indicators: &[f64], out: &mut [f64]| -> Outcome {
+        for (&vr, slot) in vrs.iter().zip(out.iter_mut()) {
+            match named(comp, &layout, vr)? {
+                Named::Core(core, _) => {
+                    comp.get_real(std::slice::from_ref(&core), std::slice::from_mut(slot))?;
+                }
+                Named::Time => *slot = comp.time(),
+                Named::Indicator(k) => *slot = indicators[k],
+            }
+        }
+        Ok(Status::Ok)
+    };
+    if any_indicator {
+        scratch(layout.indicators, |z: &mut [f64]| {
+            comp.get_event_indicators(z)?;
+            read(comp, z, out)
+        })
+    } else {
+        read(comp, &[], out)
     }
-    out.copy_from_slice(&values);
-    Ok(Status::Ok)
 }
 
 pub fn set_float64(comp: &mut Instance, vrs: &[u32], values: &[f64]) -> Outcome {
@@ -160,58 +190,64 @@ pub fn set_float64(comp: &mut Instance, vrs: &[u32], values: &[f64]) -> Outcome 
             Named::Core(..) => return Err(format!("{}, not a Float64", describe(comp, &layout, vr))),
         }
     }
-    let cores = core_refs(comp, vrs, &[Kind::Real], "a Float64")?;
-    comp.set_real(&cores, values)
+    comp.set_real(vrs, values)
 }
 
 pub fn get_int32(comp: &mut Instance, vrs: &[u32], out: &mut [i32]) -> Outcome {
     start_values_only(comp, &layout(comp), vrs)?;
-    let cores = core_refs(comp, vrs, &[Kind::Integer], "an Int32")?;
-    comp.get_integer(&cores, out)
+    only(comp, vrs, &[Kind::Integer], "an Int32")?;
+    comp.get_integer(vrs, out)
 }
 
 pub fn set_int32(comp: &mut Instance, vrs: &[u32], values: &[i32]) -> Outcome {
-    let cores = core_refs(comp, vrs, &[Kind::Integer], "an Int32")?;
-    comp.set_integer(&cores, values)
+    only(comp, vrs, &[Kind::Integer], "an Int32")?;
+    comp.set_integer(vrs, values)
 }
 
 /// The only Int64 variables are the enumerations.
 pub fn get_int64(comp: &mut Instance, vrs: &[u32], out: &mut [i64]) -> Outcome {
-    let cores = core_refs(comp, vrs, &[Kind::Enumeration], "an Int64 (an Enumeration)")?;
-    let mut values = vec![0; vrs.len()];
-    let status = comp.get_integer(&cores, &mut values)?;
-    for (o, v) in out.iter_mut().zip(values) {
-        *o = v.into();
-    }
-    Ok(status)
+    only(comp, vrs, &[Kind::Enumeration], "an Int64 (an Enumeration)")?;
+    scratch(vrs.len(), |values: &mut [i32]| {
+        let status = comp.get_integer(vrs, values)?;
+        for (o, &v) in out.iter_mut().zip(values.iter()) {
+            *o = v.into();
+        }
+        Ok(status)
+    })
 }
 
 pub fn set_int64(comp: &mut Instance, vrs: &[u32], values: &[i64]) -> Outcome {
-    let cores = core_refs(comp, vrs, &[Kind::Enumeration], "an Int64 (an Enumeration)")?;
-    let mut narrow = Vec::with_capacity(values.len());
-    for (&core, &v) in cores.iter().zip(values) {
-        // Out of i32's range is no item of any enumeration.
-        let name = comp.variable_name(core).unwrap_or("?");
-        narrow.push(i32::try_from(v).map_err(|_| format!("{name} = {v} rejected: not an item of its Enumeration"))?);
-    }
-    comp.set_integer(&cores, &narrow)
+    only(comp, vrs, &[Kind::Enumeration], "an Int64 (an Enumeration)")?;
+    scratch(vrs.len(), |narrow: &mut [i32]| {
+        for ((slot, &vr), &v) in narrow.iter_mut().zip(vrs).zip(values) {
+            // Out of i32's range is no item of any enumeration.
+            let name = comp.variable_name(vr).unwrap_or("?");
+            *slot = i32::try_from(v).map_err(|_| format!("{name} = {v} rejected: not an item of its Enumeration"))?;
+        }
+        comp.set_integer(vrs, narrow)
+    })
 }
 
 pub fn get_boolean(comp: &mut Instance, vrs: &[u32], out: &mut [u8]) -> Outcome {
     start_values_only(comp, &layout(comp), vrs)?;
-    let cores = core_refs(comp, vrs, &[Kind::Boolean], "a Boolean")?;
-    let mut values = vec![false; vrs.len()];
-    let status = comp.get_boolean(&cores, &mut values)?;
-    for (o, v) in out.iter_mut().zip(values) {
-        *o = v.into();
-    }
-    Ok(status)
+    only(comp, vrs, &[Kind::Boolean], "a Boolean")?;
+    scratch(vrs.len(), |values: &mut [bool]| {
+        let status = comp.get_boolean(vrs, values)?;
+        for (o, &v) in out.iter_mut().zip(values.iter()) {
+            *o = v.into();
+        }
+        Ok(status)
+    })
 }
 
 pub fn set_boolean(comp: &mut Instance, vrs: &[u32], values: &[u8]) -> Outcome {
-    let cores = core_refs(comp, vrs, &[Kind::Boolean], "a Boolean")?;
-    let values: Vec<bool> = values.iter().map(|&b| b != 0).collect();
-    comp.set_boolean(&cores, &values)
+    only(comp, vrs, &[Kind::Boolean], "a Boolean")?;
+    scratch(values.len(), |flags: &mut [bool]| {
+        for (f, &b) in flags.iter_mut().zip(values) {
+            *f = b != 0;
+        }
+        comp.set_boolean(vrs, flags)
+    })
 }
 
 /// "a Float32", "an Int8".

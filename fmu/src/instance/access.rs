@@ -5,19 +5,15 @@
 #![forbid(unsafe_code)]
 
 use super::model_box::ModelBox;
-use crate::description::{Value, Variable};
+use crate::description::{index_of, Value, Variable};
 use crate::model::Model;
 
 pub(super) fn lookup<M>(vr: u32) -> Result<&'static Variable<M>, String>
 where
     M: Model,
 {
-    M::VARIABLES.get(vr as usize).ok_or_else(|| {
-        format!(
-            "value reference {vr} does not exist in {} (valid: 0..={})",
-            M::INFO.identifier,
-            M::VARIABLES.len().saturating_sub(1)
-        )
+    M::VARIABLES.get(index_of(vr)).ok_or_else(|| {
+        format!("value reference {vr} does not exist in {} (valid: 1..={})", M::INFO.identifier, M::VARIABLES.len())
     })
 }
 
@@ -92,7 +88,7 @@ macro_rules! set_values {
             $check(v, x)?;
         }
         for (&vr, &x) in $vrs.iter().zip($values) {
-            if let Value::$variant { set: Some(set), .. } = M::VARIABLES[vr as usize].value {
+            if let Value::$variant { set: Some(set), .. } = M::VARIABLES[index_of(vr)].value {
                 set(&mut $self.model, x);
             }
         }
@@ -104,7 +100,7 @@ macro_rules! get_values {
     ($self:ident, $vrs:ident, $out:ident, $variant:ident, $type_name:literal) => {{
         check_lengths($vrs.len(), $out.len())?;
         for (&vr, slot) in $vrs.iter().zip($out.iter_mut()) {
-            let Some(Value::$variant { get, .. }) = M::VARIABLES.get(vr as usize).map(|v| &v.value) else {
+            let Some(Value::$variant { get, .. }) = M::VARIABLES.get(index_of(vr)).map(|v| &v.value) else {
                 return Err(cannot_get::<M>(vr, $type_name));
             };
             *slot = get(&$self.model);
@@ -143,12 +139,12 @@ pub(super) fn check_integer<M>(v: &Variable<M>, x: i32) -> Result<(), String> {
 /// [`derivative_value`]).
 #[inline(never)]
 pub(super) fn get_reals<M: Model>(model: &ModelBox<M>, vrs: &[u32], out: &mut [f64]) -> Result<(), String> {
-    if vrs.iter().any(|&vr| vr as usize >= M::VARIABLES.len()) {
+    if vrs.iter().any(|&vr| index_of(vr) >= M::VARIABLES.len()) {
         check_lengths(vrs.len(), out.len())?;
         for (&vr, slot) in vrs.iter().zip(out.iter_mut()) {
             *slot = match derivative_value(&model.model, vr) {
                 Some(x) => x,
-                None => match M::VARIABLES.get(vr as usize).map(|v| &v.value) {
+                None => match M::VARIABLES.get(index_of(vr)).map(|v| &v.value) {
                     Some(Value::Real { get, .. }) => get(&model.model),
                     _ => return Err(cannot_get::<M>(vr, "Real")),
                 },
@@ -160,9 +156,9 @@ pub(super) fn get_reals<M: Model>(model: &ModelBox<M>, vrs: &[u32], out: &mut [f
 }
 
 /// The derivative of continuous state `k` has value reference
-/// `VARIABLES.len() + k` (declared as `der(<state>)` in the XML).
+/// `VARIABLES.len() + 1 + k` (declared as `der(<state>)` in the XML).
 pub(super) fn derivative_value<M: Model>(model: &M, vr: u32) -> Option<f64> {
-    let k = (vr as usize).checked_sub(M::VARIABLES.len())?;
+    let k = index_of(vr).checked_sub(M::VARIABLES.len())?;
     M::HYBRID.as_ref()?.states.get(k).map(|s| (s.derivative)(model))
 }
 
@@ -189,21 +185,25 @@ pub(super) fn check_output_order(function_order: i32, name: &str) -> Result<(), 
 }
 
 /// The value of Real variable `vr` of `model`, None for another variable or
-/// none: written out per index (as `first_non_finite`), so that it compiles
-/// to a jump on `vr` into direct reads of the fields, not a call through the
-/// getter's function pointer.
+/// none (with `PLAIN`, None also for a variable whose getter computes, see
+/// [`crate::description::Variable::plain`], and for a derivative): written
+/// out per index (as `first_non_finite`), so that it compiles to a jump on
+/// `vr` into direct reads of the fields, not a call through the getter's
+/// function pointer.
 #[inline(always)]
-pub(super) fn real_value<M: Model>(model: &M, vr: u32) -> Option<f64> {
+pub(super) fn real_value<M: Model, const PLAIN: bool>(model: &M, vr: u32) -> Option<f64> {
+    let index = index_of(vr);
     macro_rules! case {
         ($($i:literal)*) => {
-            match vr {
+            match index {
                 $($i if $i < M::VARIABLES.len() => match M::VARIABLES[$i].value {
-                    Value::Real { get, .. } => Some(get(model)),
+                    Value::Real { get, plain, .. } if plain || !PLAIN => Some(get(model)),
                     _ => None,
                 },)*
-                _ => match M::VARIABLES.get(vr as usize) {
-                    Some(Variable { value: Value::Real { get, .. }, .. }) => Some(get(model)),
+                _ => match M::VARIABLES.get(index) {
+                    Some(Variable { value: Value::Real { get, plain, .. }, .. }) if *plain || !PLAIN => Some(get(model)),
                     Some(_) => None,
+                    None if PLAIN => None,
                     None => derivative_value(model, vr),
                 },
             }

@@ -8,6 +8,7 @@ use super::machine::{Instance, Interface, Outcome};
 use super::phase::Allowed;
 use super::phase::Phase;
 use super::step::Clock;
+use crate::description::index_of;
 
 impl Instance {
     pub fn setup_experiment(&mut self, tolerance: Option<f64>, start_time: f64, stop_time: Option<f64>) -> Outcome {
@@ -97,6 +98,23 @@ impl Instance {
         Ok(self.values_set(initialized))
     }
 
+    /// [`Instance::set_real`] of one value stored as it is, with no range
+    /// ([`super::erased::Erased::set_one_plain_real`]): true when done,
+    /// with the call-sequence check of `allowed`; false, changing nothing,
+    /// where the general path must answer (which computes, or refuses).
+    #[inline(always)]
+    pub fn set_one_plain_real(&mut self, vr: u32, x: f64, allowed: Allowed) -> bool {
+        if self.phase.bit() & allowed == 0 || allowed & self.foreign() != 0 {
+            return false;
+        }
+        let initialized = self.initialized();
+        if !self.model.set_one_plain_real(vr, x, initialized) {
+            return false;
+        }
+        self.values_set(initialized);
+        true
+    }
+
     /// After a set: before initialization the outputs must be derived
     /// again from the parameters; Model Exchange evaluates afresh.
     fn values_set(&mut self, initialized: bool) -> Status {
@@ -107,7 +125,7 @@ impl Instance {
 
     pub fn get_real(&mut self, vrs: &[u32], out: &mut [f64]) -> Outcome {
         self.fresh()?;
-        if self.interface == Interface::CoSimulation && vrs.iter().any(|&vr| vr as usize >= self.declared) {
+        if self.interface == Interface::CoSimulation && vrs.iter().any(|&vr| index_of(vr) >= self.declared) {
             return self.get_real_with_derivatives(vrs, out);
         }
         self.model.get_real(vrs, out).map(|()| Status::Ok)
@@ -125,7 +143,7 @@ impl Instance {
         super::access::check_lengths(vrs.len(), out.len())?;
         let view = self.hybrid_view()?;
         for (&vr, slot) in vrs.iter().zip(out.iter_mut()) {
-            let source = if vr as usize >= self.declared { view.as_ref() } else { self.model.as_ref() };
+            let source = if index_of(vr) >= self.declared { view.as_ref() } else { self.model.as_ref() };
             source.get_real(std::slice::from_ref(&vr), std::slice::from_mut(slot))?;
         }
         Ok(Status::Ok)
@@ -148,17 +166,35 @@ impl Instance {
     /// `allowed`: where the binding allows a read.
     #[inline(always)]
     pub fn get_one_real(&self, vr: u32, allowed: Allowed) -> Option<f64> {
-        // Model Exchange evaluates afresh after a set; Co-Simulation reads a
-        // derivative from a copy ([`Instance::get_real`]).
-        let refresh = match self.interface {
-            Interface::ModelExchange => self.dirty,
-            Interface::CoSimulation => vr as usize >= self.declared,
-        };
-        if self.phase.bit() & allowed != 0 && !self.stale && !refresh {
+        if self.readable_now(vr, allowed) {
             self.model.get_one_real(vr)
         } else {
             None
         }
+    }
+
+    /// [`Instance::get_one_real`] of a variable whose getter copies a
+    /// stored field: a read that computes nothing, so that the binding may
+    /// answer it in the host's floating-point environment.
+    #[inline(always)]
+    pub fn get_one_plain_real(&self, vr: u32, allowed: Allowed) -> Option<f64> {
+        if self.readable_now(vr, allowed) {
+            self.model.get_one_plain_real(vr)
+        } else {
+            None
+        }
+    }
+
+    /// Reading `vr` is allowed now and needs no refresh: Model Exchange
+    /// evaluates afresh after a set; Co-Simulation reads a derivative from a
+    /// copy ([`Instance::get_real`]).
+    #[inline(always)]
+    fn readable_now(&self, vr: u32, allowed: Allowed) -> bool {
+        let refresh = match self.interface {
+            Interface::ModelExchange => self.dirty,
+            Interface::CoSimulation => index_of(vr) >= self.declared,
+        };
+        self.phase.bit() & allowed != 0 && !self.stale && !refresh
     }
 
     pub fn get_integer(&mut self, vrs: &[u32], out: &mut [i32]) -> Outcome {

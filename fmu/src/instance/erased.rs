@@ -11,7 +11,7 @@ use super::finite::{first_non_finite, non_finite};
 use super::hybrid::Hybrid;
 use super::model_box::{start_values, ModelBox};
 use super::step::Stepper;
-use crate::description::Value;
+use crate::description::{index_of, Value};
 use crate::model::Model;
 use std::any::Any;
 
@@ -29,13 +29,18 @@ pub enum Kind {
 /// Everything the instance asks of a model.
 pub trait Erased: Send + Stepper + Hybrid {
     fn variable_name(&self, vr: u32) -> Option<&'static str>;
-    /// The number of declared variables (value references 0 to n - 1).
+    /// The number of declared variables (value references 1 to n).
     fn variable_count(&self) -> usize;
     /// What `vr` is: a binding checks it against the type of its call.
     fn kind(&self, vr: u32) -> Option<Kind>;
     /// `vr` is an output (calculated, no start value).
     fn is_output(&self, vr: u32) -> bool;
     fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String>;
+    /// Set one Real that is stored as it is (`plain`), settable now, with no
+    /// range to check, to a finite `x`: a store that computes and compares
+    /// no floating-point value (finiteness is read from the bits). False,
+    /// changing nothing, for anything else ([`Erased::set_real`] then).
+    fn set_one_plain_real(&mut self, vr: u32, x: f64, initialized: bool) -> bool;
     fn set_integer(&mut self, vrs: &[u32], values: &[i32], initialized: bool) -> Result<(), String>;
     fn set_boolean(&mut self, vrs: &[u32], values: &[bool], initialized: bool) -> Result<(), String>;
     fn get_real(&self, vrs: &[u32], out: &mut [f64]) -> Result<(), String>;
@@ -52,6 +57,9 @@ pub trait Erased: Send + Stepper + Hybrid {
     /// usual form, answered without building a `Result` (None: use
     /// [`Erased::get_real`], which words the refusal).
     fn get_one_real(&self, vr: u32) -> Option<f64>;
+    /// [`Erased::get_one_real`] of a variable whose getter copies a stored
+    /// field (`plain`); None for any other.
+    fn get_one_plain_real(&self, vr: u32) -> Option<f64>;
     /// First Real variable whose value is not finite, as an error message.
     fn check_finite(&self) -> Result<(), String>;
     /// Every input and parameter within its declared range, and the model's
@@ -68,7 +76,7 @@ pub trait Erased: Send + Stepper + Hybrid {
 
 impl<M: Model> Erased for ModelBox<M> {
     fn variable_name(&self, vr: u32) -> Option<&'static str> {
-        M::VARIABLES.get(vr as usize).map(|v| v.name)
+        M::VARIABLES.get(index_of(vr)).map(|v| v.name)
     }
 
     fn variable_count(&self) -> usize {
@@ -76,13 +84,13 @@ impl<M: Model> Erased for ModelBox<M> {
     }
 
     fn is_output(&self, vr: u32) -> bool {
-        M::VARIABLES.get(vr as usize).is_some_and(|v| v.causality == crate::description::Causality::Output)
+        M::VARIABLES.get(index_of(vr)).is_some_and(|v| v.causality == crate::description::Causality::Output)
     }
 
     fn kind(&self, vr: u32) -> Option<Kind> {
-        let Some(v) = M::VARIABLES.get(vr as usize) else {
+        let Some(v) = M::VARIABLES.get(index_of(vr)) else {
             let states = M::HYBRID.as_ref().map_or(0, |h| h.states.len());
-            return ((vr as usize) < M::VARIABLES.len() + states).then_some(Kind::Derivative);
+            return (index_of(vr) < M::VARIABLES.len() + states).then_some(Kind::Derivative);
         };
         Some(match v.value {
             Value::Real { .. } => Kind::Real,
@@ -94,6 +102,24 @@ impl<M: Model> Erased for ModelBox<M> {
 
     fn set_real(&mut self, vrs: &[u32], values: &[f64], initialized: bool) -> Result<(), String> {
         set_values!(self, vrs, values, initialized, Real, "Real", check_real::<M>)
+    }
+
+    fn set_one_plain_real(&mut self, vr: u32, x: f64, initialized: bool) -> bool {
+        // Exponent all ones: infinite or NaN, told by the bits alone.
+        const EXPONENT: u64 = 0x7FF0_0000_0000_0000;
+        let finite = x.to_bits() & EXPONENT != EXPONENT;
+        match M::VARIABLES.get(index_of(vr)) {
+            Some(
+                v @ crate::description::Variable {
+                    value: Value::Real { set: Some(set), plain: true, min: None, max: None, .. },
+                    ..
+                },
+            ) if finite && v.settable(initialized) => {
+                set(&mut self.model, x);
+                true
+            }
+            _ => false,
+        }
     }
 
     fn set_integer(&mut self, vrs: &[u32], values: &[i32], initialized: bool) -> Result<(), String> {
@@ -108,7 +134,7 @@ impl<M: Model> Erased for ModelBox<M> {
         // One value, the commonest request: without the loop, so that
         // few registers are live across the getter (a short entry and exit).
         if let ([vr], [slot]) = (vrs, &mut *out) {
-            if let Some(Value::Real { get, .. }) = M::VARIABLES.get(*vr as usize).map(|v| &v.value) {
+            if let Some(Value::Real { get, .. }) = M::VARIABLES.get(index_of(*vr)).map(|v| &v.value) {
                 *slot = get(&self.model);
                 return Ok(());
             }
@@ -149,7 +175,11 @@ impl<M: Model> Erased for ModelBox<M> {
     }
 
     fn get_one_real(&self, vr: u32) -> Option<f64> {
-        real_value(&self.model, vr)
+        real_value::<M, false>(&self.model, vr)
+    }
+
+    fn get_one_plain_real(&self, vr: u32) -> Option<f64> {
+        real_value::<M, true>(&self.model, vr)
     }
 
     fn check_all(&self, co_simulation: bool) -> Result<(), String> {

@@ -457,7 +457,7 @@ impl<M: Model> Stepper for ModelBox<M> {
             }
         }
         for (&vr, &x) in vrs.iter().zip(values) {
-            let name = M::VARIABLES[vr as usize].name;
+            let name = M::VARIABLES[crate::description::index_of(vr)].name;
             if let Some(d) = M::INPUT_DERIVATIVES.iter().find(|d| d.input == name) {
                 (d.set)(&mut self.model, x);
             }

@@ -106,5 +106,5 @@ pub const BREAKAWAY_TORQUE: &[(&str, crate::scenario::Signal)] =
 
 /// The variables of `M` as plain data, value reference = index in `VARIABLES`.
 pub fn variables<M: Model>() -> Vec<VariableInfo> {
-    M::VARIABLES.iter().enumerate().map(|(vr, v)| v.info(vr as u32)).collect()
+    M::VARIABLES.iter().enumerate().map(|(i, v)| v.info(crate::description::value_reference(i))).collect()
 }

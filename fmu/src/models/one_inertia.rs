@@ -334,7 +334,7 @@ macro_rules! inertia_model {
             const INFO: $crate::description::ModelInfo = $info;
             const VARIABLES: &'static [$crate::description::Variable<Self>] = $crate::description::variables! {
                 input(tau = applied_torque, "Applied torque on the inertia, held over each communication step \
-                    unless the importer sends its derivative (fmi2SetRealInputDerivatives: exact laws integrate the \
+                    unless the importer sends its derivative (FMI 2.0's input derivatives: exact laws integrate the \
                     ramp, the others apply its mean over each internal step); fmpy.simulate_fmu holds it", Torque, 0.0),
                 output(phi = body.angle, "Angle of the inertia", Angle).display("deg"),
                 output(w = body.rate, if <$law as $crate::models::one_inertia::LawHooks>::CHATTERS {

@@ -96,14 +96,14 @@ fuzz_target!(|data: &[u8]| {
     };
     // fmi2ModelExchange (0) where the model offers it, else fmi2CoSimulation (1).
     let instantiate = |model_exchange: bool, logging: i32| unsafe {
-        let me = fmi2Instantiate(c"fuzz".as_ptr(), 0, guid.as_ptr(), null(), &callbacks, 0, logging);
+        let me = fmi2Instantiate(fmu::ffi::registry_models(), c"fuzz".as_ptr(), 0, guid.as_ptr(), null(), &callbacks, 0, logging);
         if model_exchange && !me.is_null() {
             return me;
         }
         if !me.is_null() {
             fmi2FreeInstance(me);
         }
-        let c = fmi2Instantiate(c"fuzz".as_ptr(), 1, guid.as_ptr(), null(), &callbacks, 0, logging);
+        let c = fmi2Instantiate(fmu::ffi::registry_models(), c"fuzz".as_ptr(), 1, guid.as_ptr(), null(), &callbacks, 0, logging);
         assert!(!c.is_null());
         c
     };

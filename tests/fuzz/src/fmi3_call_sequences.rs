@@ -75,11 +75,12 @@ fuzz_target!(|data: &[u8]| {
     // few beyond are unknown.
     let (states, indicators) = (entry.new_instance)().hybrid_sizes().unwrap_or((0, 0));
     let top = fmu::xml3::Layout { variables: variables.len(), states, indicators }.time() + 3;
-    let internal_step_vr = variables.iter().find(|v| v.name == "internal_step").map(|v| v.value_reference + 1);
+    let internal_step_vr = variables.iter().find(|v| v.name == "internal_step").map(|v| v.value_reference);
     let token = CString::new(fmu::registry::guid(index)).unwrap();
     let instantiate = |how: u8| unsafe {
         if how & 0x80 != 0 {
             let me = fmi3InstantiateModelExchange(
+                fmu::ffi::registry_models(),
                 c"fuzz".as_ptr(),
                 token.as_ptr(),
                 null(),
@@ -93,6 +94,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         let c = fmi3InstantiateCoSimulation(
+            fmu::ffi::registry_models(),
             c"fuzz".as_ptr(),
             token.as_ptr(),
             null(),

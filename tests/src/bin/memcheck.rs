@@ -31,11 +31,11 @@ fn main() {
         let hybrid = (m.new_instance)().hybrid_sizes();
         // SAFETY: as the dlopen above.
         let lib3 = unsafe { Fmi3Binding::new(&path) }.unwrap();
-        // FMI 3.0's Float64 references: FMI 2.0's plus one, then `time`
-        // and the event indicators (fmu::xml3::Layout).
+        // FMI 3.0's Float64 references: FMI 2.0's, then the event
+        // indicators and `time` (fmu::xml3::Layout).
         let (states, indicators) = hybrid.unwrap_or((0, 0));
         let layout = fmu::xml3::Layout { variables: variables.len(), states, indicators };
-        let mut floats: Vec<u32> = reals.iter().map(|vr| vr + 1).collect();
+        let mut floats: Vec<u32> = reals.clone();
         floats.push(layout.time());
         floats.extend((0..indicators).map(|k| layout.indicator(k)));
         for round in 0..rounds {

@@ -57,9 +57,10 @@ impl Fmu {
     }
 }
 
-/// One of our models, from the built binary named after it (so that it
-/// serves that model only, as inside its FMU), sliding under `tau` = 2 N.m
-/// (above static friction: a real step every call, no transition).
+/// One of our models from `binary` (its own binary, or an earlier build's
+/// library of every model, copied under the model's name so that it serves
+/// that model only, as inside its FMU), sliding under `tau` = 2 N.m (above
+/// static friction: a real step every call, no transition).
 fn ours(id: &'static str, binary: &Path, dir: &Path) -> Result<Fmu> {
     let entry = fmu::registry::find(id).ok_or(format!("no model {id}"))?;
     let vars = (entry.variables)();
@@ -84,6 +85,10 @@ fn ours(id: &'static str, binary: &Path, dir: &Path) -> Result<Fmu> {
 /// run as rows `<model>@before`, so that a change of the FMI layer is judged
 /// against its predecessor on one machine at one time. The GUIDs are this
 /// build's: the earlier build must declare the same variables.
+///
+/// An earlier build from before issue 40 has other GUIDs and numbers its
+/// FMI 2.0 value references one lower: `BEFORE_GUIDS=<file>` (lines
+/// `<Model> <GUID>`, from its FMUs) and `BEFORE_FMI2_VR_SHIFT=-1` say so.
 fn earlier_build(dir: &Path) -> Result<Vec<Fmu>> {
     let Ok(before) = std::env::var("CALL_COST_BEFORE") else { return Ok(Vec::new()) };
     let before = PathBuf::from(before);
@@ -101,10 +106,31 @@ fn earlier_build(dir: &Path) -> Result<Vec<Fmu>> {
     ] {
         let mut f = ours(id, &binary, &own)?;
         f.name = label;
+        if let Some(guid) = before_guid(id)? {
+            f.guid = guid;
+        }
+        let shift = before_fmi2_vr_shift()?;
+        f.output = f.output.wrapping_add_signed(shift);
+        for (vr, _) in &mut f.values {
+            *vr = vr.wrapping_add_signed(shift);
+        }
         f.profiled = profiled.is_file().then(|| profiled.clone());
         rows.push(f);
     }
     Ok(rows)
+}
+
+/// `BEFORE_GUIDS`: the earlier build's GUID of `id`, if the file names one.
+fn before_guid(id: &str) -> Result<Option<String>> {
+    let Ok(file) = std::env::var("BEFORE_GUIDS") else { return Ok(None) };
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("BEFORE_GUIDS {file}: {e}"))?;
+    Ok(text.lines().find_map(|l| l.strip_prefix(id)?.strip_prefix(' ').map(str::to_string)))
+}
+
+/// `BEFORE_FMI2_VR_SHIFT`: what to add to this build's FMI 2.0 value
+/// references for the earlier build (0 unless set).
+fn before_fmi2_vr_shift() -> Result<i32> {
+    std::env::var("BEFORE_FMI2_VR_SHIFT").map_or(Ok(0), |s| s.parse().map_err(|e| format!("BEFORE_FMI2_VR_SHIFT: {e}")))
 }
 
 fn cc(args: &[&str], out: &Path, source: &Path, libs: &[&str]) -> Result<()> {
@@ -126,8 +152,10 @@ pub fn reference_kind_c() -> Result<PathBuf> {
 /// -O3: the optimization level of a CMake Release build (Reference-FMUs).
 const C_FLAGS: [&str; 5] = ["-O3", "-std=c99", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Werror"];
 
-/// Build everything and measure; returns the markdown section.
-pub fn measure(binary: &Path) -> Result<String> {
+/// Build everything and measure our models' binaries in `binaries` (the
+/// host build's, `lib<Model>.so`); returns the markdown section.
+pub fn measure(binaries: &Path) -> Result<String> {
+    let binary = |id: &str| binaries.join(format!("lib{id}.so"));
     let dir = root().join("target/call_cost");
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let harness_dir = root().join("tests/harness");
@@ -154,27 +182,35 @@ pub fn measure(binary: &Path) -> Result<String> {
             values: vec![(4, H), (2, 1.0)],
             profiled: None,
         },
-        ours("HillFrictionInertia", binary, &dir)?,
-        ours("ConventionalCoulombBaseline", binary, &dir)?,
+        ours("HillFrictionInertia", &binary("HillFrictionInertia"), &dir)?,
+        ours("ConventionalCoulombBaseline", &binary("ConventionalCoulombBaseline"), &dir)?,
     ];
     fmus.extend(earlier_build(&dir)?);
-    let mut cmd = Command::new(&harness);
-    cmd.args(["time", &CALLS.to_string(), &ROUNDS.to_string(), &format!("{H:e}")]);
-    for f in &fmus {
-        cmd.args(f.args());
-    }
-    let out = cmd.output().map_err(|e| format!("{}: {e}", harness.display()))?;
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    if !out.status.success() {
-        return Err(format!("call-cost harness failed: {text}{}", String::from_utf8_lossy(&out.stderr)));
-    }
-    print!("{text}");
-    let ns = |name: &str| -> Result<(f64, f64)> {
+    // The same rounds in a host that flushes subnormals (the table's
+    // first columns) and in one in IEEE 754's default environment.
+    let time = |host: &str| -> Result<String> {
+        let mut cmd = Command::new(&harness);
+        cmd.args(["time", &CALLS.to_string(), &ROUNDS.to_string(), &format!("{H:e}")]).env("CALL_COST_HOST", host);
+        for f in &fmus {
+            cmd.args(f.args());
+        }
+        let out = cmd.output().map_err(|e| format!("{}: {e}", harness.display()))?;
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        if !out.status.success() {
+            return Err(format!("call-cost harness failed: {text}{}", String::from_utf8_lossy(&out.stderr)));
+        }
+        print!("{host} host:\n{text}");
+        Ok(text)
+    };
+    let (text, default_text) = (time("flushing")?, time("default")?);
+    let parse = |text: &str, name: &str| -> Result<(f64, f64)> {
         let line =
             text.lines().find(|l| l.split_whitespace().nth(1) == Some(name)).ok_or(format!("no result for {name}"))?;
         let mut w = line.split_whitespace().skip(2).map(|x| x.parse::<f64>().map_err(|e| e.to_string()));
         Ok((w.next().ok_or("short line")??, w.next().ok_or("short line")??))
     };
+    let ns = |name: &str| parse(&text, name);
+    let ns_default = |name: &str| parse(&default_text, name);
     // Instructions from a build with line tables (same code, but callgrind
     // can tell the model's own step from the FMI layer by source file).
     let profiled = profiled_build(&dir);
@@ -184,7 +220,8 @@ pub fn measure(binary: &Path) -> Result<String> {
         .map(|(i, f)| {
             let mut f = f.clone();
             if i >= YARDSTICKS.len() {
-                if let Some(p) = f.profiled.as_ref().or(profiled.as_ref()) {
+                let own = profiled.as_ref().map(|p| p.join(format!("lib{}.so", f.name)));
+                if let Some(p) = f.profiled.as_ref().or(own.as_ref()) {
                     f.library = dir.join(format!("profiled_{}.so", f.name));
                     std::fs::copy(p, &f.library).ok()?;
                 }
@@ -196,13 +233,23 @@ pub fn measure(binary: &Path) -> Result<String> {
     let mut yard = Vec::new();
     for (k, (name, _)) in YARDSTICKS.iter().enumerate() {
         let count = counted[k];
-        yard.push((ns(name)?.0, count.map(|c| c.total), count.and_then(|c| Some(c.total - c.harness?))));
+        yard.push((
+            ns(name)?.0,
+            count.map(|c| c.total),
+            count.and_then(|c| Some(c.total - c.harness?)),
+            ns_default(name)?.0,
+        ));
     }
     let c_count = counted[0];
     let mut doc = format!(
         "{HEADING}\n\n`fmi2DoStep` + `fmi2GetReal` (one value), one internal model step per call ({H} s), called \
          through function pointers from `dlsym` by one C harness (`tests/harness/call_cost.c`), the FMUs in the same \
-         process, {ROUNDS} interleaved rounds of {CALLS} calls, subnormals flushed (FTZ/DAZ). Two yardsticks, both \
+         process, {ROUNDS} interleaved rounds of {CALLS} calls, in a host that flushes subnormals (FTZ/DAZ, as code \
+         built with `-ffast-math` runs) and, in a second run of the same rounds, in IEEE 754's default environment \
+         (the last two columns). Our FMUs compute in the default environment whatever the host's (bit-for-bit the \
+         results of a default process): a call that computes sets it and gives the host its own back, which in a \
+         flushing host costs two writes of MXCSR; a one-value get or set of a variable stored in a field computes \
+         nothing and runs in the host's. Two yardsticks, both \
          written here, both the same model (one first-order state x' = (u - x) / T, explicit Euler), both `cc -O3`:\n\n\
          - **minimal C FMU** (`tests/harness/c_fmu.c`), the leanest bookkeeping we would accept: per doStep the state \
          bit against a mask, h > 0 and t, h finite, t against the FMU's time, the end against stopTime, a loop of \
@@ -232,8 +279,9 @@ pub fn measure(binary: &Path) -> Result<String> {
          minus the harness loop, its Euler step (a few instructions) included.\n\n\
          | FMU | ns per call (median) | ns (min) | / minimal C (median ns) | / Reference-kind C (median ns) | \
          instructions per call | / minimal C | / Reference-kind C | own step | FMI layer | layer / minimal C \
-         bookkeeping | layer / Reference-kind C bookkeeping |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+         bookkeeping | layer / Reference-kind C bookkeeping | ns, default host (median) | / Reference-kind C, \
+         default host |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         c_count.and_then(|c| c.harness).map(|x| format!("{x:.0}")).unwrap_or_else(|| "-".into())
     );
     let cell = |x: Option<f64>| x.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
@@ -244,6 +292,7 @@ pub fn measure(binary: &Path) -> Result<String> {
     for (i, f) in fmus.iter().enumerate() {
         let count = counted[i];
         let (median, min) = ns(f.name)?;
+        let default = ns_default(f.name)?.0;
         let total = count.map(|c| c.total);
         let yardstick = YARDSTICKS.get(i).map(|y| y.1);
         let (own, layer) = match yardstick {
@@ -252,7 +301,7 @@ pub fn measure(binary: &Path) -> Result<String> {
         };
         let _ = writeln!(
             doc,
-            "| {} | {median:.2} | {min:.2} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {median:.2} | {min:.2} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {default:.2} | {:.2} |",
             yardstick.unwrap_or(f.name),
             median / yard[0].0,
             median / yard[1].0,
@@ -262,7 +311,15 @@ pub fn measure(binary: &Path) -> Result<String> {
             cell(own),
             cell(layer),
             ratio(layer, yard[0].2),
-            ratio(layer, yard[1].2)
+            ratio(layer, yard[1].2),
+            default / yard[1].3
+        );
+    }
+    if std::env::var_os("CALL_COST_BEFORE").is_some() {
+        doc.push_str(
+            "\nRows `@before`: the same two FMUs from the earlier build that `CALL_COST_BEFORE` names (its \
+             library of every model, copied under each model's name), timed and counted in the same run, with its \
+             GUIDs and value references where they differ (`BEFORE_GUIDS`, `BEFORE_FMI2_VR_SHIFT`).\n",
         );
     }
     doc.push_str(
@@ -296,17 +353,18 @@ struct Count {
     harness: Option<f64>,
 }
 
-/// The FMU binary again, with line tables, in its own target directory.
+/// The models' binaries again, with line tables, in their own target
+/// directory; the folder that holds them.
 fn profiled_build(dir: &Path) -> Option<PathBuf> {
     let target = dir.join("profiled");
     let ok = crate::util::cargo()
         .current_dir(root())
-        .args(["build", "--release", "--locked", "-p", "fmu", "--target-dir"])
+        .args(["build", "--release", "--locked", "-p", packaging::binaries::PACKAGE, "--examples", "--target-dir"])
         .arg(&target)
         .env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only")
         .status()
         .is_ok_and(|s| s.success());
-    ok.then(|| target.join("release/libfmu.so"))
+    ok.then(|| target.join("release/examples"))
 }
 
 /// Instructions per call under callgrind, collected inside `run_calls` only;

@@ -5,7 +5,7 @@
 
 use super::ffi::*;
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetRealInputDerivatives(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
@@ -25,7 +25,7 @@ pub unsafe extern "C" fn fmi2SetRealInputDerivatives(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
@@ -45,7 +45,7 @@ pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2DoStep(
     c: Fmi2Component,
     current_communication_point: Fmi2Real,
@@ -61,9 +61,8 @@ pub unsafe extern "C" fn fmi2DoStep(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi2CancelStep", allowed::ANY_BUT_FATAL, |_| {
@@ -74,9 +73,8 @@ pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
 
 /// Status queries: only the ones an importer may ask after a synchronous
 /// step are answered; the rest are fmi2Discard, as the standard says.
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mut Status) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetStatus", allowed::STATUS, |comp| {
@@ -92,9 +90,8 @@ pub unsafe extern "C" fn fmi2GetStatus(c: Fmi2Component, kind: c_int, value: *mu
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Real) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetRealStatus", allowed::STATUS, |comp| {
@@ -110,9 +107,8 @@ pub unsafe extern "C" fn fmi2GetRealStatus(c: Fmi2Component, kind: c_int, value:
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Integer) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetIntegerStatus", allowed::STATUS, |comp| {
@@ -128,9 +124,8 @@ pub unsafe extern "C" fn fmi2GetIntegerStatus(c: Fmi2Component, kind: c_int, val
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2Boolean) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetBooleanStatus", allowed::STATUS, |comp| {
@@ -150,9 +145,8 @@ pub unsafe extern "C" fn fmi2GetBooleanStatus(c: Fmi2Component, kind: c_int, val
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetStringStatus(c: Fmi2Component, kind: c_int, value: *mut Fmi2String) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2GetStringStatus", allowed::STATUS, |comp| {

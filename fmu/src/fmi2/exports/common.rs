@@ -5,26 +5,23 @@
 
 use super::ffi::*;
 
-#[no_mangle]
+#[inline]
 pub extern "C" fn fmi2GetTypesPlatform() -> *const c_char {
-    let _env = CallEnv::enter();
     c"default".as_ptr()
 }
 
-#[no_mangle]
+#[inline]
 pub extern "C" fn fmi2GetVersion() -> *const c_char {
-    let _env = CallEnv::enter();
     c"2.0".as_ptr()
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetDebugLogging(
     c: Fmi2Component,
     logging_on: Fmi2Boolean,
     n_categories: usize,
     categories: *const Fmi2String,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `categories` holds `n_categories` pointers (FMI 2.0, 2.1.5), `slice` refuses NULL, and each entry is checked non-NULL before it is read as a NUL-terminated string.
     unsafe {
         with(c, "fmi2SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
@@ -45,8 +42,12 @@ pub unsafe extern "C" fn fmi2SetDebugLogging(
     }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn fmi2Instantiate(
+/// `models`: the models this library may instantiate (a model's binary:
+/// its own; in process: [`crate::ffi::registry_models`]); the rest are the
+/// C arguments, which `export_model!` passes on unchanged.
+#[inline]
+pub unsafe fn fmi2Instantiate(
+    models: &[Exported],
     instance_name: Fmi2String,
     fmu_type: c_int,
     guid: Fmi2String,
@@ -58,14 +59,17 @@ pub unsafe extern "C" fn fmi2Instantiate(
     let _env = CallEnv::enter();
     // SAFETY: the importer passes NULL or NUL-terminated strings and NULL or
     // a callback struct (FMI 2.0, 2.1.5): `instantiate`'s contract.
-    catch_unwind(AssertUnwindSafe(|| unsafe { instantiate(instance_name, fmu_type, guid, functions, logging_on) }))
-        .unwrap_or(std::ptr::null_mut())
+    catch_unwind(AssertUnwindSafe(|| unsafe {
+        instantiate(models, instance_name, fmu_type, guid, functions, logging_on)
+    }))
+    .unwrap_or(std::ptr::null_mut())
 }
 
 /// # Safety
 /// `instance_name` and `guid` are NULL or NUL-terminated strings;
 /// `functions` is NULL or points at a valid `fmi2CallbackFunctions`.
 unsafe fn instantiate(
+    models: &[Exported],
     instance_name: Fmi2String,
     fmu_type: c_int,
     guid: Fmi2String,
@@ -116,17 +120,16 @@ unsafe fn instantiate(
     }
     // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
     let guid = unsafe { CStr::from_ptr(guid) }.to_string_lossy();
-    let (index, model) = match crate::ffi::model_for(&guid, "fmuGUID", interface, &VOCABULARY) {
+    let (guid, model) = match crate::ffi::model_for(models, &guid, "fmuGUID", interface, &VOCABULARY) {
         Ok(found) => found,
         Err(message) => return refuse(message),
     };
-    let comp = Box::new(Instance::new(log, &VOCABULARY, registry::guid(index), model, interface));
+    let comp = Box::new(Instance::new(log, &VOCABULARY, guid, model, interface));
     Box::into_raw(comp) as Fmi2Component
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is NULL or from fmi2Instantiate (FMI 2.0, 2.1.5).
     if unsafe { component(c) }.is_some() {
         // SAFETY: a live component, created by Box::into_raw in `instantiate`;
@@ -135,7 +138,7 @@ pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetupExperiment(
     c: Fmi2Component,
     tolerance_defined: Fmi2Boolean,
@@ -157,28 +160,28 @@ pub unsafe extern "C" fn fmi2SetupExperiment(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2EnterInitializationMode", allowed::INSTANTIATED, Instance::enter_initialization_mode) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2ExitInitializationMode", allowed::INITIALIZATION, Instance::exit_initialization_mode) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2Terminate", allowed::TERMINATE, Instance::terminate) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.

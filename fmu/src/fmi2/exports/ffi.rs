@@ -6,13 +6,12 @@
 #![forbid(unsafe_code)]
 
 pub(super) use crate::ffi::float_env::CallEnv;
-pub(super) use crate::ffi::{instance as component, poisoned, slice, slice_mut, with};
+pub(super) use crate::ffi::{instance as component, poisoned, slice, slice_mut, with, Exported};
 pub(super) use crate::fmi2::allowed;
 pub(super) use crate::fmi2::log;
 pub(super) use crate::fmi2::types::*;
 pub(super) use crate::fmi2::VOCABULARY;
 pub(super) use crate::instance::snapshot::Handle;
 pub(super) use crate::instance::{Instance, Interface};
-pub(super) use crate::registry;
 pub(super) use std::ffi::{c_char, c_int, CStr, CString};
 pub(super) use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -4,7 +4,7 @@
 
 use super::ffi::*;
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
@@ -19,16 +19,15 @@ pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuSt
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetFMUstate(c: Fmi2Component, state: Fmi2FmuState) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `state` is only compared with the instance's own live states before any use (`Instance::set_state`).
     unsafe { with(c, "fmi2SetFMUstate", allowed::ANY_BUT_FATAL, |comp| comp.set_state(state as Handle)) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
     unsafe {
         with(c, "fmi2FreeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
@@ -42,9 +41,8 @@ pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuS
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `size` is checked non-NULL before it is written; `state` is only used once found among the instance's live states.
     unsafe {
         with(c, "fmi2SerializedFMUstateSize", allowed::ANY_BUT_FATAL, |comp| {
@@ -57,14 +55,13 @@ pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SerializeFMUstate(
     c: Fmi2Component,
     state: Fmi2FmuState,
     bytes: *mut Fmi2Byte,
     size: usize,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 2.0, 2.1.8), at least the length written, which `slice_mut` bounds and checks non-NULL.
     unsafe {
         with(c, "fmi2SerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
@@ -82,7 +79,7 @@ pub unsafe extern "C" fn fmi2SerializeFMUstate(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
     c: Fmi2Component,
     bytes: *const Fmi2Byte,
@@ -103,7 +100,7 @@ pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetDirectionalDerivative(
     c: Fmi2Component,
     _unknown: *const Fmi2ValueReference,
@@ -113,7 +110,6 @@ pub unsafe extern "C" fn fmi2GetDirectionalDerivative(
     _dv_known: *const Fmi2Real,
     _dv_unknown: *mut Fmi2Real,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2GetDirectionalDerivative", allowed::DIRECTIONAL_DERIVATIVE, |_| {

@@ -1,11 +1,13 @@
 //! The 44 `fmi2*` functions of FMI 2.0: the 34 an importer binds for
 //! Co-Simulation and the 10 more of Model Exchange (one binary, both
-//! interfaces, the interface chosen by `fmuType` at instantiation).
+//! interfaces, the interface chosen by `fmuType` at instantiation), each
+//! exported from a model's binary through its row in [`table`].
 //!
 //! Each one: computes in IEEE 754's default floating-point environment and
 //! gives the caller back its own ([`crate::ffi::float_env::CallEnv`]: a host that flushes
 //! subnormals or rounds upward gets the results of a default process, bit
-//! for bit), catches any panic (no unwinding crosses the C ABI; a panic
+//! for bit; a function that does no floating-point work, listed in the
+//! tests' `COMPUTES_NOTHING`, leaves the host's as it is), catches any panic (no unwinding crosses the C ABI; a panic
 //! becomes fmi2Error and poisons the instance), checks the component pointer, the call sequence and
 //! every argument, then hands over to the core's [`crate::instance::Instance`]. Nothing here is
 //! model specific. Grouped by interface: [`common`] and [`values`] and
@@ -18,6 +20,7 @@ mod common;
 mod ffi;
 mod fmu_state;
 mod model_exchange;
+pub mod table;
 mod values;
 
 pub use co_simulation::*;
@@ -34,6 +37,7 @@ mod tests {
     use crate::description::{ModelInfo, Quantity, Variable};
     use crate::instance::ModelBox;
     use crate::model::{Model, Transition};
+    use crate::registry;
     use std::ffi::c_void;
     use std::sync::Mutex;
 
@@ -115,12 +119,12 @@ mod tests {
             assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);
             assert_eq!(fmi2ExitInitializationMode(c), Status::Ok);
             assert_eq!(fmi2DoStep(c, 0.0, 0.1, 1), Status::Ok);
-            assert_eq!(fmi2SetReal(c, &0, 1, &1.0), Status::Ok);
+            assert_eq!(fmi2SetReal(c, &1, 1, &1.0), Status::Ok);
             assert_eq!(fmi2DoStep(c, 0.1, 0.1, 1), Status::Error);
             let last = MESSAGES.lock().unwrap().last().cloned().unwrap();
             assert!(last.contains("fmi2DoStep: internal error (panic): deliberate test panic"), "{last}");
             let mut x = 0.0;
-            assert_eq!(fmi2GetReal(c, &0, 1, &mut x), Status::Error);
+            assert_eq!(fmi2GetReal(c, &1, 1, &mut x), Status::Error);
             assert!(MESSAGES
                 .lock()
                 .unwrap()
@@ -151,18 +155,98 @@ mod tests {
                 let general = model.get_real(&[vr], &mut out).map(|()| out[0].to_bits());
                 let one = model.get_one_real(vr).map(f64::to_bits);
                 assert_eq!(one, general.ok(), "{} vr {vr}", entry.info.identifier);
+                // The plain read (host environment) is the same read, of
+                // fewer variables: those declared by a bare field path.
+                if let Some(plain) = model.get_one_plain_real(vr) {
+                    assert_eq!(Some(plain.to_bits()), one, "{} vr {vr}", entry.info.identifier);
+                }
             }
         }
+        // The plain set (host environment) does what the general set does,
+        // where it answers at all, and never takes what that would refuse.
+        for entry in registry::MODELS {
+            let count = (entry.variables)().len() as u32;
+            for vr in 0..count + 3 {
+                for initialized in [false, true] {
+                    for x in [0.25, -3.0, f64::NAN, f64::INFINITY] {
+                        let (mut plain, mut general) = ((entry.new_instance)(), (entry.new_instance)());
+                        if plain.set_one_plain_real(vr, x, initialized) {
+                            let id = entry.info.identifier;
+                            assert!(general.set_real(&[vr], &[x], initialized).is_ok(), "{id} vr {vr} = {x}");
+                            assert_eq!(plain.to_bytes(), general.to_bytes(), "{id} vr {vr} = {x}");
+                        } else {
+                            assert_eq!(
+                                plain.to_bytes(),
+                                (entry.new_instance)().to_bytes(),
+                                "a refusal changes nothing"
+                            );
+                        }
+                        assert!(x.is_finite() || !plain.set_one_plain_real(vr, x, initialized), "{x} is refused");
+                    }
+                }
+            }
+        }
+        // Which are plain: a bare field (HillFrictionInertia's rate), not a
+        // scaled one nor a computed one.
+        let plain = |id: &str, name: &str| {
+            let entry = registry::get(id);
+            let vr = (entry.variables)().iter().find(|v| v.name == name).unwrap().value_reference;
+            (entry.new_instance)().get_one_plain_real(vr).is_some()
+        };
+        assert!(plain("HillFrictionInertia", "w") && plain("HillFrictionInertia", "tau"));
+        assert!(plain("AntennaAzimuthServo", "rate"), "a bare field");
+        let sets_plainly = |id: &str, name: &str| {
+            let entry = registry::get(id);
+            let vr = (entry.variables)().iter().find(|v| v.name == name).unwrap().value_reference;
+            (entry.new_instance)().set_one_plain_real(vr, 0.5, false)
+        };
+        assert!(sets_plainly("HillFrictionInertia", "tau"), "an input without a range");
+        assert!(!sets_plainly("HillFrictionInertia", "J"), "a parameter with a range is checked");
+        assert!(!plain("AntennaAzimuthServo", "motor_pressure"), "a scaled field is computed");
     }
 }
 
 #[cfg(test)]
 mod float_environment {
+    /// The functions that do no floating-point arithmetic and compare no
+    /// floating-point value (version strings, logging switches, status
+    /// flags, byte copies of FMU states, refusals): they run in the host's
+    /// environment, so that a host that flushes subnormals or rounds another
+    /// way pays nothing for them (issue 40). Every other export computes or
+    /// compares, and enters IEEE 754's default environment first.
+    pub const COMPUTES_NOTHING: &[&str] = &[
+        "fmi2GetTypesPlatform",
+        "fmi2GetVersion",
+        "fmi2SetDebugLogging",
+        "fmi2FreeInstance",
+        "fmi2FreeFMUstate",
+        "fmi2SerializedFMUstateSize",
+        "fmi2SerializeFMUstate",
+        "fmi2GetDirectionalDerivative",
+        "fmi2GetString",
+        "fmi2SetString",
+        "fmi2CancelStep",
+        "fmi2GetStatus",
+        "fmi2GetRealStatus",
+        "fmi2GetIntegerStatus",
+        "fmi2GetBooleanStatus",
+        "fmi2GetStringStatus",
+    ];
+
+    /// The one-value read and set answer a variable stored in a field (a
+    /// getter that copies an f64, a setter that stores one with no range to
+    /// check, `Variable::plain`) in the host's environment, and hand
+    /// everything else to their computing half, which enters the default
+    /// environment first.
+    pub const PLAIN_FIRST: &[(&str, &str)] =
+        &[("fmi2GetReal", "get_real_computed"), ("fmi2SetReal", "set_real_computed")];
+
     /// Every exported function enters the call's floating-point environment
-    /// before anything else (see [`crate::ffi::float_env::CallEnv`]): a function added
+    /// before anything else (see [`crate::ffi::float_env::CallEnv`]), but
+    /// those of [`COMPUTES_NOTHING`], which never do: a function added
     /// without it would compute in the host's modes.
     #[test]
-    fn every_export_computes_in_the_default_float_environment() {
+    fn every_export_that_computes_does_it_in_the_default_float_environment() {
         let source = [
             include_str!("common.rs"),
             include_str!("values.rs"),
@@ -174,14 +258,75 @@ mod float_environment {
         let lines: Vec<&str> = source.lines().collect();
         let mut exports = 0;
         for (i, line) in lines.iter().enumerate() {
-            let is_export = line.starts_with("pub extern \"C\" fn ") || line.starts_with("pub unsafe extern \"C\" fn ");
+            let is_export = line.starts_with("pub extern \"C\" fn ")
+                || line.starts_with("pub unsafe extern \"C\" fn ")
+                || line.starts_with("pub unsafe fn fmi2");
             if !is_export {
                 continue;
             }
             exports += 1;
+            let name = line.split("fn ").nth(1).and_then(|r| r.split('(').next()).unwrap();
             let body = lines[i..].iter().position(|l| l.trim_end().ends_with('{')).expect("a body") + i + 1;
-            assert_eq!(lines[body].trim(), "let _env = CallEnv::enter();", "{line}");
+            let enters = lines[body].trim() == "let _env = CallEnv::enter();";
+            if let Some((_, helper)) = PLAIN_FIRST.iter().find(|(f, _)| *f == name) {
+                let end = lines[i..].iter().position(|l| l.starts_with('}')).unwrap() + i;
+                let text = lines[body..end].join("\n");
+                assert!(
+                    text.contains("_one_plain_real") && text.contains(helper),
+                    "{name}: plain access, then {helper}"
+                );
+                let at = lines.iter().position(|l| l.contains(&format!("fn {helper}("))).expect(helper);
+                let first = lines[at..].iter().position(|l| l.trim_end().ends_with('{')).unwrap() + at + 1;
+                assert_eq!(lines[first].trim(), "let _env = CallEnv::enter();", "{helper}");
+                continue;
+            }
+            assert_eq!(enters, !COMPUTES_NOTHING.contains(&name), "{name}: enters the default environment?");
+            let elsewhere = lines[body + 1..].iter().take_while(|l| !l.starts_with('}')).any(|l| l.contains("CallEnv"));
+            assert!(!elsewhere, "{name}: CallEnv only as the first line");
         }
         assert_eq!(exports, 44, "the 44 fmi2 functions");
+    }
+}
+
+#[cfg(test)]
+mod table_is_complete {
+    /// Every function of this binding has a row in its export table
+    /// (`table.rs`), so a model's binary exports it; a row without its
+    /// function does not compile. Functions written out are found in the
+    /// source, those a macro of `values.rs` writes in its invocations.
+    #[test]
+    fn every_binding_function_is_exported() {
+        let rows: &[&str] = crate::fmi2_table!(export_names {});
+        let unique: std::collections::BTreeSet<&str> = rows.iter().copied().collect();
+        assert_eq!(unique.len(), rows.len(), "a function with two rows");
+        let source = [
+            include_str!("common.rs"),
+            include_str!("values.rs"),
+            include_str!("fmu_state.rs"),
+            include_str!("co_simulation.rs"),
+            include_str!("model_exchange.rs"),
+        ]
+        .join("\n");
+        // `fn NAME(` written out; `accessor!(NAME, ..)`,
+        // `no_variables_of_type!(GET, SET, ..)` and `no_clocks!`'s `NAME(..);`.
+        let mut defined = std::collections::BTreeSet::new();
+        fn name(s: &str) -> &str {
+            s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("")
+        }
+        for line in source.lines().map(str::trim) {
+            if let Some(at) = line.find("fn fmi2").filter(|_| line.starts_with("pub ")) {
+                defined.insert(name(&line[at + 3..]));
+            } else if let Some(rest) = line.strip_prefix("accessor!(") {
+                defined.insert(name(rest));
+            } else if let Some(rest) = line.strip_prefix("no_variables_of_type!(") {
+                defined.extend(rest.split(", ").take(2).map(name));
+            } else if line.starts_with("fmi2") && line.ends_with(");") {
+                defined.insert(name(line));
+            }
+        }
+        defined.remove("");
+        let missing: Vec<&&str> = defined.iter().filter(|f| !unique.contains(**f)).collect();
+        assert!(missing.is_empty(), "binding functions without a row in table.rs: {missing:?}");
+        assert_eq!(rows.len(), 44);
     }
 }

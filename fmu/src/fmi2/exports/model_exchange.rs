@@ -5,14 +5,14 @@
 
 use super::ffi::*;
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetTime(c: Fmi2Component, time: Fmi2Real) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2SetTime", allowed::SET_TIME, |comp| comp.set_time(time)) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetContinuousStates(c: Fmi2Component, x: *const Fmi2Real, nx: usize) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `x` holds `nx` values (FMI 2.0, 2.1.7), `slice` refuses NULL with nx > 0.
@@ -24,7 +24,7 @@ pub unsafe extern "C" fn fmi2SetContinuousStates(c: Fmi2Component, x: *const Fmi
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetContinuousStates(c: Fmi2Component, x: *mut Fmi2Real, nx: usize) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `x` has room for `nx` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with nx > 0.
@@ -36,7 +36,7 @@ pub unsafe extern "C" fn fmi2GetContinuousStates(c: Fmi2Component, x: *mut Fmi2R
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetDerivatives(c: Fmi2Component, derivatives: *mut Fmi2Real, nx: usize) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `derivatives` has room for `nx` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with nx > 0.
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn fmi2GetDerivatives(c: Fmi2Component, derivatives: *mut 
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetEventIndicators(c: Fmi2Component, indicators: *mut Fmi2Real, ni: usize) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `indicators` has room for `ni` values (FMI 2.0, 2.1.7), `slice_mut` refuses NULL with ni > 0.
@@ -60,7 +60,7 @@ pub unsafe extern "C" fn fmi2GetEventIndicators(c: Fmi2Component, indicators: *m
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(
     c: Fmi2Component,
     nominals: *mut Fmi2Real,
@@ -76,14 +76,14 @@ pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2EnterEventMode(c: Fmi2Component) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2EnterEventMode", allowed::ENTER_EVENT_MODE, Instance::enter_event_mode) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, info: *mut EventInfo) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `info` is checked non-NULL before it is written, and the importer passes one it owns (FMI 2.0, 3.2.2).
@@ -107,14 +107,14 @@ pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, info: *mut Even
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2EnterContinuousTimeMode(c: Fmi2Component) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi2EnterContinuousTimeMode", allowed::EVENT_MODE, Instance::enter_continuous_time_mode) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2CompletedIntegratorStep(
     c: Fmi2Component,
     _no_set_fmu_state_prior_to_current_point: Fmi2Boolean,

@@ -4,16 +4,47 @@
 
 use super::ffi::*;
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetReal(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
     nvr: usize,
     value: *mut Fmi2Real,
 ) -> Status {
+    // One value of a variable stored in a field, allowed now: the commonest
+    // call (an importer reading an output after each step) copies an f64
+    // and computes nothing, so it is answered in the host's floating-point
+    // environment, with the same checks (no `Result`, no slices; a field
+    // read cannot panic). Every other read computes: below.
+    if nvr == 1 && !vr.is_null() && !value.is_null() {
+        // SAFETY: `component` checks `c` (NULL, alignment, magic); `vr` and
+        // `value` are non-NULL and, with nvr = 1, point at one element each
+        // that the importer owns for the call (FMI 2.0, 2.1.7).
+        unsafe {
+            if let Some(x) = component(c).and_then(|comp| comp.get_one_plain_real(*vr, allowed::GET)) {
+                *value = x;
+                return Status::Ok;
+            }
+        }
+    }
+    // SAFETY: the importer's arguments, as this function's contract.
+    unsafe { get_real_computed(c, vr, nvr, value) }
+}
+
+/// `fmi2GetReal` of what a getter computes (or a derivative, or a refusal),
+/// in IEEE 754's default environment.
+///
+/// # Safety
+/// As [`with`] for `c`; `vr` and `value` NULL or pointing at `nvr` elements.
+#[inline(always)]
+unsafe fn get_real_computed(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *mut Fmi2Real,
+) -> Status {
     let _env = CallEnv::enter();
-    // One value of a Real variable, allowed now: the commonest call (an
-    // importer reading an output after each step), answered with the same
+    // One value of a Real variable, allowed now, answered with the same
     // checks but no `Result` or slice bookkeeping; everything else, and
     // every refusal, takes the general path below.
     if nvr == 1 && !vr.is_null() && !value.is_null() {
@@ -61,7 +92,7 @@ unsafe fn get_real_checked(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetInteger(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
@@ -79,7 +110,7 @@ pub unsafe extern "C" fn fmi2GetInteger(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetBoolean(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
@@ -102,14 +133,13 @@ pub unsafe extern "C" fn fmi2GetBoolean(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2GetString(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
     nvr: usize,
     value: *mut Fmi2String,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2GetString", allowed::GET, |comp| {
@@ -120,8 +150,38 @@ pub unsafe extern "C" fn fmi2GetString(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetReal(
+    c: Fmi2Component,
+    vr: *const Fmi2ValueReference,
+    nvr: usize,
+    value: *const Fmi2Real,
+) -> Status {
+    // One value of an input stored as it is, with no range (an importer
+    // setting an input before each step): a store that computes and
+    // compares no floating-point value, so it runs in the host's
+    // environment; every other set checks ranges, below.
+    if nvr == 1 && !vr.is_null() && !value.is_null() {
+        // SAFETY: `component` checks `c` (NULL, alignment, magic); `vr` and
+        // `value` are non-NULL and, with nvr = 1, point at one element each
+        // that the importer owns for the call (FMI 2.0, 2.1.7).
+        unsafe {
+            if component(c).is_some_and(|comp| comp.set_one_plain_real(*vr, *value, allowed::SET)) {
+                return Status::Ok;
+            }
+        }
+    }
+    // SAFETY: the importer's arguments, as this function's contract.
+    unsafe { set_real_computed(c, vr, nvr, value) }
+}
+
+/// `fmi2SetReal` with its checks (ranges, several values, refusals), in
+/// IEEE 754's default environment.
+///
+/// # Safety
+/// As [`with`] for `c`; `vr` and `value` NULL or pointing at `nvr` elements.
+#[inline(never)]
+unsafe fn set_real_computed(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
     nvr: usize,
@@ -138,7 +198,7 @@ pub unsafe extern "C" fn fmi2SetReal(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetInteger(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
@@ -156,7 +216,7 @@ pub unsafe extern "C" fn fmi2SetInteger(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetBoolean(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
@@ -174,14 +234,13 @@ pub unsafe extern "C" fn fmi2SetBoolean(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi2SetString(
     c: Fmi2Component,
     vr: *const Fmi2ValueReference,
     nvr: usize,
     value: *const Fmi2String,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi2SetString", allowed::SET, |comp| {

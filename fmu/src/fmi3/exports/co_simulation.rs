@@ -5,14 +5,14 @@
 
 use super::ffi::*;
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3EnterStepMode(c: Fmi3Instance) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi3EnterStepMode", allowed::ENTER_STEP_MODE, Instance::enter_step_mode) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetOutputDerivatives(
     c: Fmi3Instance,
     vr: *const Fmi3ValueReference,
@@ -38,7 +38,7 @@ pub unsafe extern "C" fn fmi3GetOutputDerivatives(
 /// FMI 2.0's); or, with early return allowed, to the first of them, where
 /// the FMU's time is then; with event mode used, an event at the step's end
 /// asks for it. Never a request to end.
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3DoStep(
     c: Fmi3Instance,
     current_communication_point: Fmi3Float64,
@@ -65,10 +65,20 @@ pub unsafe extern "C" fn fmi3DoStep(
             if last_successful_time.is_null() {
                 return Err("lastSuccessfulTime is NULL".into());
             }
-            let end = comp.do_step_to_event(current_communication_point, communication_step_size)?;
-            put(event_handling_needed, flag(end.event), "eventHandlingNeeded")?;
+            let (t, h) = (current_communication_point, communication_step_size);
+            let events = comp.co_simulation_events;
+            // Without early return and event mode the step is FMI 2.0's,
+            // which keeps no account of where it could have stopped.
+            let (event, early) = if events.early_return || events.event_mode {
+                let end = comp.do_step_to_event(t, h)?;
+                (end.event, end.early.is_some())
+            } else {
+                comp.do_step(t, h)?;
+                (false, false)
+            };
+            put(event_handling_needed, flag(event), "eventHandlingNeeded")?;
             put(terminate_simulation, FMI3_FALSE, "terminateSimulation")?;
-            put(early_return, flag(end.early.is_some()), "earlyReturn")?;
+            put(early_return, flag(early), "earlyReturn")?;
             put(last_successful_time, comp.last_successful_time(), "lastSuccessfulTime")?;
             Ok(Status::Ok)
         })

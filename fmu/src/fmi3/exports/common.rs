@@ -6,20 +6,18 @@
 
 use super::ffi::*;
 
-#[no_mangle]
+#[inline]
 pub extern "C" fn fmi3GetVersion() -> *const std::ffi::c_char {
-    let _env = CallEnv::enter();
     c"3.0".as_ptr()
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3SetDebugLogging(
     c: Fmi3Instance,
     logging_on: Fmi3Boolean,
     n_categories: usize,
     categories: *const Fmi3String,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `categories` holds `n_categories` pointers (FMI 3.0, 2.2.4), `slice` refuses NULL, and each entry is checked non-NULL before it is read as a NUL-terminated string.
     unsafe {
         with(c, "fmi3SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
@@ -47,6 +45,7 @@ pub unsafe extern "C" fn fmi3SetDebugLogging(
 /// `instance_name` and `token` are NULL or NUL-terminated strings.
 #[allow(clippy::too_many_arguments)]
 unsafe fn instantiate(
+    models: &[Exported],
     function: &str,
     interface: Interface,
     instance_name: Fmi3String,
@@ -82,16 +81,18 @@ unsafe fn instantiate(
     }
     // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
     let token = unsafe { CStr::from_ptr(token) }.to_string_lossy();
-    let (index, model) = match crate::ffi::model_for(&token, "instantiationToken", interface, &VOCABULARY) {
+    let (guid, model) = match crate::ffi::model_for(models, &token, "instantiationToken", interface, &VOCABULARY) {
         Ok(found) => found,
         Err(message) => return refuse(message),
     };
-    let comp = Box::new(Instance::new(log, &VOCABULARY, registry::guid(index), model, interface));
+    let comp = Box::new(Instance::new(log, &VOCABULARY, guid, model, interface));
     Box::into_raw(comp) as Fmi3Instance
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn fmi3InstantiateModelExchange(
+/// `models`: as [`crate::fmi2::exports::fmi2Instantiate`]'s.
+#[inline]
+pub unsafe fn fmi3InstantiateModelExchange(
+    models: &[Exported],
     instance_name: Fmi3String,
     instantiation_token: Fmi3String,
     _resource_path: Fmi3String,
@@ -104,6 +105,7 @@ pub unsafe extern "C" fn fmi3InstantiateModelExchange(
     // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
     catch_unwind(AssertUnwindSafe(|| unsafe {
         instantiate(
+            models,
             "fmi3InstantiateModelExchange",
             Interface::ModelExchange,
             instance_name,
@@ -117,8 +119,10 @@ pub unsafe extern "C" fn fmi3InstantiateModelExchange(
     .unwrap_or(std::ptr::null_mut())
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
+/// `models`: as [`crate::fmi2::exports::fmi2Instantiate`]'s.
+#[inline]
+pub unsafe fn fmi3InstantiateCoSimulation(
+    models: &[Exported],
     instance_name: Fmi3String,
     instantiation_token: Fmi3String,
     _resource_path: Fmi3String,
@@ -149,6 +153,7 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
     // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
     let c = catch_unwind(AssertUnwindSafe(|| unsafe {
         instantiate(
+            models,
             "fmi3InstantiateCoSimulation",
             Interface::CoSimulation,
             instance_name,
@@ -170,7 +175,7 @@ pub unsafe extern "C" fn fmi3InstantiateCoSimulation(
 /// Scheduled Execution is not offered (no `<ScheduledExecution>`): no
 /// instance, and no logger call (the callback types differ and nothing
 /// says the importer passed one meant for us).
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3InstantiateScheduledExecution(
     _instance_name: Fmi3String,
     _instantiation_token: Fmi3String,
@@ -183,13 +188,11 @@ pub unsafe extern "C" fn fmi3InstantiateScheduledExecution(
     _lock_preemption: *mut c_void,
     _unlock_preemption: *mut c_void,
 ) -> Fmi3Instance {
-    let _env = CallEnv::enter();
     std::ptr::null_mut()
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3FreeInstance(c: Fmi3Instance) {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is NULL or from an instantiate function (FMI 3.0, 2.3.1).
     if unsafe { instance(c) }.is_some() {
         // SAFETY: a live instance, created by Box::into_raw in `instantiate`;
@@ -198,7 +201,7 @@ pub unsafe extern "C" fn fmi3FreeInstance(c: Fmi3Instance) {
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3EnterInitializationMode(
     c: Fmi3Instance,
     tolerance_defined: Fmi3Boolean,
@@ -221,14 +224,14 @@ pub unsafe extern "C" fn fmi3EnterInitializationMode(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3ExitInitializationMode(c: Fmi3Instance) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi3ExitInitializationMode", allowed::INITIALIZATION, Instance::exit_initialization_mode) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3EnterEventMode(c: Fmi3Instance) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
@@ -240,23 +243,22 @@ pub unsafe extern "C" fn fmi3EnterEventMode(c: Fmi3Instance) -> Status {
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3Terminate(c: Fmi3Instance) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi3Terminate", allowed::TERMINATE, Instance::terminate) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3Reset(c: Fmi3Instance) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi3Reset", allowed::RESET, Instance::reset) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3EnterConfigurationMode(c: Fmi3Instance) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi3EnterConfigurationMode", allowed::ANY_BUT_FATAL, |_| {
@@ -265,9 +267,8 @@ pub unsafe extern "C" fn fmi3EnterConfigurationMode(c: Fmi3Instance) -> Status {
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3ExitConfigurationMode(c: Fmi3Instance) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi3ExitConfigurationMode", allowed::ANY_BUT_FATAL, |_| {

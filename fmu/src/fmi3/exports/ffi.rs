@@ -5,7 +5,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub(super) use crate::ffi::float_env::CallEnv;
-pub(super) use crate::ffi::{instance, slice, slice_mut, with};
+pub(super) use crate::ffi::{instance, poisoned, slice, slice_mut, with, Exported};
 pub(super) use crate::fmi3::allowed;
 pub(super) use crate::fmi3::log;
 pub(super) use crate::fmi3::types::*;
@@ -13,7 +13,6 @@ pub(super) use crate::fmi3::variables;
 pub(super) use crate::fmi3::VOCABULARY;
 pub(super) use crate::instance::snapshot::Handle;
 pub(super) use crate::instance::{CoSimulationEvents, Instance, Interface};
-pub(super) use crate::registry;
 pub(super) use std::ffi::{c_void, CStr};
 pub(super) use std::panic::{catch_unwind, AssertUnwindSafe};
 

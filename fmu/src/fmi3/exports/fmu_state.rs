@@ -5,7 +5,7 @@
 
 use super::ffi::*;
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetFMUState(c: Fmi3Instance, state: *mut Fmi3FmuState) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 3.0, 2.2.7).
@@ -20,16 +20,15 @@ pub unsafe extern "C" fn fmi3GetFMUState(c: Fmi3Instance, state: *mut Fmi3FmuSta
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3SetFMUState(c: Fmi3Instance, state: Fmi3FmuState) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `state` is only compared with the instance's own live states before any use (`Instance::set_state`).
     unsafe { with(c, "fmi3SetFMUState", allowed::FMU_STATE, |comp| comp.set_state(state as Handle)) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3FreeFMUState(c: Fmi3Instance, state: *mut Fmi3FmuState) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 3.0, 2.2.7).
     unsafe {
         with(c, "fmi3FreeFMUState", allowed::FMU_STATE, |comp| {
@@ -43,9 +42,8 @@ pub unsafe extern "C" fn fmi3FreeFMUState(c: Fmi3Instance, state: *mut Fmi3FmuSt
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3SerializedFMUStateSize(c: Fmi3Instance, state: Fmi3FmuState, size: *mut usize) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `size` is checked non-NULL before it is written (`put`); `state` is only used once found among the instance's live states.
     unsafe {
         with(c, "fmi3SerializedFMUStateSize", allowed::FMU_STATE, |comp| {
@@ -56,14 +54,13 @@ pub unsafe extern "C" fn fmi3SerializedFMUStateSize(c: Fmi3Instance, state: Fmi3
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3SerializeFMUState(
     c: Fmi3Instance,
     state: Fmi3FmuState,
     bytes: *mut Fmi3Byte,
     size: usize,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 3.0, 2.2.7), at least the length written, which `slice_mut` bounds and checks non-NULL.
     unsafe {
         with(c, "fmi3SerializeFMUState", allowed::FMU_STATE, |comp| {
@@ -80,7 +77,7 @@ pub unsafe extern "C" fn fmi3SerializeFMUState(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3DeserializeFMUState(
     c: Fmi3Instance,
     bytes: *const Fmi3Byte,
@@ -101,7 +98,7 @@ pub unsafe extern "C" fn fmi3DeserializeFMUState(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetDirectionalDerivative(
     c: Fmi3Instance,
     _unknowns: *const Fmi3ValueReference,
@@ -113,7 +110,6 @@ pub unsafe extern "C" fn fmi3GetDirectionalDerivative(
     _sensitivity: *mut Fmi3Float64,
     _n_sensitivity: usize,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi3GetDirectionalDerivative", allowed::DERIVATIVES, |_| {
@@ -122,7 +118,7 @@ pub unsafe extern "C" fn fmi3GetDirectionalDerivative(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetAdjointDerivative(
     c: Fmi3Instance,
     _unknowns: *const Fmi3ValueReference,
@@ -134,7 +130,6 @@ pub unsafe extern "C" fn fmi3GetAdjointDerivative(
     _sensitivity: *mut Fmi3Float64,
     _n_sensitivity: usize,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi3GetAdjointDerivative", allowed::DERIVATIVES, |_| {

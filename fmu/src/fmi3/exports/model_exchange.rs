@@ -6,14 +6,14 @@
 
 use super::ffi::*;
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3SetTime(c: Fmi3Instance, time: Fmi3Float64) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe { with(c, "fmi3SetTime", allowed::SET_TIME, |comp| comp.set_time(time)) }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3SetContinuousStates(c: Fmi3Instance, x: *const Fmi3Float64, nx: usize) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `x` holds `nx` values (FMI 3.0, 3.2.1), `slice` refuses NULL with a non-zero count.
@@ -25,7 +25,7 @@ pub unsafe extern "C" fn fmi3SetContinuousStates(c: Fmi3Instance, x: *const Fmi3
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetContinuousStates(c: Fmi3Instance, x: *mut Fmi3Float64, nx: usize) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `x` holds `nx` values (FMI 3.0, 3.2.1), `slice_mut` refuses NULL with a non-zero count.
@@ -37,7 +37,7 @@ pub unsafe extern "C" fn fmi3GetContinuousStates(c: Fmi3Instance, x: *mut Fmi3Fl
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetContinuousStateDerivatives(
     c: Fmi3Instance,
     derivatives: *mut Fmi3Float64,
@@ -53,7 +53,7 @@ pub unsafe extern "C" fn fmi3GetContinuousStateDerivatives(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetEventIndicators(c: Fmi3Instance, indicators: *mut Fmi3Float64, ni: usize) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `indicators` holds `ni` values (FMI 3.0, 3.2.1), `slice_mut` refuses NULL with a non-zero count.
@@ -65,7 +65,7 @@ pub unsafe extern "C" fn fmi3GetEventIndicators(c: Fmi3Instance, indicators: *mu
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetNominalsOfContinuousStates(
     c: Fmi3Instance,
     nominals: *mut Fmi3Float64,
@@ -81,9 +81,8 @@ pub unsafe extern "C" fn fmi3GetNominalsOfContinuousStates(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetNumberOfContinuousStates(c: Fmi3Instance, n: *mut usize) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `n` is checked non-NULL before it is written (`put`).
     unsafe {
         with(c, "fmi3GetNumberOfContinuousStates", allowed::COUNTS, |comp| {
@@ -93,9 +92,8 @@ pub unsafe extern "C" fn fmi3GetNumberOfContinuousStates(c: Fmi3Instance, n: *mu
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetNumberOfEventIndicators(c: Fmi3Instance, n: *mut usize) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `n` is checked non-NULL before it is written (`put`).
     unsafe {
         with(c, "fmi3GetNumberOfEventIndicators", allowed::COUNTS, |comp| {
@@ -106,7 +104,7 @@ pub unsafe extern "C" fn fmi3GetNumberOfEventIndicators(c: Fmi3Instance, n: *mut
 }
 
 /// One pass of the event iteration (event mode of either interface).
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3UpdateDiscreteStates(
     c: Fmi3Instance,
     discrete_states_need_update: *mut Fmi3Boolean,
@@ -150,7 +148,7 @@ pub unsafe extern "C" fn fmi3UpdateDiscreteStates(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3EnterContinuousTimeMode(c: Fmi3Instance) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
@@ -164,7 +162,7 @@ pub unsafe extern "C" fn fmi3EnterContinuousTimeMode(c: Fmi3Instance) -> Status 
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3CompletedIntegratorStep(
     c: Fmi3Instance,
     _no_set_fmu_state_prior_to_current_point: Fmi3Boolean,
@@ -188,9 +186,8 @@ pub unsafe extern "C" fn fmi3CompletedIntegratorStep(
 
 /// No discrete states to evaluate apart from the event iteration
 /// (`providesEvaluateDiscreteStates="false"`).
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3EvaluateDiscreteStates(c: Fmi3Instance) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi3EvaluateDiscreteStates", allowed::ANY_BUT_FATAL, |_| {
@@ -199,13 +196,12 @@ pub unsafe extern "C" fn fmi3EvaluateDiscreteStates(c: Fmi3Instance) -> Status {
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3ActivateModelPartition(
     c: Fmi3Instance,
     clock_reference: Fmi3ValueReference,
     _activation_time: Fmi3Float64,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi3ActivateModelPartition", allowed::ANY_BUT_FATAL, |_| {

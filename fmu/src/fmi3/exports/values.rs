@@ -11,7 +11,7 @@ use super::ffi::*;
 /// values, nValues)`, values as `$t`, handled by `$body(comp, vrs, values)`.
 macro_rules! accessor {
     ($name:ident, get, $t:ty, $body:path) => {
-        #[no_mangle]
+        #[inline]
         pub unsafe extern "C" fn $name(
             c: Fmi3Instance,
             vr: *const Fmi3ValueReference,
@@ -32,7 +32,7 @@ macro_rules! accessor {
         }
     };
     ($name:ident, set, $t:ty, $body:path) => {
-        #[no_mangle]
+        #[inline]
         pub unsafe extern "C" fn $name(
             c: Fmi3Instance,
             vr: *const Fmi3ValueReference,
@@ -54,8 +54,132 @@ macro_rules! accessor {
     };
 }
 
-accessor!(fmi3GetFloat64, get, f64, variables::get_float64);
-accessor!(fmi3SetFloat64, set, f64, variables::set_float64);
+/// As FMI 2.0's `fmi2GetReal`: one value of a variable, allowed now, the
+/// commonest call (an importer reading an output after each step),
+/// answered with the same checks but no `Result` or slice bookkeeping;
+/// everything else, and every refusal, takes the general path.
+#[inline]
+pub unsafe extern "C" fn fmi3GetFloat64(
+    c: Fmi3Instance,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    values: *mut f64,
+    n_values: usize,
+) -> Status {
+    // As `fmi2GetReal`: one value of a variable stored in a field copies an
+    // f64 and computes nothing, so it is answered in the host's
+    // environment; every other read computes, below.
+    if nvr == 1 && n_values == 1 && !vr.is_null() && !values.is_null() {
+        // SAFETY: `instance` checks `c` (NULL, alignment, magic); `vr` and
+        // `values` are non-NULL and, with one value, point at one element
+        // each that the importer owns for the call (FMI 3.0, 2.2.6).
+        unsafe {
+            let plain = instance(c)
+                .filter(|comp| variables::one_value_read(comp, *vr))
+                .and_then(|comp| comp.get_one_plain_real(*vr, allowed::GET));
+            if let Some(x) = plain {
+                *values = x;
+                return Status::Ok;
+            }
+        }
+    }
+    // SAFETY: the importer's arguments, as this function's contract.
+    unsafe { get_float64_computed(c, vr, nvr, values, n_values) }
+}
+
+/// `fmi3GetFloat64` of what a getter computes (or a derivative, `time`, an
+/// event indicator, or a refusal), in IEEE 754's default environment.
+///
+/// # Safety
+/// As [`with`] for `c`; `vr` and `values` NULL or pointing at `nvr` and
+/// `n_values` elements.
+#[inline(always)]
+unsafe fn get_float64_computed(
+    c: Fmi3Instance,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    values: *mut f64,
+    n_values: usize,
+) -> Status {
+    let _env = CallEnv::enter();
+    if nvr == 1 && n_values == 1 && !vr.is_null() && !values.is_null() {
+        // SAFETY: `instance` checks `c` (NULL, alignment, magic); `vr` and
+        // `values` are non-NULL and, with one value, point at one element
+        // each that the importer owns for the call (FMI 3.0, 2.2.6).
+        unsafe {
+            if let Some(comp) = instance(c) {
+                if variables::one_value_read(comp, *vr) {
+                    match catch_unwind(AssertUnwindSafe(|| comp.get_one_real(*vr, allowed::GET))) {
+                        Ok(Some(x)) => {
+                            *values = x;
+                            return Status::Ok;
+                        }
+                        Ok(None) => {}
+                        // The reference the closure held is gone with it.
+                        Err(payload) => return poisoned(c, "fmi3GetFloat64", payload),
+                    }
+                }
+            }
+        }
+    }
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi3GetFloat64", allowed::GET, |comp| {
+            variables::scalars(nvr, n_values)?;
+            let vrs = slice(vr, nvr, "valueReferences")?;
+            let out = slice_mut(values, n_values, "values")?;
+            variables::get_float64(comp, vrs, out)
+        })
+    }
+}
+/// As `fmi2SetReal`: one value of an input stored as it is, with no range,
+/// is a store in the host's environment; every other set checks, below.
+#[inline]
+pub unsafe extern "C" fn fmi3SetFloat64(
+    c: Fmi3Instance,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    values: *const f64,
+    n_values: usize,
+) -> Status {
+    if nvr == 1 && n_values == 1 && !vr.is_null() && !values.is_null() {
+        // SAFETY: `instance` checks `c` (NULL, alignment, magic); `vr` and
+        // `values` are non-NULL and, with one value, point at one element
+        // each that the importer owns for the call (FMI 3.0, 2.2.6).
+        unsafe {
+            if instance(c).is_some_and(|comp| comp.set_one_plain_real(*vr, *values, allowed::SET)) {
+                return Status::Ok;
+            }
+        }
+    }
+    // SAFETY: the importer's arguments, as this function's contract.
+    unsafe { set_float64_computed(c, vr, nvr, values, n_values) }
+}
+
+/// `fmi3SetFloat64` with its checks, in IEEE 754's default environment.
+///
+/// # Safety
+/// As [`with`] for `c`; `vr` and `values` NULL or pointing at `nvr` and
+/// `n_values` elements.
+#[inline(never)]
+unsafe fn set_float64_computed(
+    c: Fmi3Instance,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    values: *const f64,
+    n_values: usize,
+) -> Status {
+    let _env = CallEnv::enter();
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice` refuses NULL with a non-zero count.
+    unsafe {
+        with(c, "fmi3SetFloat64", allowed::SET, |comp| {
+            variables::scalars(nvr, n_values)?;
+            let vrs = slice(vr, nvr, "valueReferences")?;
+            let values = slice(values, n_values, "values")?;
+            variables::set_float64(comp, vrs, values)
+        })
+    }
+}
 accessor!(fmi3GetInt32, get, i32, variables::get_int32);
 accessor!(fmi3SetInt32, set, i32, variables::set_int32);
 accessor!(fmi3GetInt64, get, i64, variables::get_int64);
@@ -64,18 +188,58 @@ accessor!(fmi3GetBoolean, get, Fmi3Boolean, variables::get_boolean);
 accessor!(fmi3SetBoolean, set, Fmi3Boolean, variables::set_boolean);
 
 /// Getters and setters of a type without variables: every value reference
-/// refused (an empty call is fine).
+/// refused (an empty call is fine), all through one function
+/// ([`no_variable_of_type`]) so that the sixteen cost one body.
 macro_rules! no_variables_of_type {
     ($get:ident, $set:ident, $t:ty, $type_name:literal) => {
-        fn refuse_get(comp: &mut Instance, vrs: &[u32], _: &mut [$t]) -> crate::instance::Outcome {
-            variables::none_of_type(comp, vrs, $type_name)
+        #[inline]
+        pub unsafe extern "C" fn $get(
+            c: Fmi3Instance,
+            vr: *const Fmi3ValueReference,
+            nvr: usize,
+            _values: *mut $t,
+            n_values: usize,
+        ) -> Status {
+            // SAFETY: `vr` holds `nvr` value references (FMI 3.0, 2.2.6); `c` is checked there.
+            unsafe { no_variable_of_type(c, stringify!($get), allowed::GET, vr, nvr, n_values, $type_name) }
         }
-        fn refuse_set(comp: &mut Instance, vrs: &[u32], _: &[$t]) -> crate::instance::Outcome {
-            variables::none_of_type(comp, vrs, $type_name)
+        #[inline]
+        pub unsafe extern "C" fn $set(
+            c: Fmi3Instance,
+            vr: *const Fmi3ValueReference,
+            nvr: usize,
+            _values: *const $t,
+            n_values: usize,
+        ) -> Status {
+            // SAFETY: `vr` holds `nvr` value references (FMI 3.0, 2.2.6); `c` is checked there.
+            unsafe { no_variable_of_type(c, stringify!($set), allowed::SET, vr, nvr, n_values, $type_name) }
         }
-        accessor!($get, get, $t, refuse_get);
-        accessor!($set, set, $t, refuse_set);
     };
+}
+
+/// The refusal of a getter or setter of a type without variables: the
+/// counts and the first value reference checked and named.
+///
+/// # Safety
+/// `c` is NULL or an instance handle; `vr` is NULL or points at `nvr`
+/// value references.
+#[inline(never)]
+unsafe fn no_variable_of_type(
+    c: Fmi3Instance,
+    function: &'static str,
+    allowed: crate::instance::Allowed,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    n_values: usize,
+    type_name: &str,
+) -> Status {
+    // SAFETY: `c` is checked by `with`; `slice` refuses NULL with a non-zero count (this function's contract).
+    unsafe {
+        with(c, function, allowed, |comp| {
+            variables::scalars(nvr, n_values)?;
+            variables::none_of_type(comp, slice(vr, nvr, "valueReferences")?, type_name)
+        })
+    }
 }
 
 pub use {float32::*, int16::*, int8::*, string::*, uint16::*, uint32::*, uint64::*, uint8::*};
@@ -114,7 +278,7 @@ mod string {
 }
 
 /// Binary: the values come with their sizes.
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetBinary(
     c: Fmi3Instance,
     vr: *const Fmi3ValueReference,
@@ -123,7 +287,6 @@ pub unsafe extern "C" fn fmi3GetBinary(
     _values: *mut *const u8,
     n_values: usize,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `vr` holds `nvr` value references (FMI 3.0, 2.2.6), `slice` refuses NULL with a non-zero count.
     unsafe {
         with(c, "fmi3GetBinary", allowed::GET, |comp| {
@@ -133,7 +296,7 @@ pub unsafe extern "C" fn fmi3GetBinary(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3SetBinary(
     c: Fmi3Instance,
     vr: *const Fmi3ValueReference,
@@ -142,7 +305,6 @@ pub unsafe extern "C" fn fmi3SetBinary(
     _values: *const *const u8,
     n_values: usize,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `vr` holds `nvr` value references (FMI 3.0, 2.2.6), `slice` refuses NULL with a non-zero count.
     unsafe {
         with(c, "fmi3SetBinary", allowed::SET, |comp| {
@@ -153,14 +315,13 @@ pub unsafe extern "C" fn fmi3SetBinary(
 }
 
 /// Clocks: one value per clock, no count of values.
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetClock(
     c: Fmi3Instance,
     vr: *const Fmi3ValueReference,
     nvr: usize,
     _values: *mut Fmi3Boolean,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `vr` holds `nvr` value references (FMI 3.0, 2.2.6), `slice` refuses NULL with a non-zero count.
     unsafe {
         with(c, "fmi3GetClock", allowed::GET, |comp| {
@@ -169,14 +330,13 @@ pub unsafe extern "C" fn fmi3GetClock(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3SetClock(
     c: Fmi3Instance,
     vr: *const Fmi3ValueReference,
     nvr: usize,
     _values: *const Fmi3Boolean,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `vr` holds `nvr` value references (FMI 3.0, 2.2.6), `slice` refuses NULL with a non-zero count.
     unsafe {
         with(c, "fmi3SetClock", allowed::SET, |comp| {
@@ -187,14 +347,13 @@ pub unsafe extern "C" fn fmi3SetClock(
 
 /// The clock functions of FMI 3.0 (intervals and shifts): no clocks.
 macro_rules! no_clocks {
-    ($($name:ident($($arg:ident: $t:ty),*);)*) => {$(
-        #[no_mangle]
-        pub unsafe extern "C" fn $name(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, $($arg: $t),*) -> Status {
-            let _env = CallEnv::enter();
+    ($($clock_function:ident($($arg:ident: $t:ty),*);)*) => {$(
+        #[inline]
+        pub unsafe extern "C" fn $clock_function(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, $($arg: $t),*) -> Status {
             $(let _ = $arg;)*
             // SAFETY: `c` is checked by `with`; `vr` holds `nvr` value references (FMI 3.0, 2.2.6), `slice` refuses NULL with a non-zero count.
             unsafe {
-                with(c, stringify!($name), allowed::ANY_BUT_FATAL, |comp| {
+                with(c, stringify!($clock_function), allowed::ANY_BUT_FATAL, |comp| {
                     variables::none_of_type(comp, slice(vr, nvr, "valueReferences")?, "Clock")
                 })
             }
@@ -213,13 +372,12 @@ no_clocks! {
     fmi3SetShiftFraction(counters: *const u64, resolutions: *const u64);
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetNumberOfVariableDependencies(
     c: Fmi3Instance,
     vr: Fmi3ValueReference,
     _n_dependencies: *mut usize,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi3GetNumberOfVariableDependencies", allowed::ANY_BUT_FATAL, |_| {
@@ -228,7 +386,7 @@ pub unsafe extern "C" fn fmi3GetNumberOfVariableDependencies(
     }
 }
 
-#[no_mangle]
+#[inline]
 pub unsafe extern "C" fn fmi3GetVariableDependencies(
     c: Fmi3Instance,
     dependent: Fmi3ValueReference,
@@ -238,7 +396,6 @@ pub unsafe extern "C" fn fmi3GetVariableDependencies(
     _dependency_kinds: *mut i32,
     _n_dependencies: usize,
 ) -> Status {
-    let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
     unsafe {
         with(c, "fmi3GetVariableDependencies", allowed::ANY_BUT_FATAL, |_| {

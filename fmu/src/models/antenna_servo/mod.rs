@@ -138,8 +138,8 @@ impl Model for AntennaAzimuthServo {
         Exchange: the continuous loop with the exact static/Coulomb contact of Hill's law (his fixed-step algorithm's \
         limit) and the pressure limit and anti-windup as events: moving at 1.843 s, at rest from 3.813 s at 1.5345 \
         mdeg. The conventional model (friction_model = 0) is Co-Simulation only: under a variable-step solver it \
-        would be Coulomb's law, another physics than its chatter, so Model Exchange refuses it at \
-        fmi2ExitInitializationMode");
+        would be Coulomb's law, another physics than its chatter, so Model Exchange refuses it when \
+        initialization mode ends");
     const VARIABLES: &'static [Variable<Self>] = variables! {
         input(position_command = command, "Azimuth position command. Start value 1 mdeg: unconnected, the default \
             experiment is Hill's 1 mdeg step (Figs. 3-4); a connected input replaces it", Angle, MILLIDEGREE)

@@ -90,7 +90,7 @@ const DESCRIPTION: &str = {
         Y22). Default experiment (tau from HillFrictionInertia_in.csv: 0 to 2 N.m over 2 s, then 0; J = 1, \
         F_s = 1.2, F_c = 1 N.m, 10 ms steps): at rest with w exactly 0 and mode 0 while tau < F_s; FMPy holds tau \
         over each step, so the body breaks away in the step from ", BREAKAWAY_STEP, " s (at 1.20 s exactly when the \
-        importer sends the ramp's derivative, fmi2SetRealInputDerivatives); slides to w = ", RATE_AT_2S, " rad/s at \
+        importer sends the ramp's derivative, FMI 2.0's input derivatives); slides to w = ", RATE_AT_2S, " rad/s at \
         2 s; with tau = 0 it stops at ", STOP, " s, inside a step, and rests from there with w exactly 0 and mode 0. \
         Without the input file tau stays 0 and the body at rest"
     )

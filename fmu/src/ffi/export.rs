@@ -1,0 +1,66 @@
+//! How a model's binary gets its C functions: [`export_model!`](crate::export_model)
+//! writes, from each binding's table (`fmi2/exports/table.rs`,
+//! `fmi3/exports/table.rs`), one `#[no_mangle]` function per row that hands
+//! its arguments to the binding's function of the same name. The call
+//! environment, the panic guard and the checks are the binding's; the
+//! forwarding function is inlined away. What the binary holds is then its
+//! model's code only: the instantiate rows pass the one [`Exported`](crate::ffi::Exported)
+//! model, and nothing in the call path reaches the registry.
+
+/// The C functions of FMI 2.0 and FMI 3.0 for one model, in a `cdylib`
+/// crate of their own: `fmu::export_model!(fmu::models::HillFrictionInertia, "{GUID}")`.
+/// The GUID is its model description's (`cargo xtask fmu` writes these
+/// lines; a test checks they are current).
+#[macro_export]
+macro_rules! export_model {
+    ($model:ty, $guid:literal) => {
+        /// The model this binary exports, and only it.
+        static MODELS: [$crate::ffi::Exported; 1] = [$crate::ffi::Exported::of::<$model>($guid)];
+        $crate::fmi2_table!(forward_exports { fmi2, MODELS });
+        $crate::fmi3_table!(forward_exports { fmi3, MODELS });
+    };
+}
+
+/// One standard's rows as forwarding `#[no_mangle]` functions, in a module
+/// named after the standard (the symbols are global whatever the module).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! forward_exports {
+    ($std:ident, $models:ident ; $($rows:tt)*) => {
+        #[allow(non_snake_case, unused_imports, clippy::missing_safety_doc, clippy::too_many_arguments)]
+        mod $std {
+            use ::std::ffi::{c_char, c_int, c_void};
+            use $crate::$std::types::*;
+            $crate::forward_exports!(@rows $std, $models ; $($rows)*);
+        }
+    };
+    (@rows $std:ident, $models:ident ;) => {};
+    (@rows $std:ident, $models:ident ; models fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty; $($rest:tt)*) => {
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> $ret {
+            // SAFETY: the importer's arguments, unchanged, to the binding's
+            // function of the same name and contract (FMI's for this
+            // function), which checks each of them.
+            unsafe { $crate::$std::exports::$name(&super::$models, $($arg),*) }
+        }
+        $crate::forward_exports!(@rows $std, $models ; $($rest)*);
+    };
+    (@rows $std:ident, $models:ident ; fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; $($rest:tt)*) => {
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+            // SAFETY: as above: the arguments unchanged to the binding's
+            // function of the same name and contract.
+            unsafe { $crate::$std::exports::$name($($arg),*) }
+        }
+        $crate::forward_exports!(@rows $std, $models ; $($rest)*);
+    };
+}
+
+/// The names of one table's rows, in order (for the tests).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! export_names {
+    ( ; $($(models)? fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
+        &[$(stringify!($name)),*]
+    };
+}
