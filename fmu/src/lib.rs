@@ -22,7 +22,8 @@
 //! Adding a model: a folder in `models/` (its declarations in `mod.rs`, what
 //! its runs must show in `behaviour.rs`) and one entry in `models!` (its
 //! physics in the `friction` crate, a row in the README's model table, and
-//! `cargo xtask docs` for `docs/models.md` and the measured dependencies:
+//! `cargo xtask docs` for `docs/models.md`, the measured dependencies and the
+//! model's binary in `fmu/binaries/`:
 //! `ARCHITECTURE.md`, "where to start"). Running models in-process (scenarios, cross-check references)
 //! is the `runner` crate's job (`crates/runner`), outside the FMU binary.
 

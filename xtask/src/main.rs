@@ -123,6 +123,13 @@ fn write_docs() -> Result<()> {
     std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
     std::fs::write(&path, fmu::registry::models_markdown()).map_err(|e| format!("{}: {e}", path.display()))?;
     println!("wrote {}", path.display());
+    // The models' binaries carry their GUIDs, which the declarations and
+    // the measurement decide: a new or changed model gets its source here
+    // too (`cargo xtask fmu` writes them as well).
+    let rewritten = packaging::binaries::write(&root())?;
+    if !rewritten.is_empty() {
+        println!("rewrote {}: {}", packaging::binaries::FOLDER, rewritten.join(", "));
+    }
     Ok(())
 }
 

@@ -12,7 +12,8 @@
 //! [`Model`]; `behaviour.rs`: what its runs must show, given to
 //! `ModelInfo::expects`), one `folder::Type` entry in [`models!`], a row in
 //! the README's model table, and `cargo xtask docs` (`docs/models.md`, the
-//! measured dependencies); `ARCHITECTURE.md` says what else a model may need.
+//! measured dependencies, the model's binary in `fmu/binaries/`);
+//! `ARCHITECTURE.md` says what else a model may need.
 
 #![forbid(unsafe_code)]
 
