@@ -35,6 +35,105 @@ pub struct Behaviour {
     /// per step), so a Model Exchange run of the default experiment ends
     /// where Co-Simulation's does, to the solver's tolerance.
     pub exact_for_held_inputs: bool,
+    /// How a Co-Simulation step with early return (FMI 3.0) stops at the
+    /// changes of the discrete outputs in the default run; `None` for a
+    /// model whose default run changes none.
+    pub early_return: Option<EarlyReturn>,
+}
+
+/// How a model's Co-Simulation step returns early (FMI 3.0) at a change of
+/// its discrete outputs (a stick, a breakaway, a lock, a clutch that slips).
+#[derive(Clone, Copy, Debug)]
+pub struct EarlyReturn {
+    /// Where the step stops.
+    pub located: Located,
+    /// Instants (s) at which the default run returns, each with its
+    /// tolerance, from a closed form or a reference independent of this
+    /// code (e.g. `pi/sqrt(10)`); where the model only knows its internal
+    /// step, the instant of the change and the internal step's width after
+    /// it (see [`EarlyReturn::matches`]).
+    pub instants: &'static [(f64, f64)],
+    /// The communication step of the check when the default experiment's
+    /// events fall on its own grid points (where a step ends at them
+    /// without returning early); `None`: the default experiment's.
+    pub step: Option<f64>,
+}
+
+/// Where a step with early return stops (see [`EarlyReturn`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Located {
+    /// At the instant the model's law locates inside its internal step.
+    Exactly,
+    /// At the end of the internal step in which the change happened (the
+    /// law integrates an internal step as a whole).
+    AtInternalStep,
+}
+
+impl EarlyReturn {
+    /// Stops at the located instants, `instants` among them.
+    pub const fn located(instants: &'static [(f64, f64)]) -> Self {
+        Self { located: Located::Exactly, instants, step: None }
+    }
+
+    /// Stops at the end of the internal step of the change, `instants`
+    /// among them.
+    pub const fn at_internal_step(instants: &'static [(f64, f64)]) -> Self {
+        Self { located: Located::AtInternalStep, instants, step: None }
+    }
+
+    /// Whether an early return at `t` is the stated `instant`: within
+    /// `tolerance` of it where the law locates it, else no earlier and at
+    /// most `tolerance` later (the end of the internal step that holds it).
+    pub fn matches(&self, (instant, tolerance): (f64, f64), t: f64) -> bool {
+        match self.located {
+            Located::Exactly => (t - instant).abs() <= tolerance,
+            Located::AtInternalStep => t >= instant && t - instant <= tolerance,
+        }
+    }
+
+    /// Checked at the communication step `step` (see [`EarlyReturn::step`]).
+    pub const fn at_step(self, step: f64) -> Self {
+        Self { step: Some(step), ..self }
+    }
+
+    /// How the step stops, in words for a page.
+    pub const fn words(&self) -> &'static str {
+        match self.located {
+            Located::Exactly => "at the instant its law locates inside the step",
+            Located::AtInternalStep => "at the end of the internal step in which the change happens",
+        }
+    }
+}
+
+impl Behaviour {
+    /// What FMI 3.0 Co-Simulation's early return does for this model, in
+    /// one sentence for its page and `docs/models.md` (plain text).
+    pub fn early_return_sentence(&self) -> String {
+        let Some(e) = self.early_return else {
+            return "Early return (FMI 3.0 Co-Simulation): no discrete output changes in the default run, so no \
+                    step of it returns early."
+                .into();
+        };
+        let instants: Vec<String> = e
+            .instants
+            .iter()
+            .map(|&(t, tolerance)| match e.located {
+                Located::Exactly => format!("at {} s (within {tolerance:.0e} s)", crate::text::number(t)),
+                Located::AtInternalStep => format!("within {tolerance:.0e} s after {} s", crate::text::number(t)),
+            })
+            .collect();
+        let at_step = e.step.map(|h| format!(" at {} s steps", crate::text::number(h))).unwrap_or_default();
+        let checked = if instants.is_empty() {
+            String::new()
+        } else {
+            format!("; its default run{at_step} returns {}", instants.join(", "))
+        };
+        format!(
+            "Early return (FMI 3.0 Co-Simulation): a step stops at the first change of a discrete output inside \
+             it, {}{checked}.",
+            e.words()
+        )
+    }
 }
 
 impl Behaviour {
@@ -45,6 +144,7 @@ impl Behaviour {
         stories_differ: None,
         reference_changes: &[],
         exact_for_held_inputs: false,
+        early_return: None,
     };
 
     /// Checks of the default run, and no refusal.
@@ -73,6 +173,11 @@ impl Behaviour {
     /// [`Behaviour::exact_for_held_inputs`]).
     pub const fn exact_for_held_inputs(self) -> Self {
         Self { exact_for_held_inputs: true, ..self }
+    }
+
+    /// With how its steps return early (see [`EarlyReturn`]).
+    pub const fn returns_early(self, early_return: EarlyReturn) -> Self {
+        Self { early_return: Some(early_return), ..self }
     }
 
     /// Holds the default run to the model's claims.

@@ -102,6 +102,143 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
             self.step(dt, on_transition);
         }
     }
+
+    /// Early return (FMI 3.0): [`Model::step`] that stops right after its
+    /// first transition at or after `earliest` (> 0, the first instant that
+    /// moves the clock) and before `dt`, in the state just after it, and says
+    /// where it stopped: `Some(at)`, `at < dt` for such a stop, `at == dt`
+    /// for a transition at the step's end; `None` for a step without one, or
+    /// with one only at its very start (inputs just set), which is taken
+    /// whole. Each transition kept is reported, located (`at`) where known.
+    ///
+    /// By default: the step is taken; if its first transition is located
+    /// inside, the step is taken again from its start to that instant and
+    /// kept if it reproduces the transition (what a stop to `w = 0.0`
+    /// does). A model whose transition at `at` is a boundary that a step of
+    /// exactly `at` does not cross (a lock that breaks when the torque
+    /// reaches the capacity) stops inside its own step instead.
+    fn step_to_event(&mut self, dt: f64, earliest: f64, on_transition: &mut dyn FnMut(Transition)) -> Option<f64> {
+        let before = self.clone();
+        let mut seen: [Option<Transition>; 8] = [None; 8];
+        let mut count = 0;
+        self.step(dt, &mut |tr| {
+            if count < seen.len() {
+                seen[count] = Some(tr);
+            }
+            count += 1;
+        });
+        let seen = &seen[..count.min(8)];
+        let first = seen.first().copied().flatten()?;
+        let report_all = |on: &mut dyn FnMut(Transition)| seen.iter().flatten().for_each(|&tr| on(tr));
+        let at = match first.at {
+            Some(at) if at >= earliest && at < dt => at,
+            // At the step's end (where the model places it): stop here.
+            None => {
+                report_all(on_transition);
+                return Some(dt);
+            }
+            Some(at) if at >= dt => {
+                report_all(on_transition);
+                return Some(dt);
+            }
+            // At the step's start (the inputs just set): step on.
+            Some(_) => {
+                report_all(on_transition);
+                return None;
+            }
+        };
+        let full = std::mem::replace(self, before);
+        let mut again: Option<Transition> = None;
+        let mut again_count = 0;
+        self.step(at, &mut |tr| {
+            again = Some(tr);
+            again_count += 1;
+        });
+        let same = |a: &Transition, b: &Transition| (a.what, a.from, a.to) == (b.what, b.from, b.to);
+        match again {
+            Some(tr) if again_count == 1 && same(&tr, &first) => {
+                on_transition(Transition { at: Some(at), ..tr });
+                Some(at)
+            }
+            _ => {
+                // The shorter step does not reach the transition (round-off
+                // at its instant): keep the whole step, as without early return.
+                *self = full;
+                report_all(on_transition);
+                None
+            }
+        }
+    }
+
+    /// The discrete modes the next step would take at its start, for the
+    /// states and inputs now, applied now; each change reported. Called by
+    /// Co-Simulation's early return between internal steps (a lock that the
+    /// torques held from here break: the break is at this instant, and the
+    /// step returns here) and at a step's end, and by its event mode (inputs
+    /// set there act on the modes at once). Whether anything changed. By
+    /// default nothing: a model whose modes change only inside its steps.
+    fn settle(&mut self, on_transition: &mut dyn FnMut(Transition)) -> bool {
+        let _ = on_transition;
+        false
+    }
+
+    /// Early return for a model that `SUBSTEPS_ITSELF`: [`Model::step_in`]
+    /// that stops right after its first transition at or after `earliest`,
+    /// as [`Model::step_to_event`] says (`Some(at)`, `at <= h`). A model that
+    /// stops short of `h` leaves its inputs where the step put them at `at`
+    /// (a drive end that moved), so that a step from there without new
+    /// inputs goes on as the old ones said. By default: the whole step,
+    /// with any transition at its end.
+    fn step_in_to_event(
+        &mut self,
+        h: f64,
+        substeps: usize,
+        earliest: f64,
+        on_transition: &mut dyn FnMut(Transition),
+    ) -> Option<f64> {
+        let _ = earliest;
+        let mut any = false;
+        self.step_in(h, substeps, &mut |tr| {
+            any = true;
+            on_transition(tr)
+        });
+        any.then_some(h)
+    }
+}
+
+/// Reports a step's change of mode (`transition`), if any, at the instant it
+/// stopped (`taken` short of `dt`) or else at its end, and tells the
+/// instance what [`Model::step_to_event`] says: the shared ending of the
+/// models' own steps to an event. `event`: the instant of the step's first
+/// event, if it knows it.
+pub fn report_stop(
+    transition: Option<Transition>,
+    (event, taken): (Option<f64>, f64),
+    dt: f64,
+    earliest: f64,
+    on_transition: &mut dyn FnMut(Transition),
+) -> Option<f64> {
+    let stopped = taken < dt;
+    match transition {
+        Some(t) => on_transition(t.at(stopped.then_some(taken))),
+        None if !stopped => return None,
+        None => {} // stopped at an event that changed no shown mode
+    }
+    stopped_at(event, taken, dt, earliest)
+}
+
+/// What a step that stops at its first event tells the instance (see
+/// [`Model::step_to_event`]), from the step's event instant and the time it
+/// took: where it stopped, or `dt` for a transition at its end; `None` for
+/// one at its very start (before `earliest`).
+pub fn stopped_at(event: Option<f64>, taken: f64, dt: f64, earliest: f64) -> Option<f64> {
+    if taken < dt {
+        Some(taken)
+    } else if event.is_some_and(|at| at < earliest) {
+        None
+    } else {
+        Some(dt)
+    }
 }
 
 /// An input the model interpolates linearly over a step: during `doStep`

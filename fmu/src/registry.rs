@@ -125,7 +125,7 @@ pub fn models_markdown() -> String {
     for m in MODELS {
         let e = m.info.default_experiment;
         out.push_str(&format!(
-            "\n## {}\n\n{}\n\n{}{}Default experiment: {} s to {} s, communication step {} s.\n\n{}",
+            "\n## {}\n\n{}\n\n{}{}Default experiment: {} s to {} s, communication step {} s.\n\n{}\n\n{}",
             m.info.identifier,
             m.info.description,
             sources_markdown(&m.info),
@@ -133,6 +133,7 @@ pub fn models_markdown() -> String {
             e.start_time,
             e.stop_time,
             e.step_size,
+            m.info.behaviour.early_return_sentence(),
             (m.variables_table)()
         ));
         out.push_str(&crate::dependencies::of(m.info.identifier).markdown());

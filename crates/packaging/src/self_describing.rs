@@ -419,17 +419,17 @@ fn index_html(
              <code>Enumeration</code>s read and written with <code>fmi3GetInt64</code>/<code>fmi3SetInt64</code>; \
              every variable is a scalar.</li>\n<li>Co-Simulation: with early return allowed \
              (<code>earlyReturnAllowed</code>), <code>fmi3DoStep</code> stops at the first stick, slip, lock or \
-             unlock inside the step, at the instant the model locates it (Hill's exact laws) or at the end of the \
-             internal step where it happens (a substepped law); a shaft port steps on to the \
-             step's end and reports it there. With event mode used (<code>eventModeUsed</code>), such a step asks \
-             for event mode (<code>eventHandlingNeeded</code>), where one pass of \
-             <code>fmi3UpdateDiscreteStates</code> settles (the modes are decided in the steps; inputs set there \
-             act from the next step). Without either, a step goes through every stick exactly, as FMI 2.0's. No \
-             intermediate update, and no input derivatives (FMI 3.0 has none): inputs are held over a \
-             step.</li>\n\
+             unlock inside the step and returns its instant in <code>lastSuccessfulTime</code> (a port's drive \
+             end moved on to it as the step's inputs said). {} With event mode used \
+             (<code>eventModeUsed</code>), such a step asks for event mode (<code>eventHandlingNeeded</code>), where \
+             one pass of <code>fmi3UpdateDiscreteStates</code> applies the modes the next step would start in for the \
+             states and the inputs then (a lock that the torques break is released at once). Without either, a step \
+             goes through every stick exactly, as FMI 2.0's. No intermediate update, and no input derivatives \
+             (FMI 3.0 has none): inputs are held over a step.</li>\n\
              <li>Not offered: clocks, configuration mode, Scheduled Execution, directional and adjoint derivatives; \
              their functions refuse with the reason.</li>\n</ul>\n",
-            layout.time()
+            layout.time(),
+            escape(&m.info.behaviour.early_return_sentence())
         ));
     }
 

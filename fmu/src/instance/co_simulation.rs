@@ -60,12 +60,13 @@ impl Instance {
         Ok(Status::Ok)
     }
 
-    /// Co-Simulation's event iteration: the contact modes are decided in
-    /// the steps themselves (a stick found inside a step, a breakaway at the
-    /// start of the next, for the inputs it finds), so one pass changes
-    /// nothing and none more is needed. Inputs set in event mode act from
-    /// the next step on; the outputs declare no direct dependency on them.
+    /// Co-Simulation's event iteration: the contact modes the next step
+    /// would take at its start, for the states and the inputs now (also
+    /// inputs set in event mode), applied now (`Model::settle`): a lock the
+    /// held torques break is released here. One pass settles them; none
+    /// more is needed. The continuous states do not jump.
     pub fn co_simulation_discrete_states(&mut self) -> Result<super::model_exchange::EventInfo, String> {
+        self.model.settle(&self.log, self.clock.time);
         Ok(super::model_exchange::EventInfo::default())
     }
 

@@ -92,12 +92,14 @@ pub trait Stepper {
     /// apart, so that FMI 2.0's step carries none of it).
     ///
     /// With `early_return`, the step stops at its first transition inside
-    /// it: at the instant the model locates (the substep is taken again,
-    /// from its start, to exactly that instant, and kept if it reproduces
-    /// the transition), or at the end of the substep where the model places
-    /// it. A transition at the step's very start (from inputs set at the
-    /// communication point) does not stop it; a model that substeps itself
-    /// (a shaft port) steps on to `t + h` and reports the event there.
+    /// it, where the model's [`Model::step_to_event`] (a model that
+    /// substeps itself: [`Model::step_in_to_event`]) stops: at the instant
+    /// the model locates, or at the end of the substep where it places it.
+    /// A transition at the step's very start (from inputs set at the
+    /// communication point) does not stop it.
+    ///
+    /// [`Model::step_to_event`]: crate::model::Model::step_to_event
+    /// [`Model::step_in_to_event`]: crate::model::Model::step_in_to_event
     fn do_step_to_event(
         &mut self,
         clock: &mut Clock,
@@ -106,6 +108,12 @@ pub trait Stepper {
         h: f64,
         early_return: bool,
     ) -> Result<StepEnd, StepError>;
+    /// Event mode (FMI 3.0 Co-Simulation): the modes the next step would
+    /// take at its start, applied now ([`Model::settle`]), each change
+    /// logged at the instance's time; whether anything changed.
+    ///
+    /// [`Model::settle`]: crate::model::Model::settle
+    fn settle(&mut self, log: &Log, time: f64) -> bool;
     /// `SetRealInputDerivatives`: first derivatives of declared inputs,
     /// used over the next step only; all checked before any is applied.
     fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), String>;
@@ -167,6 +175,13 @@ pub(super) fn log_transition(log: &Log, identifier: &str, start: f64, end: f64, 
             tr.meaning
         ),
     );
+}
+
+/// The earliest instant after `start` at which an early return moves the
+/// clock (`start + earliest(start) > start`): a step must progress.
+#[inline]
+fn earliest(start: f64) -> f64 {
+    (start.abs() * f64::EPSILON).max(f64::MIN_POSITIVE)
 }
 
 /// Most interpolated inputs a model may declare (fixed-size bookkeeping,
@@ -255,7 +270,20 @@ impl<M: Model> ModelBox<M> {
         let interpolating = slope[..n].iter().any(|&s| s != 0.0);
         let mut end = StepEnd::default();
         let mut taken = substeps;
-        if M::SUBSTEPS_ITSELF {
+        if M::SUBSTEPS_ITSELF && EVENTS && early_return {
+            // A port: its own substeps, its drive end moving within them; it
+            // stops at its first transition and says where.
+            let at = self
+                .model
+                .step_in_to_event(h, substeps as usize, earliest(t0), &mut |tr| on_transition(t0, t0 + h, tr));
+            if let Some(at) = at {
+                end = StepEnd { early: (t0 + at < t0 + h).then_some(t0 + at), event: true };
+                if end.early.is_some() {
+                    // The substeps begun, for the count in the FMU state.
+                    taken = ((at / h * substeps as f64).ceil() as u64).clamp(1, substeps);
+                }
+            }
+        } else if M::SUBSTEPS_ITSELF {
             // A shaft port: its own substeps, its drive end moving within them;
             // a transition is reported over the whole step, at its end.
             self.model.step_in(h, substeps as usize, &mut |tr| {
@@ -273,7 +301,13 @@ impl<M: Model> ModelBox<M> {
                 }
                 let start = t0 + (k - 1) as f64 * dt;
                 let t = if k == substeps { t0 + h } else { t0 + k as f64 * dt };
-                if let Some(at) = self.substep_until_event(t - start, on_transition, start) {
+                let span = t - start;
+                let stopped =
+                    self.model.step_to_event(span, earliest(start), &mut |tr| on_transition(start, start + span, tr));
+                // No transition inside: a mode the next substep would change
+                // at its start changes here, at this instant.
+                let stopped = stopped.or_else(|| self.model.settle(&mut |tr| on_transition(t, t, tr)).then_some(span));
+                if let Some(at) = stopped {
                     end = StepEnd { early: (start + at < t0 + h).then_some(start + at), event: true };
                     if end.early.is_some() {
                         taken = k;
@@ -319,65 +353,16 @@ impl<M: Model> ModelBox<M> {
                 panic!("a step changed the fixed parameter {name}");
             }
         }
-        // The inputs keep the values the environment set; their derivatives
-        // applied to this step only.
+        // The inputs keep the values the environment set (after an early
+        // return, where the step left them: a port's drive end moved on);
+        // their derivatives applied to this step only.
         for (k, d) in M::INPUT_DERIVATIVES.iter().enumerate() {
-            self.set_input(Self::INTERPOLATED_VRS[k], value[k]);
+            if end.early.is_none() {
+                self.set_input(Self::INTERPOLATED_VRS[k], value[k]);
+            }
             (d.set)(&mut self.model, 0.0);
         }
         Ok((end, taken))
-    }
-
-    /// One substep of `dt` from `start` that stops at its first transition:
-    /// the time from `start` at which it stopped, if at a transition (then
-    /// the model is in the state just after it), None if it took the whole
-    /// substep without one, or with one at its very start. The transitions
-    /// kept are logged; those past the stop are not (they did not happen).
-    fn substep_until_event(
-        &mut self,
-        dt: f64,
-        on_transition: &mut dyn FnMut(f64, f64, Transition),
-        start: f64,
-    ) -> Option<f64> {
-        let before = self.model.clone();
-        let mut seen: Vec<Transition> = Vec::new();
-        self.model.step(dt, &mut |tr| seen.push(tr));
-        let first = seen.first().copied()?;
-        let at = match first.at {
-            // Located inside, at a time after the start (not lost in its
-            // round-off: a step must progress): take the substep again, to
-            // that instant.
-            Some(at) if at > 0.0 && at < dt && start + at > start => at,
-            // At the substep's end (where the model places it) or exactly
-            // at the end of the located range: stop here.
-            None => {
-                seen.iter().for_each(|&tr| on_transition(start, start + dt, tr));
-                return Some(dt);
-            }
-            Some(at) if at >= dt => {
-                seen.iter().for_each(|&tr| on_transition(start, start + dt, tr));
-                return Some(dt);
-            }
-            // At the substep's start: the inputs just set; step on.
-            Some(_) => {
-                seen.iter().for_each(|&tr| on_transition(start, start + dt, tr));
-                return None;
-            }
-        };
-        let full = std::mem::replace(&mut self.model, before);
-        let mut again: Vec<Transition> = Vec::new();
-        self.model.step(at, &mut |tr| again.push(tr));
-        let same = |a: &Transition, b: &Transition| (a.what, a.from, a.to) == (b.what, b.from, b.to);
-        if again.len() == 1 && same(&again[0], &first) {
-            on_transition(start, start + at, Transition { at: Some(at), ..again[0] });
-            Some(at)
-        } else {
-            // The shorter step does not reach the transition (round-off at
-            // its instant): keep the whole substep, as without early return.
-            self.model = full;
-            seen.iter().for_each(|&tr| on_transition(start, start + dt, tr));
-            None
-        }
     }
 }
 
@@ -428,6 +413,15 @@ impl<M: Model> Stepper for ModelBox<M> {
         clock.time = end.early.unwrap_or(t + h);
         clock.substeps += taken;
         Ok(end)
+    }
+
+    fn settle(&mut self, log: &Log, time: f64) -> bool {
+        let events_on = log.enabled(log::EVENTS);
+        self.model.settle(&mut |tr| {
+            if events_on {
+                log_transition(log, M::INFO.identifier, time, time, tr);
+            }
+        })
     }
 
     fn set_input_derivatives(&mut self, vrs: &[u32], orders: &[i32], values: &[f64]) -> Result<(), String> {

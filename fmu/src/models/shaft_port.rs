@@ -156,6 +156,29 @@ where
         }
     }
 
+    /// [`Self::step_port`] that stops right after the load's first change
+    /// of motion (see `friction::Shaft::step_body_to_event`), the drive end
+    /// where the step's inputs moved it; see `Model::step_in_to_event`.
+    pub fn step_port_to_event(
+        &mut self,
+        dt: f64,
+        n: usize,
+        earliest: f64,
+        on_transition: &mut dyn FnMut(crate::model::Transition),
+    ) -> Option<f64> {
+        let before = self.load.contact;
+        let (impulses, taken) = self.shaft.step_body_to_event(&self.drive, dt, n, &mut self.load.body, earliest);
+        self.load.contact = self.load.body.motion();
+        self.drive_torque = 0.0 - impulses.shaft_impulse / taken;
+        self.load.body.friction_torque = impulses.friction_impulse / taken;
+        let stopped = taken < dt;
+        if stopped {
+            self.drive = self.drive.moved_by(taken);
+        }
+        let transition = crate::model::Transition::of_motion(before, self.load.contact);
+        crate::model::report_stop(transition, (None, taken), dt, earliest, on_transition)
+    }
+
     /// The law's inertia as a hybrid system (every law with a port has one).
     const INERTIA: Hybrid<LawInertia<L>> = match <LawInertia<L> as Model>::HYBRID {
         Some(h) => h,
@@ -265,6 +288,16 @@ macro_rules! shaft_model {
             #[inline]
             fn step_in(&mut self, dt: f64, n: usize, on_transition: &mut dyn FnMut($crate::model::Transition)) {
                 self.step_port(dt, n, on_transition);
+            }
+
+            fn step_in_to_event(
+                &mut self,
+                dt: f64,
+                n: usize,
+                earliest: f64,
+                on_transition: &mut dyn FnMut($crate::model::Transition),
+            ) -> Option<f64> {
+                self.step_port_to_event(dt, n, earliest, on_transition)
             }
         }
     };

@@ -58,6 +58,45 @@ impl TwoInertia {
     }
 }
 
+impl TwoInertia {
+    /// A lock that the torques and capacity now break is released now (the
+    /// rates stay equal; the next step slips from here): what the next
+    /// step would find at its start. Whether it broke.
+    pub fn settle(
+        &mut self,
+        (torque1, torque2): (f64, f64),
+        capacity: f64,
+        on_transition: &mut dyn FnMut(Transition),
+    ) -> bool {
+        let c = &mut self.clutch;
+        if !(c.locked && c.sticking_torque(torque1, torque2).abs() > capacity) {
+            return false;
+        }
+        c.locked = false;
+        on_transition(Transition::of_lock(true, false).expect("a change"));
+        true
+    }
+
+    /// [`TwoInertia::step`] that stops right after a lock or unlock at or
+    /// after `earliest` (early return, see `Model::step_to_event`): where it
+    /// stopped, `None` without a transition or with one only at the start.
+    #[inline]
+    pub fn step_to_event(
+        &mut self,
+        torques: (f64, f64),
+        slopes: (f64, f64),
+        capacity: (f64, f64),
+        dt: f64,
+        earliest: f64,
+        on_transition: &mut dyn FnMut(Transition),
+    ) -> Option<f64> {
+        let before = self.clutch.locked;
+        let (event, taken) = self.clutch.step_ramps_to_event(torques, slopes, capacity, dt, earliest, before);
+        let transition = Transition::of_lock(before, self.clutch.locked);
+        crate::model::report_stop(transition, (event, taken), dt, earliest, on_transition)
+    }
+}
+
 /// A plant built on [`TwoInertia`].
 pub trait HasTwoInertia {
     fn two(&self) -> &TwoInertia;

@@ -80,8 +80,10 @@ fn ours(id: &'static str, binary: &Path, dir: &Path) -> Result<Fmu> {
 }
 
 /// `CALL_COST_BEFORE=<target dir>`: the target directory of an earlier
-/// build of this crate (`release/libfmu.so`, and `profiled/release/libfmu.so`
-/// built with line tables for the instruction split), measured in the same
+/// build of this crate: one binary per model (`release/examples/lib<Model>.so`,
+/// and `profiled/release/examples/lib<Model>.so` built with line tables for
+/// the instruction split), or from before issue 40 one of every model
+/// (`release/libfmu.so`, `profiled/release/libfmu.so`), measured in the same
 /// run as rows `<model>@before`, so that a change of the FMI layer is judged
 /// against its predecessor on one machine at one time. The GUIDs are this
 /// build's: the earlier build must declare the same variables.
@@ -92,11 +94,8 @@ fn ours(id: &'static str, binary: &Path, dir: &Path) -> Result<Fmu> {
 fn earlier_build(dir: &Path) -> Result<Vec<Fmu>> {
     let Ok(before) = std::env::var("CALL_COST_BEFORE") else { return Ok(Vec::new()) };
     let before = PathBuf::from(before);
-    let binary = before.join("release/libfmu.so");
-    if !binary.is_file() {
-        return Err(format!("CALL_COST_BEFORE: no {}", binary.display()));
-    }
-    let profiled = before.join("profiled/release/libfmu.so");
+    let shared = before.join("release/libfmu.so");
+    let per_model = |root: &Path, id: &str| root.join(format!("release/examples/lib{id}.so"));
     let own = dir.join("before");
     std::fs::create_dir_all(&own).map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
@@ -104,6 +103,17 @@ fn earlier_build(dir: &Path) -> Result<Vec<Fmu>> {
         ("HillFrictionInertia", "HillFrictionInertia@before"),
         ("ConventionalCoulombBaseline", "ConventionalCoulombBaseline@before"),
     ] {
+        let (binary, profiled) = if per_model(&before, id).is_file() {
+            (per_model(&before, id), per_model(&before.join("profiled"), id))
+        } else if shared.is_file() {
+            (shared.clone(), before.join("profiled/release/libfmu.so"))
+        } else {
+            return Err(format!(
+                "CALL_COST_BEFORE: neither {} nor {}",
+                per_model(&before, id).display(),
+                shared.display()
+            ));
+        };
         let mut f = ours(id, &binary, &own)?;
         f.name = label;
         if let Some(guid) = before_guid(id)? {
@@ -114,7 +124,7 @@ fn earlier_build(dir: &Path) -> Result<Vec<Fmu>> {
         for (vr, _) in &mut f.values {
             *vr = vr.wrapping_add_signed(shift);
         }
-        f.profiled = profiled.is_file().then(|| profiled.clone());
+        f.profiled = profiled.is_file().then_some(profiled);
         rows.push(f);
     }
     Ok(rows)
@@ -317,9 +327,10 @@ pub fn measure(binaries: &Path) -> Result<String> {
     }
     if std::env::var_os("CALL_COST_BEFORE").is_some() {
         doc.push_str(
-            "\nRows `@before`: the same two FMUs from the earlier build that `CALL_COST_BEFORE` names (its \
-             library of every model, copied under each model's name), timed and counted in the same run, with its \
-             GUIDs and value references where they differ (`BEFORE_GUIDS`, `BEFORE_FMI2_VR_SHIFT`).\n",
+            "\nRows `@before`: the same two FMUs from the earlier build that `CALL_COST_BEFORE` names (their own \
+             binaries, or from before issue 40 its library of every model copied under each model's name), timed \
+             and counted in the same run, with its GUIDs and value references where they differ (`BEFORE_GUIDS`, \
+             `BEFORE_FMI2_VR_SHIFT`).\n",
         );
     }
     doc.push_str(

@@ -62,6 +62,13 @@ impl DriveEnd {
     pub fn rate_at(&self, u: f64) -> f64 {
         self.rate + self.acceleration * u
     }
+
+    /// The same motion seen from `u` seconds into the step (where a step
+    /// that stopped early at `u` goes on from).
+    #[inline]
+    pub fn moved_by(&self, u: f64) -> Self {
+        Self { angle: self.angle_at(u), rate: self.rate_at(u), acceleration: self.acceleration }
+    }
 }
 
 /// A compliant shaft between a drive end and a body: spring `k` and damper
@@ -85,6 +92,14 @@ pub trait TorqueDriven {
     /// over it (`J*(w_end - w_0) = (applied + slope*h/2 + friction)*h` for a
     /// body with no other load).
     fn advance_under(&mut self, applied: f64, slope: f64, h: f64) -> f64;
+    /// [`Self::advance_under`] that stops right after a change of the body's
+    /// sense of motion inside `h`, at or after `earliest`, where the body's
+    /// law locates it: the friction and the time taken. By default (a law
+    /// that knows only its interval) the whole `h`.
+    fn advance_to_change(&mut self, applied: f64, slope: f64, h: f64, earliest: f64) -> (f64, f64) {
+        let _ = earliest;
+        (self.advance_under(applied, slope, h), h)
+    }
 }
 
 /// The two impulses of a step through a shaft.
@@ -136,6 +151,40 @@ impl Shaft {
         }
         impulses
     }
+
+    /// [`Self::step_body`] that stops right after its first substep in which
+    /// the body's sense of motion (the sign of its rate) changes, at or after
+    /// `earliest` and short of `dt` (a simulator's early return at the
+    /// event): at the instant the body's law locates inside the substep
+    /// (the substep taken again to there, and kept if it reproduces the
+    /// change: a stop to `w = 0.0`), else at the substep's end. Returns the
+    /// impulses up to there and the time taken (`dt` unless it stopped).
+    pub fn step_body_to_event<B: TorqueDriven>(
+        &self,
+        drive: &DriveEnd,
+        dt: f64,
+        n: usize,
+        body: &mut B,
+        earliest: f64,
+    ) -> (ShaftStep, f64) {
+        let h = dt / n as f64;
+        let mut impulses = ShaftStep::default();
+        for i in 0..n {
+            let u = i as f64 * h;
+            let (angle, rate) = (body.angle(), body.rate());
+            let applied = self.torque(drive, u, angle, rate);
+            let slope = self.stiffness * (drive.rate_at(u) - rate) + self.damping * drive.acceleration;
+            let from = (earliest - u).max(f64::MIN_POSITIVE);
+            let (friction, taken) = body.advance_to_change(applied, slope, h, from);
+            let changed = sign(body.rate()) != sign(rate);
+            impulses.shaft_impulse += (applied + 0.5 * slope * taken) * taken;
+            impulses.friction_impulse += friction * taken;
+            if changed && (i + 1 < n || taken < h) && u + taken >= earliest {
+                return (impulses, u + taken);
+            }
+        }
+        (impulses, dt)
+    }
 }
 
 /// The largest `h*max(sqrt(k/J), d/J)` a shaft port accepts for its internal
@@ -143,7 +192,7 @@ impl Shaft {
 /// and the explicit damper well inside its stability bound of 2.
 pub const SUBSTEP_LIMIT: f64 = 0.5;
 
-impl<F: RigidBodyFriction> TorqueDriven for FrictionInertia<F> {
+impl<F: RigidBodyFriction + Clone> TorqueDriven for FrictionInertia<F> {
     fn angle(&self) -> f64 {
         self.angle
     }
@@ -154,6 +203,22 @@ impl<F: RigidBodyFriction> TorqueDriven for FrictionInertia<F> {
     fn advance_under(&mut self, applied: f64, slope: f64, h: f64) -> f64 {
         self.step_ramp(applied, slope, h);
         self.friction_torque
+    }
+    /// The interval taken again from its start to the instant the law
+    /// locates, kept if it reproduces the change (a stop to `w = 0.0`).
+    fn advance_to_change(&mut self, applied: f64, slope: f64, h: f64, earliest: f64) -> (f64, f64) {
+        let saved = self.clone();
+        let event = self.step_ramp(applied, slope, h);
+        let sense = sign(self.rate);
+        if let Some(at) = event.filter(|&at| sense != sign(saved.rate) && at >= earliest && at < h) {
+            let full = std::mem::replace(self, saved);
+            self.step_ramp(applied, slope, at);
+            if sign(self.rate) == sense {
+                return (self.friction_torque, at);
+            }
+            *self = full; // round-off at the instant: the whole interval
+        }
+        (self.friction_torque, h)
     }
 }
 
@@ -205,11 +270,43 @@ impl ShaftLoad {
 
     /// Advance by `dt` with the drive end moving as `drive` over it.
     pub fn step(&mut self, drive: DriveEnd, dt: f64) {
+        self.advance(drive, dt, None);
+    }
+
+    /// [`Self::step`] that stops right after its first stop, breakaway or
+    /// reversal at or after `earliest` and before `dt` (a simulator's early
+    /// return at the event). Returns the first event's instant (s from the
+    /// start, also one before `earliest`), the time taken (`dt` unless it
+    /// stopped) and the sense of motion from there: 0 stuck, +-1 sliding
+    /// (from `w = 0.0` at a breakaway or a reversal).
+    ///
+    /// `sense`: the sense of motion the step starts in where the load is at
+    /// `w = 0.0` (the mode an earlier stop at a breakaway left): while the
+    /// shaft torque passes the Coulomb level in that sense, the load slides
+    /// on (it accelerates), instead of holding for an instant of rounding
+    /// below the static level (new inputs at the breakaway) and breaking
+    /// away again.
+    pub fn step_to_event(&mut self, drive: DriveEnd, dt: f64, earliest: f64, sense: f64) -> (Option<f64>, f64, f64) {
+        self.advance(drive, dt, Some((earliest, sense)))
+    }
+
+    /// The step of [`Self::step`]; with `stop_from`, stopping at its first
+    /// event at or after that instant ([`Self::step_to_event`]).
+    fn advance(&mut self, drive: DriveEnd, dt: f64, stop_from: Option<(f64, f64)>) -> (Option<f64>, f64, f64) {
+        let stops = |at: f64| stop_from.is_some_and(|(earliest, _)| at >= earliest && at < dt);
+        let mut first_event = None;
+        let mut stopped = false;
         let (j, k, d) = (self.inertia, self.stiffness, self.damping);
         let (fs, fc) = (self.law.static_torque, self.law.coulomb_torque);
         let w_start = self.rate;
         let (mut t, mut phi, mut w) = (0.0_f64, self.angle, self.rate);
         let mut direction = sign(w);
+        if let Some((_, sense)) = stop_from {
+            let level = k * (drive.angle - phi) + d * drive.rate;
+            if w == 0.0 && sense != 0.0 && level * sense > fc {
+                direction = sense;
+            }
+        }
         let mut friction_impulse = 0.0;
         let mut events = 0;
         // The shaft's fastest motion: bracket stops on a grid finer than a
@@ -231,6 +328,11 @@ impl ShaftLoad {
                 if c0.abs() > fs || (c0.abs() == fs && outwards) {
                     direction = sign(c0);
                     events += 1;
+                    first_event = first_event.or(Some(t));
+                    if stops(t) {
+                        stopped = true;
+                        break;
+                    }
                     continue;
                 }
                 let up = first_positive_root(c2, c1, c0 - fs, remaining);
@@ -248,6 +350,11 @@ impl ShaftLoad {
                 }
                 direction = next;
                 events += 1;
+                first_event = first_event.or(Some(t));
+                if stops(t) {
+                    stopped = true;
+                    break;
+                }
                 continue;
             }
             // Sliding: find the first u in (0, remaining] with w(u)*direction <= 0.
@@ -292,15 +399,22 @@ impl ShaftLoad {
                     events += 1;
                     let tau = k * (drive.angle_at(t) - phi) + d * drive.rate_at(t);
                     direction = if tau.abs() > fs { sign(tau) } else { 0.0 };
+                    first_event = first_event.or(Some(t));
+                    if stops(t) {
+                        stopped = true;
+                        break;
+                    }
                 }
             }
         }
+        let dt = if stopped { t } else { dt };
         self.angle = phi;
         self.rate = w;
         self.friction_torque = friction_impulse / dt;
         // Momentum: int tau_s = J*(w_end - w_0) - int tau_f (tau_f as a torque on the load).
         self.drive_torque = -(j * (w - w_start) / dt - self.friction_torque);
         self.events = events;
+        (first_event, dt, if w != 0.0 { sign(w) } else { direction })
     }
 }
 
@@ -443,5 +557,34 @@ mod tests {
         body.step(DriveEnd { angle: 0.099, rate: 0.0, acceleration: 0.0 }, 1.0);
         assert_eq!((body.rate, body.angle), (0.0, 0.0));
         assert!((body.friction_torque + 0.99).abs() < 1e-12);
+    }
+
+    /// The stick-slip cycle of the test above through `step_to_event` at
+    /// 0.7 s steps: each step stops at the breakaway, the stop and the next
+    /// breakaway at their closed-form instants, the rate exactly 0.0 at a
+    /// stop and the sense of motion from there as the mode.
+    #[test]
+    fn steps_to_events_stop_at_the_closed_form_instants() {
+        let (k, fs, fc, v) = (10.0, 1.5, 1.0, 0.5);
+        let omega = (k / 1.0_f64).sqrt();
+        let breakaway = fs / (k * v);
+        let slip = (2.0 * std::f64::consts::PI - 2.0 * ((fs - fc) * omega / k / v).atan()) / omega;
+        let expected = [(breakaway, 1.0), (breakaway + slip, 0.0), (breakaway + slip + 2.0 * (fs - fc) / (k * v), 1.0)];
+        let mut body = load(k, 0.0, fs, fc);
+        let (mut t, mut sense, mut seen) = (0.0_f64, 0.0, Vec::new());
+        while seen.len() < expected.len() && t < 5.0 {
+            let drive = DriveEnd { angle: v * t, rate: v, acceleration: 0.0 };
+            let (_, taken, new_sense) = body.step_to_event(drive, 0.7, f64::MIN_POSITIVE, sense);
+            t += taken;
+            if taken < 0.7 {
+                seen.push((t, new_sense, body.rate));
+            }
+            sense = if body.rate != 0.0 { sign(body.rate) } else { new_sense };
+        }
+        assert_eq!(seen.len(), expected.len(), "{seen:?}");
+        for ((t, sense, w), (t_exact, sense_exact)) in seen.iter().zip(expected) {
+            assert!((t - t_exact).abs() < 1e-12, "stopped at {t}, exactly {t_exact}");
+            assert_eq!((*sense, *w), (sense_exact, 0.0), "at {t}");
+        }
     }
 }

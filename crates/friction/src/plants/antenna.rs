@@ -35,7 +35,7 @@
 
 use crate::laws::coulomb::ConventionalCoulomb;
 use crate::laws::hill::HillFriction;
-use crate::vocabulary::{Advance, RigidBodyFriction};
+use crate::vocabulary::{sign, Advance, RigidBodyFriction};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 
@@ -225,6 +225,25 @@ impl AntennaServo {
         self.antenna_angle += dt * self.antenna_rate;
         self.gear_torque = gear;
         self.friction_torque = friction;
+    }
+
+    /// Where a step of `dt` with Hill's law on the axis stops the sliding
+    /// antenna (s from its start), if it does: the gear torque is held over
+    /// the Euler step, so the rate reaches 0 at `J*w/(F_c*sign(w) - T_gear)`
+    /// (Hill Eq. 3), and sticks there if `|T_gear| <= F_s`. The instant is
+    /// rounded up by a few ulps, so that a step of that length, taken again,
+    /// ends stuck (Hill's test `t_c/dt <= 1` holds at it).
+    pub fn stop_instant(&self, design: &AntennaServoDesign, dt: f64) -> Option<f64> {
+        let d = design;
+        let w = self.antenna_rate;
+        if d.friction != AxisFriction::Hill || w == 0.0 {
+            return None;
+        }
+        let gear = d.gear_stiffness() * (self.motor_angle - self.antenna_angle)
+            + d.gear_damping() * (self.motor_rate - self.antenna_rate);
+        let decelerating = d.coulomb_torque * sign(w) - gear;
+        let at = d.antenna_inertia() * w / decelerating * (1.0 + 4.0 * f64::EPSILON);
+        (decelerating * sign(w) > 0.0 && at <= dt && gear.abs() <= d.static_torque).then_some(at)
     }
 }
 

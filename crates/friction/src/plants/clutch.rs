@@ -104,6 +104,45 @@ impl TwoInertiaClutch {
         capacity_slope: f64,
         dt: f64,
     ) -> Option<f64> {
+        self.advance((t1, t2), (slope1, slope2), (capacity, capacity_slope), dt, None).0
+    }
+
+    /// [`Self::step_ramps`] that stops right after its first lock or break
+    /// at or after `earliest` and before `dt` that changes the `locked`
+    /// flag the outputs show (`shown`: a lock when it shows slipping, a
+    /// break when it shows locked; a reversal is no stop), for a simulator's
+    /// early return at the event. At a lock the rates are equal, the common
+    /// rate that conserves momentum; at a break they are still equal, the
+    /// clutch slipping from there. Returns the event's instant and the time
+    /// taken (`dt` unless it stopped).
+    #[allow(clippy::too_many_arguments)]
+    pub fn step_ramps_to_event(
+        &mut self,
+        (t1, t2): (f64, f64),
+        (slope1, slope2): (f64, f64),
+        (capacity, capacity_slope): (f64, f64),
+        dt: f64,
+        earliest: f64,
+        shown: bool,
+    ) -> (Option<f64>, f64) {
+        self.advance((t1, t2), (slope1, slope2), (capacity, capacity_slope), dt, Some((earliest, shown)))
+    }
+
+    /// The step of [`Self::step_ramps`]; with `stop_from`, it stops at its
+    /// first event at or after that instant ([`Self::step_ramps_to_event`]).
+    /// Returns the instant of the last event and the time taken.
+    fn advance(
+        &mut self,
+        (t1, t2): (f64, f64),
+        (slope1, slope2): (f64, f64),
+        (capacity, capacity_slope): (f64, f64),
+        dt: f64,
+        stop_from: Option<(f64, bool)>,
+    ) -> (Option<f64>, f64) {
+        let stops = |at: f64| stop_from.is_some_and(|(earliest, _)| at >= earliest && at < dt);
+        // The flag the outputs show; a stop changes it.
+        let shown = stop_from.map(|(_, shown)| shown);
+        let mut stopped = false;
         let (j1, j2) = (self.inertia1, self.inertia2);
         // The instant of the last lock or unlock inside the step.
         let mut event = None;
@@ -126,11 +165,23 @@ impl TwoInertiaClutch {
         // Sense of the slip right after a lock broke (|T_s| = capacity there).
         let mut forced = 0.0;
         // A handful of events at most: crossing, lock, break, empty, crossing, ...
+        // The last segment ended with the speeds joined (a slip closed).
+        let mut closed = false;
+        // Stopping at events: a lock an earlier stop released at the
+        // capacity (equal rates, unlocked) slips on, instead of holding
+        // for an instant of rounding and breaking again.
+        if stop_from.is_some() && !self.locked && w1 == w2 {
+            let sticking = self.sticking_torque(t1, t2);
+            if sticking.abs() >= capacity * (1.0 - 4.0 * f64::EPSILON) && capacity > 0.0 {
+                forced = sign(sticking);
+            }
+        }
         for _ in 0..8 {
             let remaining = dt - elapsed;
             if remaining <= 0.0 {
                 break;
             }
+            closed = false;
             let (a, b) = (t1 + slope1 * elapsed, t2 + slope2 * elapsed);
             let sticking = self.sticking_torque(a, b);
             let (c, c_slope) = if elapsed >= empty { (0.0, 0.0) } else { (capacity_at(elapsed), capacity_slope) };
@@ -163,7 +214,13 @@ impl TwoInertiaClutch {
                     break;
                 }
                 if until <= ramp {
-                    event = Some(elapsed); // the lock breaks here
+                    // The lock breaks here. A stop where the `locked` flag
+                    // changes: not at a hold of an instant it never showed.
+                    event = Some(elapsed);
+                    if shown == Some(true) && stops(elapsed) {
+                        stopped = true;
+                        break; // slipping from here (`locked` is false)
+                    }
                 }
                 if until > ramp {
                     forced = 0.0; // the capacity's ramp ended first: still locked
@@ -197,14 +254,33 @@ impl TwoInertiaClutch {
                                        // Equal speeds: the momentum-weighted one, bit-identical.
                 let w = (j1 * e1 + j2 * e2) / (j1 + j2);
                 (w1, w2) = (w, w);
+                closed = true;
+                // Locked from here if the clutch holds what the lock branch
+                // above tests next (else it reverses and slips on): a stop.
+                let (a, b) = (t1 + slope1 * elapsed, t2 + slope2 * elapsed);
+                let c = if elapsed >= empty { 0.0 } else { capacity_at(elapsed) };
+                if shown == Some(false) && stops(elapsed) && self.sticking_torque(a, b).abs() <= c {
+                    (locked, stopped) = (true, true);
+                    break;
+                }
             } else {
                 (w1, w2) = (e1, e2);
                 // A rounding residue of the other sign is a crossing at the end.
                 if v != 0.0 && (w1 - w2) * v < 0.0 {
                     let w = (j1 * w1 + j2 * w2) / (j1 + j2);
                     (w1, w2) = (w, w);
+                    closed = true;
                 }
             }
+        }
+        // Stopped at an event: the step ends there.
+        let dt = if stopped { elapsed } else { dt };
+        // A slip that closes exactly at the end (or a rounding residue past
+        // it) locks there if the clutch holds, as the next step would find:
+        // the lock is seen at its instant, not one step later.
+        if closed && !locked && !stopped {
+            let c = if dt >= empty { 0.0 } else { capacity_at(dt) };
+            locked = forced == 0.0 && self.sticking_torque(t1 + slope1 * dt, t2 + slope2 * dt).abs() <= c;
         }
         let impulse = dt * (t1 + t2) + 0.5 * dt * dt * (slope1 + slope2);
         if locked {
@@ -224,13 +300,33 @@ impl TwoInertiaClutch {
         self.rate2 = w2;
         (self.acceleration1, self.acceleration2) =
             self.accelerations(t1 + slope1 * dt, t2 + slope2 * dt, capacity_at(dt));
-        event
+        (event, dt)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `step_ramps_to_event`: a slip that closes at 0.05 s (the test below)
+    /// stops a 0.2 s step there, locked at the common 0.5 rad/s; a lock whose
+    /// sticking torque ramps as 50 N.m/s * t against 10 N.m breaks at 0.2 s
+    /// and stops a 0.5 s step there, unlocked at equal rates.
+    #[test]
+    fn steps_to_events_stop_at_the_lock_and_the_break() {
+        let mut c = TwoInertiaClutch::new(1.0, 1.0, 1.0, 0.0);
+        let (event, taken) = c.step_ramps_to_event((0.0, 0.0), (0.0, 0.0), (10.0, 0.0), 0.2, 1e-300, false);
+        assert!((taken - 0.05).abs() < 1e-15 && event == Some(taken), "{event:?} {taken}");
+        assert!(c.locked && c.rate1 == c.rate2 && (c.rate1 - 0.5).abs() < 1e-15, "{c:?}");
+        let mut d = TwoInertiaClutch::new(1.0, 1.0, 0.0, 0.0);
+        d.locked = true;
+        // T1 = 100*s on J1 = J2 = 1: T_s = T1/2 = 50*s reaches 10 at 0.2 s.
+        let (event, taken) = d.step_ramps_to_event((0.0, 0.0), (100.0, 0.0), (10.0, 0.0), 0.5, 1e-300, true);
+        assert!((taken - 0.2).abs() < 1e-15 && event == Some(taken), "{event:?} {taken}");
+        assert!(!d.locked && d.rate1 == d.rate2, "{d:?}");
+        // The rate at the break: the common acceleration 100*s/2 over 0.2 s.
+        assert!((d.rate1 - 50.0 * 0.2 * 0.2 / 2.0).abs() < 1e-13, "{}", d.rate1);
+    }
 
     #[test]
     fn locks_exactly_with_momentum_conserved() {

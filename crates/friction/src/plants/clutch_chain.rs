@@ -204,6 +204,36 @@ impl ClutchChain {
     /// capacities and static capacities per clutch (all held over the step),
     /// event by event (see the type's description). Allocation-free.
     pub fn step(&mut self, external: &[f64], sliding_capacity: &[f64], static_capacity: &[f64], dt: f64) {
+        self.advance(external, sliding_capacity, static_capacity, dt, None);
+    }
+
+    /// [`Self::step`] that stops right after the first zero crossing of a
+    /// sliding clutch's relative speed (a lock or a reversal) at or after
+    /// `earliest` and short of `dt` (a simulator's early return at the
+    /// event). Returns the time taken (`dt` unless it stopped). A clutch
+    /// breaks loose only at a step's start (its torques are held over a
+    /// step), so crossings are the events inside a step.
+    pub fn step_to_event(
+        &mut self,
+        external: &[f64],
+        sliding_capacity: &[f64],
+        static_capacity: &[f64],
+        dt: f64,
+        earliest: f64,
+    ) -> f64 {
+        self.advance(external, sliding_capacity, static_capacity, dt, Some(earliest))
+    }
+
+    /// The step of [`Self::step`]; with `stop_from`, stopping at its first
+    /// crossing at or after that instant.
+    fn advance(
+        &mut self,
+        external: &[f64],
+        sliding_capacity: &[f64],
+        static_capacity: &[f64],
+        dt: f64,
+        stop_from: Option<f64>,
+    ) -> f64 {
         let n = self.bodies;
         let m = n - 1;
         let engaged = |k: usize| sliding_capacity[k] > 0.0;
@@ -214,6 +244,7 @@ impl ClutchChain {
         let mut whole_step: Option<Bodies> = None;
         let mut last;
         let mut events = 0;
+        let mut stopped = false;
         loop {
             let remaining = dt - elapsed;
             last = self.combination(external, sliding_capacity, static_capacity);
@@ -261,13 +292,31 @@ impl ClutchChain {
                 break;
             }
             events += 1;
+            if stop_from.is_some_and(|earliest| elapsed >= earliest && elapsed < dt) {
+                last = self.combination(external, sliding_capacity, static_capacity);
+                stopped = true;
+                break;
+            }
         }
+        let dt = if stopped { elapsed } else { dt };
         let torque = match whole_step {
             Some(torque) => torque,
             None => torque_impulse.map(|x| x / dt),
         };
         self.clutch_torque[..m].copy_from_slice(&torque[..m]);
         self.set_modes(&last, sliding_capacity);
+        dt
+    }
+
+    /// The modes a step from now would start in (the combination that holds
+    /// for the torques and capacities now), applied now: a locked clutch
+    /// whose torque passes its static capacity slides from here. Whether any
+    /// mode changed.
+    pub fn settle_modes(&mut self, external: &[f64], sliding_capacity: &[f64], static_capacity: &[f64]) -> bool {
+        let before = self.mode;
+        let now = self.combination(external, sliding_capacity, static_capacity);
+        self.set_modes(&now, sliding_capacity);
+        before != self.mode
     }
 
     /// The modes a combination leaves: free where not engaged, locked, or

@@ -41,8 +41,45 @@ pub fn step_between_shafts(
     dt: f64,
     n: usize,
 ) -> ClutchImpulses {
+    advance(clutch, (drive_shaft, drive), (load_shaft, load), capacity, dt, n, None).0
+}
+
+/// [`step_between_shafts`] that stops right after the clutch's first lock or
+/// break (inside a substep, or at a substep's end where the shafts' torques
+/// from there break the lock) at or after `earliest` and before `dt` (a simulator's early return
+/// at the event). Returns the impulses up to there, the first event's
+/// instant and the time taken (`dt` unless it stopped).
+#[allow(clippy::too_many_arguments)]
+pub fn step_between_shafts_to_event(
+    clutch: &mut TwoInertiaClutch,
+    drive_shaft: &Shaft,
+    drive: &DriveEnd,
+    load_shaft: &Shaft,
+    load: &DriveEnd,
+    capacity: f64,
+    dt: f64,
+    n: usize,
+    earliest: f64,
+) -> (ClutchImpulses, Option<f64>, f64) {
+    advance(clutch, (drive_shaft, drive), (load_shaft, load), capacity, dt, n, Some(earliest))
+}
+
+/// The substeps of [`step_between_shafts`]; with `stop_from`, stopping at
+/// the first lock or break at or after it.
+fn advance(
+    clutch: &mut TwoInertiaClutch,
+    (drive_shaft, drive): (&Shaft, &DriveEnd),
+    (load_shaft, load): (&Shaft, &DriveEnd),
+    capacity: f64,
+    dt: f64,
+    n: usize,
+    stop_from: Option<f64>,
+) -> (ClutchImpulses, Option<f64>, f64) {
     let h = dt / n as f64;
     let mut impulses = ClutchImpulses::default();
+    let mut first_event = None;
+    // The flag the outputs show: a stop changes it.
+    let shown = clutch.locked;
     for i in 0..n {
         let u = i as f64 * h;
         let (t1, t2) = (
@@ -52,12 +89,54 @@ pub fn step_between_shafts(
         let slope1 =
             drive_shaft.stiffness * (drive.rate_at(u) - clutch.rate1) + drive_shaft.damping * drive.acceleration;
         let slope2 = load_shaft.stiffness * (load.rate_at(u) - clutch.rate2) + load_shaft.damping * load.acceleration;
-        clutch.step_ramp(t1, t2, slope1, slope2, capacity, h);
-        impulses.drive += (t1 + 0.5 * slope1 * h) * h;
-        impulses.load += (t2 + 0.5 * slope2 * h) * h;
-        impulses.clutch += clutch.clutch_torque * h;
+        let (event, taken, stopped) = match stop_from {
+            None => (clutch.step_ramp(t1, t2, slope1, slope2, capacity, h), h, false),
+            // The substeps of the plain step (the same results where none
+            // stops); a stop in the last one must fall short of dt.
+            Some(earliest) => {
+                let from = (earliest - u).max(f64::MIN_POSITIVE);
+                let (event, taken) =
+                    clutch.step_ramps_to_event((t1, t2), (slope1, slope2), (capacity, 0.0), h, from, shown);
+                (event, taken, taken < h && u + taken < dt)
+            }
+        };
+        first_event = first_event.or(event.map(|e| u + e));
+        impulses.drive += (t1 + 0.5 * slope1 * taken) * taken;
+        impulses.load += (t2 + 0.5 * slope2 * taken) * taken;
+        impulses.clutch += clutch.clutch_torque * taken;
+        if stopped {
+            return (impulses, first_event, u + taken);
+        }
+        // The shafts' torques from here (the ends moving as the step's
+        // inputs say) break the lock: at this instant, the step's end too.
+        let next = if i + 1 == n { dt } else { u + h };
+        if stop_from.is_some()
+            && release_lock(clutch, (drive_shaft, drive), (load_shaft, load), capacity, next)
+            && shown
+        {
+            return (impulses, first_event.or(Some(next)), next);
+        }
     }
-    impulses
+    (impulses, first_event, dt)
+}
+
+/// A lock that the shafts' torques `u` seconds into the step break is
+/// released (the plates' rates stay equal; the next substep slips from
+/// there): what a substep from `u` would find at its start. Whether it broke.
+pub fn release_lock(
+    clutch: &mut TwoInertiaClutch,
+    (drive_shaft, drive): (&Shaft, &DriveEnd),
+    (load_shaft, load): (&Shaft, &DriveEnd),
+    capacity: f64,
+    u: f64,
+) -> bool {
+    let t1 = drive_shaft.torque(drive, u, clutch.angle1, clutch.rate1);
+    let t2 = load_shaft.torque(load, u, clutch.angle2, clutch.rate2);
+    let breaks = clutch.locked && clutch.sticking_torque(t1, t2).abs() > capacity;
+    if breaks {
+        clutch.locked = false;
+    }
+    breaks
 }
 
 #[cfg(test)]

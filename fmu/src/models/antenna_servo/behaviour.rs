@@ -1,12 +1,15 @@
 //! What `AntennaAzimuthServo`'s default run must show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
 use crate::claim;
 
 pub const BEHAVIOUR: Behaviour = Behaviour::of(default_run).refuses(&[
     Refusal::new(&[("breakaway_pressure", 300.0)], STATIC_BELOW_COULOMB),
     Refusal::of_internal_step(&[("internal_step", 1.0)], "needs internal_step <= 1/omega"),
-]);
+])
+// The stop Hill's law locates inside the loop's Euler step (t_c, Hill Eq. 3);
+// the breakaway is due at a step's end.
+.returns_early(EarlyReturn::located(&[]));
 
 /// Hill Sec. IV, 1 mdeg step, Hill's friction: the axis stays exactly still
 /// until its torque passes the 425 psi static level, then breaks away.

@@ -321,11 +321,30 @@ impl Model for AntennaAzimuthServo {
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
         let before = self.contact;
+        // Hill's law places a stop inside the step (the loop is Euler at
+        // the step's end): early return takes the step again to it.
+        let stop = self.servo.stop_instant(&self.design, dt);
         self.servo.step(&self.design, self.command, dt);
         self.contact = Motion::of_rate(self.servo.antenna_rate);
         if let Some(t) = Transition::of_motion(before, self.contact) {
-            on_transition(t);
+            on_transition(t.at(stop.filter(|_| self.contact == Motion::Stuck)));
         }
+    }
+
+    /// Hill's law: a stuck axis whose gear torque now passes the static
+    /// level slides from here (w still exactly 0), as the next step finds.
+    fn settle(&mut self, on_transition: &mut dyn FnMut(Transition)) -> bool {
+        let gear = self.gear_torque();
+        let breaks = self.design.friction == AxisFriction::Hill
+            && self.contact == Motion::Stuck
+            && self.servo.antenna_rate == 0.0
+            && gear.abs() > self.design.static_torque;
+        if breaks {
+            let before = self.contact;
+            self.contact = Motion::of_rate(gear);
+            on_transition(Transition::of_motion(before, self.contact).expect("a change"));
+        }
+        breaks
     }
 }
 

@@ -1,9 +1,12 @@
 //! What `ClutchStickSlip`'s default run must show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Run};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Run};
 use crate::claim;
 
-pub const BEHAVIOUR: Behaviour = Behaviour::of(default_run);
+/// The slip 10 - 20*t closes at 0.5 s, a point of the default 10 ms grid:
+/// checked at 3 ms steps, where it falls inside one.
+pub const BEHAVIOUR: Behaviour =
+    Behaviour::of(default_run).returns_early(EarlyReturn::located(&[(0.5, 1e-12)]).at_step(0.003));
 
 /// Two unit inertias, 10 and 0 rad/s, no torque: momentum 10 conserved,
 /// locking at the common 5 rad/s.

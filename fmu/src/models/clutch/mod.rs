@@ -111,4 +111,16 @@ impl Model for ClutchStickSlip {
         let (torques, slopes) = ((self.torque1, self.torque2), (self.slope1, self.slope2));
         self.two.step(torques, slopes, (self.capacity, self.capacity_slope), dt, on_transition);
     }
+
+    #[inline]
+    fn step_to_event(&mut self, dt: f64, earliest: f64, on_transition: &mut dyn FnMut(Transition)) -> Option<f64> {
+        let (torques, slopes) = ((self.torque1, self.torque2), (self.slope1, self.slope2));
+        self.two.step_to_event(torques, slopes, (self.capacity, self.capacity_slope), dt, earliest, on_transition)
+    }
+
+    /// Inputs set at an event (a torque or capacity that jumps) break the
+    /// lock at once.
+    fn settle(&mut self, on_transition: &mut dyn FnMut(Transition)) -> bool {
+        self.two.settle((self.torque1, self.torque2), self.capacity, on_transition)
+    }
 }

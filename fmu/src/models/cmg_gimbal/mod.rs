@@ -201,6 +201,14 @@ impl Model for CmgGimbalRateLoop {
             on_transition(t);
         }
     }
+
+    /// No early return: Dahl's friction is continuous through zero rate, and
+    /// the sense of motion, logged as a transition, is no output (Model
+    /// Exchange's sign state only).
+    fn step_to_event(&mut self, dt: f64, _earliest: f64, on_transition: &mut dyn FnMut(Transition)) -> Option<f64> {
+        self.step(dt, on_transition);
+        None
+    }
 }
 
 impl CmgGimbalRateLoop {

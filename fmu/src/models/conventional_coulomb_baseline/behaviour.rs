@@ -1,10 +1,13 @@
 //! What `ConventionalCoulombBaseline`'s default run must show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
 use crate::claim;
 
-pub const BEHAVIOUR: Behaviour =
-    Behaviour::of(default_run).refuses(&[Refusal::new(&[("tau_static", 0.5)], STATIC_BELOW_COULOMB)]);
+/// Its sign chatter changes the mode at internal steps, and each change
+/// returns early: the conventional model's physics, shown as it is.
+pub const BEHAVIOUR: Behaviour = Behaviour::of(default_run)
+    .refuses(&[Refusal::new(&[("tau_static", 0.5)], STATIC_BELOW_COULOMB)])
+    .returns_early(EarlyReturn::at_internal_step(&[]));
 
 /// The conventional model (F_c = 1, 1 ms internal steps) under the same torque:
 /// where it should rest it chatters within F_c*dt/J = 1e-3 rad/s of zero and creeps,

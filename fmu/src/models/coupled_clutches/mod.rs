@@ -249,6 +249,25 @@ impl Model for CoupledClutches {
         self.chain.step(&self.external(), &sliding, &holding, dt);
         self.report_modes(&before, on_transition);
     }
+
+    /// Early return at the first lock or reversal of a sliding clutch,
+    /// located in closed form (breaking loose happens at a step's start).
+    fn step_to_event(&mut self, dt: f64, earliest: f64, on_transition: &mut dyn FnMut(Transition)) -> Option<f64> {
+        let before = self.chain.mode;
+        let (sliding, holding) = self.capacities();
+        let taken = self.chain.step_to_event(&self.external(), &sliding, &holding, dt, earliest);
+        let stopped = taken < dt;
+        let changed = self.report_modes_at(&before, stopped.then_some(taken), on_transition);
+        (stopped || changed).then_some(taken)
+    }
+
+    /// A clutch the held torques from here break loose slides now.
+    fn settle(&mut self, on_transition: &mut dyn FnMut(Transition)) -> bool {
+        let before = self.chain.mode;
+        let (sliding, holding) = self.capacities();
+        self.chain.settle_modes(&self.external(), &sliding, &holding);
+        self.report_modes_at(&before, None, on_transition)
+    }
 }
 
 /// State `k` of the Model Exchange form: a body's angle, integrating its rate.
@@ -298,6 +317,13 @@ impl CoupledClutches {
 
     /// Report each clutch whose mode changed since `before`.
     fn report_modes(&self, before: &[ClutchMode], on_transition: &mut dyn FnMut(Transition)) {
+        self.report_modes_at(before, None, on_transition);
+    }
+
+    /// [`Self::report_modes`], each `at` the instant given (`None`: the
+    /// step's end); whether any changed.
+    fn report_modes_at(&self, before: &[ClutchMode], at: Option<f64>, on_transition: &mut dyn FnMut(Transition)) -> bool {
+        let mut changed = false;
         for (k, (b, a)) in before.iter().zip(&self.chain.mode).take(3).enumerate() {
             if b != a {
                 let meaning = match a {
@@ -307,9 +333,11 @@ impl CoupledClutches {
                     ClutchMode::Free => "free",
                 };
                 let what = ["clutch 1", "clutch 2", "clutch 3"][k];
-                on_transition(Transition { what, from: b.code(), to: a.code(), meaning, at: None });
+                on_transition(Transition { what, from: b.code(), to: a.code(), meaning, at });
+                changed = true;
             }
         }
+        changed
     }
 
     /// Sliding and static capacities of the three clutches (free when f <= 0).

@@ -1,11 +1,12 @@
 //! What `DahlInertia`, `DahlElement` and `DahlShaftLoad`'s default runs must
 //! show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Refusal, Run};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Refusal, Run};
 use crate::claim;
 
 pub const INERTIA: Behaviour = Behaviour::of(inertia)
-    .refuses(&[Refusal::of_internal_step(&[("internal_step", 1.0)], "needs internal_step <=")]);
+    .refuses(&[Refusal::of_internal_step(&[("internal_step", 1.0)], "needs internal_step <=")])
+    .returns_early(EarlyReturn::at_internal_step(&[]));
 
 pub const ELEMENT: Behaviour = Behaviour::of(element);
 
@@ -13,7 +14,8 @@ pub const ELEMENT: Behaviour = Behaviour::of(element);
 pub const SHAFT: Behaviour = Behaviour::of(shaft).refuses(&[Refusal::of_internal_step(
     &[("internal_step", 0.2)],
     "h*max(sqrt(k_shaft/J), d_shaft/J) = 0.632",
-)]);
+)])
+.returns_early(EarlyReturn::at_internal_step(&[]));
 
 /// Nurre Fig. 5: I = 5, Tf0 = 0.0424, w0 = 0.002; the body starts in steady sliding
 /// (Tf = -Tf0), and the presliding spring keeps |Tf| <= Tf0 throughout.

@@ -1,10 +1,11 @@
 //! What `FlapActuatorServo`'s default run must show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Refusal, Run};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Refusal, Run};
 use crate::claim;
 
 pub const BEHAVIOUR: Behaviour = Behaviour::of(default_run)
-    .refuses(&[Refusal::of_internal_step(&[("internal_step", 1e-3)], "needs internal_step <=")]);
+    .refuses(&[Refusal::of_internal_step(&[("internal_step", 1e-3)], "needs internal_step <=")])
+    .returns_early(EarlyReturn::at_internal_step(&[]));
 
 /// Borello Fig. 6 command of 1.5 deg: the surface arrives within 10 % and
 /// friction stays at its levels (2000 N.m here).

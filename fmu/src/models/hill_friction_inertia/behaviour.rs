@@ -1,6 +1,6 @@
 //! What `HillFrictionInertia`'s default run must show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
 use crate::claim;
 
 /// The numbers the description quotes, as it prints them; the checks read them.
@@ -17,8 +17,10 @@ fn quoted(text: &str) -> f64 {
     text.parse().unwrap_or_else(|_| panic!("{text} is no number"))
 }
 
-pub const BEHAVIOUR: Behaviour =
-    Behaviour::of(default_run).refuses(&[Refusal::new(&[("tau_static", 0.5)], STATIC_BELOW_COULOMB)]);
+/// The stop at 2 + 0.474/(F_c/J) = 2.474 s (see `default_run`), located.
+pub const BEHAVIOUR: Behaviour = Behaviour::of(default_run)
+    .refuses(&[Refusal::new(&[("tau_static", 0.5)], STATIC_BELOW_COULOMB)])
+    .returns_early(EarlyReturn::located(&[(2.474, 1e-12)]));
 
 /// At rest (J = 1), tau = t on [0, 2) then 0, held over each 10 ms step at its
 /// value at the step's start (tau_k = 0.01*k). Hill (F_s = 1.2, F_c = 1): stuck,

@@ -1,12 +1,17 @@
 //! What `HillFrictionShaftLoad`'s default run must show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
 use crate::claim;
 
 /// Stick, slip and stops exact inside the step for a drive end held over it.
 pub const BEHAVIOUR: Behaviour = Behaviour::of(default_run)
     .refuses(&[Refusal::new(&[("tau_static", 0.5)], STATIC_BELOW_COULOMB)])
-    .exact_for_held_inputs();
+    .exact_for_held_inputs()
+    .returns_early(EarlyReturn::located(&[(STOP, 1e-12)]));
+
+/// The stop of the half swing, pi/sqrt(10) s (see `default_run`; the test
+/// below checks the digits).
+const STOP: f64 = 0.993_458_826_579_61;
 
 /// The shaft port released: drive end held at 0.25 rad, J = 1, k = 10, F_c = 1,
 /// F_s = 1.5: a half swing about 0.15 rad, phi = 0.15 - 0.15*cos(sqrt(10) t),
@@ -27,4 +32,12 @@ fn default_run(r: &Run) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_stop_is_pi_over_sqrt_10() {
+        assert_eq!(super::STOP, std::f64::consts::PI / 10f64.sqrt());
+    }
 }

@@ -228,4 +228,20 @@ impl Model for HillFrictionShaftLoad {
             on_transition(t);
         }
     }
+
+    /// Early return at the load's stop, breakaway or reversal, located in
+    /// closed form: the load's mode from there is the sense it moves in
+    /// (sliding at `w = 0.0` from a breakaway), the drive end where the
+    /// step's inputs moved it.
+    fn step_to_event(&mut self, dt: f64, earliest: f64, on_transition: &mut dyn FnMut(Transition)) -> Option<f64> {
+        let before = self.contact;
+        let (event, taken, sense) = self.load.step_to_event(self.drive, dt, earliest, self.contact.sign());
+        let stopped = taken < dt;
+        self.contact = Motion::of_rate(if stopped { sense } else { self.load.rate });
+        if stopped {
+            self.drive = self.drive.moved_by(taken);
+        }
+        let transition = Transition::of_motion(before, self.contact);
+        crate::model::report_stop(transition, (event, taken), dt, earliest, on_transition)
+    }
 }

@@ -170,7 +170,9 @@ impl Model for LoadDependentFrictionInertia {
 
     #[inline]
     fn step(&mut self, dt: f64, on_transition: &mut dyn FnMut(Transition)) {
-        let before = Motion::of_rate(self.element.rate);
+        // The mode the outputs show (at rest at the start: the motion the
+        // inputs start), so that a transition is one `mode` shows.
+        let before = self.contact;
         // Table 1's law integrated exactly (its Euler step delays breakaways
         // and stops by up to a step; FlapActuatorServo keeps it, as the
         // paper's figures use it).
@@ -340,5 +342,28 @@ impl Model for LoadDependentFrictionShaftLoad {
         if let Some(t) = Transition::of_motion(before, self.contact) {
             on_transition(t);
         }
+    }
+    /// Early return at the end of the substep in which the element sticks,
+    /// breaks away or meets a stop (Table 1 integrates a substep as a
+    /// whole); the drive end where the step's inputs moved it.
+    fn step_in_to_event(
+        &mut self,
+        dt: f64,
+        n: usize,
+        earliest: f64,
+        on_transition: &mut dyn FnMut(Transition),
+    ) -> Option<f64> {
+        let before = Motion::of_rate(self.element.rate);
+        let mut body = friction::UnderLoad { element: &mut self.element, load: self.load_torque };
+        let (impulses, taken) = self.shaft.step_body_to_event(&self.drive, dt, n, &mut body, earliest);
+        self.drive_torque = 0.0 - impulses.shaft_impulse / taken;
+        self.friction_torque = impulses.friction_impulse / taken;
+        self.contact = Motion::of_rate(self.element.rate);
+        let stopped = taken < dt;
+        if stopped {
+            self.drive = self.drive.moved_by(taken);
+        }
+        let transition = Transition::of_motion(before, self.contact);
+        crate::model::report_stop(transition, (None, taken), dt, earliest, on_transition)
     }
 }

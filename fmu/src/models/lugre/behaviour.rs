@@ -3,7 +3,7 @@
 //! stiffness sigma0, the steady state Eq. 7) and the damped swing of the
 //! load behind a winding shaft, with the paper's parameters.
 
-use crate::behaviour::{close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
 use crate::claim;
 
 const REFUSALS: &[Refusal] = &[Refusal::new(&[("tau_static", 0.5)], STATIC_BELOW_COULOMB)];
@@ -17,9 +17,11 @@ const REFUSALS: &[Refusal] = &[Refusal::new(&[("tau_static", 0.5)], STATIC_BELOW
 pub const INERTIA: Behaviour = Behaviour::of(inertia).refuses(REFUSALS).stories_differ(
     "the ringing on the bristles after the stop changes w's sign down to 1e-12 rad/s in Co-Simulation, below the \
      solver's tolerance in Model Exchange",
-);
+)
+.returns_early(EarlyReturn::at_internal_step(&[]));
 pub const ELEMENT: Behaviour = Behaviour::of(element).refuses(REFUSALS);
-pub const SHAFT: Behaviour = Behaviour::of(shaft).refuses(REFUSALS);
+pub const SHAFT: Behaviour =
+    Behaviour::of(shaft).refuses(REFUSALS).returns_early(EarlyReturn::at_internal_step(&[]));
 
 /// The numbers `LuGreInertia`'s description quotes, as it prints them; the
 /// checks below read them.

@@ -1,11 +1,17 @@
 //! What `ShaftClutch`'s default run must show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Refusal, Run};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Refusal, Run};
 use crate::claim;
 
 /// Per shaft and plate: 0.2 s * sqrt(10/0.25) = 1.26 > 0.5.
 pub const BEHAVIOUR: Behaviour = Behaviour::of(default_run)
-    .refuses(&[Refusal::of_internal_step(&[("internal_step", 0.2)], "drive shaft and plate 1 (k_drive, d_drive, J1")]);
+    .refuses(&[Refusal::of_internal_step(&[("internal_step", 0.2)], "drive shaft and plate 1 (k_drive, d_drive, J1")])
+    // The drive end winds the drive shaft at 2 rad/s against the load shaft
+    // (both 10 N.m/rad): the torque the clutch must carry, about 10 N.m/s
+    // times t, reaches its 1 N.m at 0.1 s, a point of the default
+    // 2 ms grid (and of 2.5 and 5 ms), where the step ends at the break:
+    // checked at 4.5 ms steps, the break at an internal step's boundary.
+    .returns_early(EarlyReturn::at_internal_step(&[(0.1, 1e-3)]).at_step(0.0045));
 
 /// Locked from rest (w1 == w2 exactly) until the torque the clutch must
 /// carry passes its 1 N.m near 0.10 s; then slipping to the end at the

@@ -219,4 +219,37 @@ impl Model for ShaftClutch {
             on_transition(t);
         }
     }
+
+    /// Early return at the clutch's lock or break, located inside the
+    /// substep that has it; both shaft ends where the step's inputs moved
+    /// them.
+    fn step_in_to_event(
+        &mut self,
+        dt: f64,
+        n: usize,
+        earliest: f64,
+        on_transition: &mut dyn FnMut(Transition),
+    ) -> Option<f64> {
+        let before = self.two.clutch.locked;
+        let c = &mut self.two.clutch;
+        let (impulses, event, taken) = friction::step_between_shafts_to_event(
+            c,
+            &self.drive_shaft,
+            &self.drive,
+            &self.load_shaft,
+            &self.load,
+            self.capacity,
+            dt,
+            n,
+            earliest,
+        );
+        (self.drive_torque, self.load_torque) = (0.0 - impulses.drive / taken, 0.0 - impulses.load / taken);
+        c.clutch_torque = impulses.clutch / taken;
+        let stopped = taken < dt;
+        if stopped {
+            (self.drive, self.load) = (self.drive.moved_by(taken), self.load.moved_by(taken));
+        }
+        let transition = Transition::of_lock(before, c.locked);
+        crate::model::report_stop(transition, (event, taken), dt, earliest, on_transition)
+    }
 }

@@ -1,11 +1,12 @@
 //! What `StribeckInertia`, `StribeckElement` and `StribeckShaftLoad`'s default
 //! runs must show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Refusal, Run, STATIC_BELOW_COULOMB};
 use crate::claim;
 
-pub const INERTIA: Behaviour =
-    Behaviour::of(inertia).refuses(&[Refusal::new(&[("tau_static", 0.3)], STATIC_BELOW_COULOMB)]);
+pub const INERTIA: Behaviour = Behaviour::of(inertia)
+    .refuses(&[Refusal::new(&[("tau_static", 0.3)], STATIC_BELOW_COULOMB)])
+    .returns_early(EarlyReturn::at_internal_step(&[]));
 
 pub const ELEMENT: Behaviour =
     Behaviour::of(element).refuses(&[Refusal::new(&[("tau_static", 0.3)], STATIC_BELOW_COULOMB)]);
@@ -13,7 +14,8 @@ pub const ELEMENT: Behaviour =
 pub const SHAFT: Behaviour = Behaviour::of(shaft).refuses(&[
     Refusal::new(&[("tau_static", 0.3)], STATIC_BELOW_COULOMB),
     Refusal::of_internal_step(&[("k_shaft", 1e4), ("J", 0.01)], "h*max(sqrt(k_shaft/J), d_shaft/J)"),
-]);
+])
+.returns_early(EarlyReturn::at_internal_step(&[]));
 
 /// The same torque on the maps (J = 1, f_s = 0.95, f_c = 0.5): no motion (Stribeck:
 /// its static level holds w at 0.0) or a creep (Majd-Simaan) below f_s, sliding

@@ -1,9 +1,16 @@
 //! What `TwoInertiaClutch`'s default run must show (see [`crate::behaviour`]).
 
-use crate::behaviour::{close, Behaviour, Run};
+use crate::behaviour::{EarlyReturn, close, Behaviour, Run};
 use crate::claim;
 
-pub const BEHAVIOUR: Behaviour = Behaviour::of(default_run);
+/// The break at ln(2)/5 = 0.1386 s: the damping torque is held over each
+/// 1 ms internal step, so the step returns at the end of the internal step
+/// after which the clutch can no longer carry it.
+pub const BEHAVIOUR: Behaviour = Behaviour::of(default_run)
+    .returns_early(EarlyReturn::at_internal_step(&[(BREAKAWAY, 1e-3)]));
+
+/// ln(2)/5 s (see `default_run`; the test below checks the digits).
+const BREAKAWAY: f64 = 0.138_629_436_111_989_06;
 
 /// The blog's plant (J1 = J2 = 1, drive 20 N.m, damping 10 N.m.s on J2)
 /// with a 15 N.m clutch: locked from rest, 2*w' = 20 - 10*w, so
@@ -28,4 +35,12 @@ fn default_run(r: &Run) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_breakaway_is_ln_2_over_5() {
+        assert_eq!(super::BREAKAWAY, 2f64.ln() / 5.0);
+    }
 }

@@ -133,4 +133,19 @@ impl Model for TwoInertiaClutch {
         let torques = (self.drive_torque, damping_torque);
         self.two.step(torques, (self.drive_slope, 0.0), (self.capacity, self.capacity_slope), dt, on_transition);
     }
+
+    #[inline]
+    fn step_to_event(&mut self, dt: f64, earliest: f64, on_transition: &mut dyn FnMut(Transition)) -> Option<f64> {
+        let damping_torque = -self.damping * self.two.clutch.rate2;
+        let torques = (self.drive_torque, damping_torque);
+        let (slopes, capacity) = ((self.drive_slope, 0.0), (self.capacity, self.capacity_slope));
+        self.two.step_to_event(torques, slopes, capacity, dt, earliest, on_transition)
+    }
+
+    /// The damping torque held over the next internal step may take the
+    /// sticking torque past the capacity: the lock breaks now.
+    fn settle(&mut self, on_transition: &mut dyn FnMut(Transition)) -> bool {
+        let torques = (self.drive_torque, -self.damping * self.two.clutch.rate2);
+        self.two.settle(torques, self.capacity, on_transition)
+    }
 }
