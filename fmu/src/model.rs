@@ -29,6 +29,10 @@ pub struct Transition {
 /// clone is a complete FMU state and serde gives its serialized form.
 pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static {
     const INFO: ModelInfo;
+    /// `INFO.identifier`, evaluated at compile time: the FMI layer names the
+    /// model through this alone, so that a model's binary does not carry the
+    /// rest of `INFO` (its page's texts, equations, sources and scenarios).
+    const IDENTIFIER: &'static str = Self::INFO.identifier;
     /// The variables; a variable's value reference is its index here.
     const VARIABLES: &'static [Variable<Self>];
     /// Inputs whose first time derivative (`fmi2SetRealInputDerivatives`)

@@ -12,14 +12,33 @@ pub fn number(x: f64) -> String {
     if !x.is_finite() || x == 0.0 {
         return if x == 0.0 { "0".into() } else { format!("{x}") };
     }
-    // Rounded to ten significant digits, then written in the shortest form
-    // that reads back as that rounded value.
-    let rounded: f64 = format!("{x:.9e}").parse().unwrap_or(x);
-    let magnitude = rounded.abs();
-    if (1e-4..1e15).contains(&magnitude) {
-        format!("{rounded}")
-    } else {
-        format!("{rounded:e}")
+    if x.abs() < f64::MIN_POSITIVE {
+        // Subnormal: fewer than ten digits are significant; its shortest form.
+        return format!("{x:e}");
+    }
+    // Rounded to ten significant digits, trailing zeros dropped: the
+    // shortest form of that rounded value, found in the digits themselves
+    // (parsing them back would carry std's float parser, 16 KB, into every
+    // binary for its messages).
+    let written = format!("{x:.9e}");
+    let (mantissa, exponent) = written.split_once('e').unwrap_or((&written, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let sign = if x < 0.0 { "-" } else { "" };
+    let all: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let digits = all.trim_end_matches('0');
+    let (lead, rest) = digits.split_at(1);
+    match exponent {
+        -4..=-1 => format!("{sign}0.{}{digits}", "0".repeat((-exponent - 1) as usize)),
+        0..=14 => {
+            let whole = exponent as usize + 1;
+            if digits.len() <= whole {
+                format!("{sign}{digits}{}", "0".repeat(whole - digits.len()))
+            } else {
+                format!("{sign}{}.{}", &digits[..whole], &digits[whole..])
+            }
+        }
+        _ if rest.is_empty() => format!("{sign}{lead}e{exponent}"),
+        _ => format!("{sign}{lead}.{rest}e{exponent}"),
     }
 }
 
@@ -52,6 +71,38 @@ mod tests {
         assert_eq!(number(123456789.123), "123456789.1");
         assert_eq!(number(5e-324), "5e-324");
         assert_eq!(number(1e16), "1e16");
+        assert_eq!(number(-2.5e-7), "-2.5e-7");
+        assert_eq!(number(99999999999.99999), "100000000000");
+        assert_eq!(number(9.99999999999e-5), "0.0001");
+        assert_eq!(number(1.234e20), "1.234e20");
+    }
+
+    /// The digits written equal those of the ten-digit rounding read back
+    /// and written in its shortest form (the definition, through std's
+    /// parser), over numbers of every magnitude.
+    #[test]
+    fn the_digits_are_the_shortest_form_of_the_rounded_value() {
+        let by_parsing = |x: f64| -> String {
+            let rounded: f64 = format!("{x:.9e}").parse().unwrap();
+            if (1e-4..1e15).contains(&rounded.abs()) {
+                format!("{rounded}")
+            } else {
+                format!("{rounded:e}")
+            }
+        };
+        let mut bits = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..200_000 {
+            // xorshift: any bit pattern, so every exponent and sign.
+            bits ^= bits << 13;
+            bits ^= bits >> 7;
+            bits ^= bits << 17;
+            let x = f64::from_bits(bits);
+            if x.is_finite() && x.abs() >= f64::MIN_POSITIVE {
+                assert_eq!(number(x), by_parsing(x), "{x:e}");
+                let y = (x.abs().log10() % 20.0).exp2() * x.signum();
+                assert_eq!(number(y), by_parsing(y), "{y:e}");
+            }
+        }
     }
 
     #[test]

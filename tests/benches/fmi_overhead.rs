@@ -121,6 +121,25 @@ fn in_host<T>(mxcsr: u32, f: impl FnOnce() -> T) -> T {
     }
 }
 
+/// Times `call(torque, t)` (set the torque, step from `t` by `H`, read the
+/// rate) over the torque cycle, in the host environment `mxcsr`.
+fn timed(c: &mut Criterion, name: &str, mxcsr: u32, mut call: impl FnMut(f64, f64) -> f64, tau: &[f64]) {
+    let (mut t, mut k) = (0.0, 0);
+    c.bench_function(name, |b| {
+        b.iter_custom(|iterations| {
+            in_host(mxcsr, || {
+                let start = Instant::now();
+                for _ in 0..iterations {
+                    k = (k + 1) & (N - 1);
+                    black_box(call(tau[k], t));
+                    t += H;
+                }
+                start.elapsed()
+            })
+        })
+    });
+}
+
 /// `fmi2SetReal` (the torque) + `fmi2DoStep` + `fmi2GetReal` (the rate).
 fn fmi2_steps(c: &mut Criterion, name: &str, lib: &Fmi2Binding, guid: &CString, vr: Vrs, tau: &[f64], mxcsr: u32) {
     let callbacks = fmu_tests::raw::silent_callbacks();
@@ -133,26 +152,20 @@ fn fmi2_steps(c: &mut Criterion, name: &str, lib: &Fmi2Binding, guid: &CString, 
         lib.fmi2SetupExperiment(comp, 0, 0.0, 0.0, 0, 0.0);
         lib.fmi2EnterInitializationMode(comp);
         lib.fmi2ExitInitializationMode(comp);
-        let mut t = 0.0;
-        let mut k = 0;
-        c.bench_function(name, |b| {
-            b.iter_custom(|iterations| {
-                in_host(mxcsr, || {
-                    let start = Instant::now();
-                    for _ in 0..iterations {
-                        k = (k + 1) & (N - 1);
-                        let mut w = 0.0;
-                        lib.fmi2SetReal(comp, &vr.tau, 1, &tau[k]);
-                        let status = lib.fmi2DoStep(comp, t, H, 1);
-                        t += H;
-                        lib.fmi2GetReal(comp, &vr.w, 1, &mut w);
-                        debug_assert_eq!(status, binding::fmi2Status_fmi2OK);
-                        black_box(w);
-                    }
-                    start.elapsed()
-                })
-            })
-        });
+        timed(
+            c,
+            name,
+            mxcsr,
+            |torque, t| {
+                let mut w = 0.0;
+                lib.fmi2SetReal(comp, &vr.tau, 1, &torque);
+                let status = lib.fmi2DoStep(comp, t, H, 1);
+                lib.fmi2GetReal(comp, &vr.w, 1, &mut w);
+                debug_assert_eq!(status, binding::fmi2Status_fmi2OK);
+                w
+            },
+            tau,
+        );
         lib.fmi2FreeInstance(comp);
     }
 }
@@ -181,28 +194,21 @@ fn fmi3_steps(c: &mut Criterion, name: &str, lib: &Fmi3Binding, token: &CString,
         lib.fmi3SetFloat64(comp, [vr.internal_step, vr.w_start].as_ptr(), 2, [H, 0.0].as_ptr(), 2);
         lib.fmi3EnterInitializationMode(comp, false, 0.0, 0.0, false, 0.0);
         lib.fmi3ExitInitializationMode(comp);
-        let mut t = 0.0;
-        let mut k = 0;
-        c.bench_function(name, |b| {
-            b.iter_custom(|iterations| {
-                in_host(mxcsr, || {
-                    let start = Instant::now();
-                    for _ in 0..iterations {
-                        k = (k + 1) & (N - 1);
-                        let mut w = 0.0;
-                        let (mut event, mut terminate, mut early, mut last) = (false, false, false, 0.0);
-                        lib.fmi3SetFloat64(comp, &tau_vr, 1, &tau[k], 1);
-                        let status =
-                            lib.fmi3DoStep(comp, t, H, true, &mut event, &mut terminate, &mut early, &mut last);
-                        t += H;
-                        lib.fmi3GetFloat64(comp, &w_vr, 1, &mut w, 1);
-                        debug_assert_eq!(status, fmi::fmi3::binding::fmi3Status_fmi3OK);
-                        black_box(w);
-                    }
-                    start.elapsed()
-                })
-            })
-        });
+        timed(
+            c,
+            name,
+            mxcsr,
+            |torque, t| {
+                let mut w = 0.0;
+                let (mut event, mut terminate, mut early, mut last) = (false, false, false, 0.0);
+                lib.fmi3SetFloat64(comp, &tau_vr, 1, &torque, 1);
+                let status = lib.fmi3DoStep(comp, t, H, true, &mut event, &mut terminate, &mut early, &mut last);
+                lib.fmi3GetFloat64(comp, &w_vr, 1, &mut w, 1);
+                debug_assert_eq!(status, fmi::fmi3::binding::fmi3Status_fmi3OK);
+                w
+            },
+            tau,
+        );
         lib.fmi3FreeInstance(comp);
     }
 }

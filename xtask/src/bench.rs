@@ -176,8 +176,9 @@ pub fn write_doc(study: &str) -> Result<()> {
          `fmi2DoStep` + `fmi2GetReal`, and FMI 3.0's `fmi3SetFloat64` + `fmi3DoStep` + `fmi3GetFloat64`, through the \
          exported functions of the model's built binary (dlopen), in a host in IEEE 754's default environment and in \
          one that flushes subnormals (FTZ + DAZ set around each timed block), against the core step and read, same \
-         run (`tests/benches/fmi_overhead.rs`). Rows \"before\" are an earlier build's library of every model \
-         (`FMI_OVERHEAD_BEFORE=<its libfmu.so> cargo xtask bench`), timed in the same run.\n\n\
+         run (`tests/benches/fmi_overhead.rs`). Rows \"before\" are an earlier build's binary \
+         (`FMI_OVERHEAD_BEFORE=<its library> cargo xtask bench`: the model's own, or from before issue 40 the \
+         library of every model), timed in the same run.\n\n\
          | path | host | ns per step | overhead over the core (ns) | / FMI 2.0, same build and host |\n|---|---|---|---|---|\n\
          | core step + read | - | {core:.2} | - | - |\n"
     );

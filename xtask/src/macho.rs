@@ -19,6 +19,8 @@ pub struct Slice {
     pub libraries: Vec<String>,
     /// Exported symbol names as stored (with the leading underscore).
     pub exports: Vec<String>,
+    /// The slice's size in bytes.
+    pub bytes: usize,
 }
 
 /// `xxxx.yy.zz` nibble-packed version, without a zero patch.
@@ -81,5 +83,5 @@ fn slice(arch: &'static str, bytes: &[u8]) -> Result<Slice> {
         .iter()
         .map(|e| String::from_utf8_lossy(e.name()).into_owned())
         .collect();
-    Ok(Slice { arch, file_type, min_os, libraries, exports })
+    Ok(Slice { arch, file_type, min_os, libraries, exports, bytes: bytes.len() })
 }

@@ -426,6 +426,31 @@ pub const FMI3_FUNCTIONS: [&str; 75] = [
     "fmi3ActivateModelPartition",
 ];
 
+/// Issue 40's goal for every model's binary, per architecture (a darwin64
+/// file holds two slices: each counts alone).
+const MAX_BINARY_BYTES: usize = 400_000;
+
+/// The largest of `sizes` (model, bytes), or which one is above
+/// [`MAX_BINARY_BYTES`].
+fn size_verdict(sizes: &[(&str, usize)]) -> Result<String> {
+    if let Some((id, bytes)) = sizes.iter().find(|(_, b)| *b > MAX_BINARY_BYTES) {
+        return Err(format!("{id}: {bytes} bytes, above {MAX_BINARY_BYTES}"));
+    }
+    let smallest = sizes.iter().map(|s| s.1).min().unwrap_or(0);
+    let largest = sizes.iter().max_by_key(|s| s.1).copied().unwrap_or(("-", 0));
+    Ok(format!(
+        "{:.0}-{:.0} KB (largest {}; at most {:.0} KB)",
+        smallest as f64 / 1e3,
+        largest.1 as f64 / 1e3,
+        largest.0,
+        MAX_BINARY_BYTES as f64 / 1e3
+    ))
+}
+
+fn file_size(file: &Path) -> Result<usize> {
+    Ok(io(std::fs::metadata(file), file)?.len() as usize)
+}
+
 fn tool_output(program: &str, args: &[&str], file: &Path) -> Result<String> {
     let out = Command::new(program).args(args).arg(file).output().map_err(|e| format!("cannot run {program}: {e}"))?;
     if !out.status.success() {
@@ -440,8 +465,10 @@ fn elf_structure(name: &str, dir: &Path, models: &[&str], machine: &str) -> Outc
     let name = format!("{name} structure");
     let result = (|| -> Result<String> {
         let mut newest = (0u32, 0u32);
+        let mut sizes = Vec::new();
         for id in models {
             let file = dir.join(format!("{id}.so"));
+            sizes.push((*id, file_size(&file)?));
             let headers = tool_output("objdump", &["-f", "-p", "-h"], &file)?;
             let symbols = tool_output("objdump", &["-T"], &file)?;
             let arch_ok = headers.lines().any(|l| l.starts_with("architecture:") && l.contains(machine))
@@ -481,7 +508,8 @@ fn elf_structure(name: &str, dir: &Path, models: &[&str], machine: &str) -> Outc
             return Err(format!("needs GLIBC_{}.{} (> 2.17)", newest.0, newest.1));
         }
         Ok(format!(
-            "{machine}, stripped, exports exactly the 44 fmi2 and 75 fmi3 functions, needs only libc/libm/libpthread/libdl, newest symbol GLIBC_{}.{}",
+            "{machine}, stripped, {}, exports exactly the 44 fmi2 and 75 fmi3 functions, needs only libc/libm/libpthread/libdl, newest symbol GLIBC_{}.{}",
+            size_verdict(&sizes)?,
             newest.0, newest.1
         ))
     })();
@@ -492,8 +520,10 @@ fn elf_structure(name: &str, dir: &Path, models: &[&str], machine: &str) -> Outc
 fn pe_structure(dir: &Path, models: &[&str]) -> Outcome {
     let result = (|| -> Result<String> {
         let mut dlls = BTreeSet::new();
+        let mut sizes = Vec::new();
         for id in models {
             let file = dir.join(format!("{id}.dll"));
+            sizes.push((*id, file_size(&file)?));
             let text = tool_output("x86_64-w64-mingw32-objdump", &["-p", "-h"], &file)?;
             if !text.contains("pei-x86-64") {
                 return Err(format!("{id}: not PE32+ x86-64"));
@@ -521,7 +551,8 @@ fn pe_structure(dir: &Path, models: &[&str]) -> Outcome {
             check_exports(&exported).map_err(|e| format!("{id}: {e}"))?;
         }
         Ok(format!(
-            "PE32+ x86-64, stripped, exports exactly the 44 fmi2 and 75 fmi3 functions, imports only {}",
+            "PE32+ x86-64, stripped, {}, exports exactly the 44 fmi2 and 75 fmi3 functions, imports only {}",
+            size_verdict(&sizes)?,
             dlls.into_iter().collect::<Vec<_>>().join(", ")
         ))
     })();
@@ -531,6 +562,7 @@ fn pe_structure(dir: &Path, models: &[&str]) -> Outcome {
 fn darwin_structure(dir: &Path, models: &[&str]) -> Outcome {
     let result = (|| -> Result<String> {
         let mut summary = String::new();
+        let mut sizes = Vec::new();
         for id in models {
             let file = dir.join(format!("{id}.dylib"));
             let data = io(std::fs::read(&file), &file)?;
@@ -559,6 +591,7 @@ fn darwin_structure(dir: &Path, models: &[&str]) -> Outcome {
                     .map(|e| e.trim_start_matches('_').to_string())
                     .collect();
                 check_exports(&exported).map_err(|e| format!("{id}: {arch}: {e}"))?;
+                sizes.push((*id, s.bytes));
                 if summary.len() < 400 && id == &models[0] {
                     summary += &format!("{arch} (macOS >= {}, links {}), ", s.min_os, s.libraries.join(" "));
                 }
@@ -568,8 +601,9 @@ fn darwin_structure(dir: &Path, models: &[&str]) -> Outcome {
             }
         }
         Ok(format!(
-            "NOT RUN (no macOS here): universal Mach-O dylib with {summary}each exporting the 44 fmi2 and 75 fmi3 functions and \
+            "NOT RUN (no macOS here): universal Mach-O dylib with {summary}each slice {}, each exporting the 44 fmi2 and 75 fmi3 functions and \
              nothing else but {}",
+            size_verdict(&sizes)?,
             MACOS_LINKER_SYMBOLS.join(" ")
         ))
     })();

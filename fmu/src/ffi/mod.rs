@@ -14,6 +14,8 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![allow(clippy::missing_safety_doc)]
 
+#[cfg(test)]
+pub(crate) mod binding_rules;
 pub mod export;
 pub mod float_env;
 
@@ -156,7 +158,7 @@ impl Exported {
     /// Model `M` with the GUID of its model description (written into its
     /// binary's source by `cargo xtask fmu`, checked current by a test).
     pub const fn of<M: crate::model::Model>(guid: &'static str) -> Self {
-        Exported { identifier: M::INFO.identifier, guid, new_instance: crate::registry::boxed::<M> }
+        Exported { identifier: M::IDENTIFIER, guid, new_instance: crate::registry::boxed::<M> }
     }
 }
 

@@ -29,6 +29,10 @@ pub const RESET: Allowed = ANY_BUT_FATAL | set(&[Fatal]);
 /// leaves the FMU terminated, where values may be read for debugging).
 pub const GET: Allowed =
     set(&[Instantiated, InitializationMode, StepComplete, Terminated, Error, EventMode, ContinuousTimeMode]);
+/// `fmi3GetFloat64`'s read of one plain field, answered as FMI 2.0's: not
+/// in Instantiated, where only start values may be read and the general
+/// path decides which.
+pub const GET_ONE_PLAIN: Allowed = GET & !INSTANTIATED;
 pub const SET: Allowed = set(&[Instantiated, InitializationMode, StepComplete, EventMode, ContinuousTimeMode]);
 pub const FMU_STATE: Allowed = ANY_BUT_FATAL;
 pub const DERIVATIVES: Allowed = set(&[InitializationMode, StepComplete, Terminated, EventMode, ContinuousTimeMode]);

@@ -13,7 +13,7 @@ where
     M: Model,
 {
     M::VARIABLES.get(index_of(vr)).ok_or_else(|| {
-        format!("value reference {vr} does not exist in {} (valid: 1..={})", M::INFO.identifier, M::VARIABLES.len())
+        format!("value reference {vr} does not exist in {} (valid: 1..={})", M::IDENTIFIER, M::VARIABLES.len())
     })
 }
 

@@ -44,7 +44,7 @@ pub(super) fn hybrid_states<M: Model>() -> &'static [crate::model::State<M>] {
 pub(super) fn state_value<M: Model>(model: &M, s: &crate::model::State<M>) -> f64 {
     match M::VARIABLES.iter().find(|v| v.name == s.variable).map(|v| &v.value) {
         Some(Value::Real { get, .. }) => get(model),
-        _ => panic!("{}: continuous state {} is not a Real variable", M::INFO.identifier, s.variable),
+        _ => panic!("{}: continuous state {} is not a Real variable", M::IDENTIFIER, s.variable),
     }
 }
 
@@ -151,7 +151,7 @@ impl<M: Model> Hybrid for ModelBox<M> {
         let events_on = log.enabled(log::EVENTS);
         let changed = (h.event)(&mut self.model, &mut |tr| {
             if events_on {
-                log_transition(log, M::INFO.identifier, time, time, tr);
+                log_transition(log, M::IDENTIFIER, time, time, tr);
             }
         });
         let moved = h.states.iter().zip(before).any(|(s, b)| state_value(&self.model, s).to_bits() != b);

@@ -380,7 +380,7 @@ impl<M: Model> Stepper for ModelBox<M> {
         let events_on = log.enabled(log::EVENTS);
         self.advance::<false>(t, h, substeps, false, &mut |start, end, tr| {
             if events_on {
-                log_transition(log, M::INFO.identifier, start, end, tr);
+                log_transition(log, M::IDENTIFIER, start, end, tr);
             }
         })
         .map_err(StepError::Failed)?;
@@ -406,7 +406,7 @@ impl<M: Model> Stepper for ModelBox<M> {
         let (end, taken) = self
             .advance::<true>(t, h, substeps, early_return, &mut |start, end, tr| {
                 if events_on {
-                    log_transition(log, M::INFO.identifier, start, end, tr);
+                    log_transition(log, M::IDENTIFIER, start, end, tr);
                 }
             })
             .map_err(StepError::Failed)?;
@@ -419,7 +419,7 @@ impl<M: Model> Stepper for ModelBox<M> {
         let events_on = log.enabled(log::EVENTS);
         self.model.settle(&mut |tr| {
             if events_on {
-                log_transition(log, M::INFO.identifier, time, time, tr);
+                log_transition(log, M::IDENTIFIER, time, time, tr);
             }
         })
     }

@@ -147,7 +147,7 @@ where
     #[inline]
     pub fn step_port(&mut self, dt: f64, n: usize, on_transition: &mut dyn FnMut(crate::model::Transition)) {
         let before = self.load.contact;
-        let impulses = self.shaft.step_body(&self.drive, dt, n, &mut self.load.body);
+        let (impulses, _) = self.shaft.step_body(&self.drive, dt, n, &mut self.load.body, None);
         self.load.contact = self.load.body.motion();
         self.drive_torque = 0.0 - impulses.shaft_impulse / dt;
         self.load.body.friction_torque = impulses.friction_impulse / dt;
@@ -157,7 +157,7 @@ where
     }
 
     /// [`Self::step_port`] that stops right after the load's first change
-    /// of motion (see `friction::Shaft::step_body_to_event`), the drive end
+    /// of motion (see `friction::Shaft::step_body`), the drive end
     /// where the step's inputs moved it; see `Model::step_in_to_event`.
     pub fn step_port_to_event(
         &mut self,
@@ -167,7 +167,7 @@ where
         on_transition: &mut dyn FnMut(crate::model::Transition),
     ) -> Option<f64> {
         let before = self.load.contact;
-        let (impulses, taken) = self.shaft.step_body_to_event(&self.drive, dt, n, &mut self.load.body, earliest);
+        let (impulses, taken) = self.shaft.step_body(&self.drive, dt, n, &mut self.load.body, Some(earliest));
         self.load.contact = self.load.body.motion();
         self.drive_torque = 0.0 - impulses.shaft_impulse / taken;
         self.load.body.friction_torque = impulses.friction_impulse / taken;

@@ -137,35 +137,23 @@ impl Shaft {
     /// exact for a drive end at constant rate (what the ports send); with a
     /// drive acceleration `a` it leaves out the spring's `k*a*u^2/2`, up to
     /// `k*a*h^2/6` in the substep's mean torque.
-    pub fn step_body(&self, drive: &DriveEnd, dt: f64, n: usize, body: &mut impl TorqueDriven) -> ShaftStep {
-        let h = dt / n as f64;
-        let mut impulses = ShaftStep::default();
-        for i in 0..n {
-            let u = i as f64 * h;
-            let (angle, rate) = (body.angle(), body.rate());
-            let applied = self.torque(drive, u, angle, rate);
-            let slope = self.stiffness * (drive.rate_at(u) - rate) + self.damping * drive.acceleration;
-            let friction = body.advance_under(applied, slope, h);
-            impulses.shaft_impulse += (applied + 0.5 * slope * h) * h;
-            impulses.friction_impulse += friction * h;
-        }
-        impulses
-    }
-
-    /// [`Self::step_body`] that stops right after its first substep in which
-    /// the body's sense of motion (the sign of its rate) changes, at or after
-    /// `earliest` and short of `dt` (a simulator's early return at the
-    /// event): at the instant the body's law locates inside the substep
-    /// (the substep taken again to there, and kept if it reproduces the
-    /// change: a stop to `w = 0.0`), else at the substep's end. Returns the
-    /// impulses up to there and the time taken (`dt` unless it stopped).
-    pub fn step_body_to_event<B: TorqueDriven>(
+    ///
+    /// With `stop_from = Some(earliest)` it stops right after its first
+    /// substep in which the body's sense of motion (the sign of its rate)
+    /// changes, at or after `earliest` and short of `dt` (a simulator's
+    /// early return at the event): at the instant the body's law locates
+    /// inside the substep (the substep taken again to there, and kept if it
+    /// reproduces the change: a stop to `w = 0.0`), else at the substep's
+    /// end. Returns the impulses and the time taken (`dt` unless it
+    /// stopped).
+    #[inline]
+    pub fn step_body<B: TorqueDriven>(
         &self,
         drive: &DriveEnd,
         dt: f64,
         n: usize,
         body: &mut B,
-        earliest: f64,
+        stop_from: Option<f64>,
     ) -> (ShaftStep, f64) {
         let h = dt / n as f64;
         let mut impulses = ShaftStep::default();
@@ -174,13 +162,17 @@ impl Shaft {
             let (angle, rate) = (body.angle(), body.rate());
             let applied = self.torque(drive, u, angle, rate);
             let slope = self.stiffness * (drive.rate_at(u) - rate) + self.damping * drive.acceleration;
-            let from = (earliest - u).max(f64::MIN_POSITIVE);
-            let (friction, taken) = body.advance_to_change(applied, slope, h, from);
-            let changed = sign(body.rate()) != sign(rate);
+            let (friction, taken) = match stop_from {
+                None => (body.advance_under(applied, slope, h), h),
+                Some(earliest) => body.advance_to_change(applied, slope, h, (earliest - u).max(f64::MIN_POSITIVE)),
+            };
             impulses.shaft_impulse += (applied + 0.5 * slope * taken) * taken;
             impulses.friction_impulse += friction * taken;
-            if changed && (i + 1 < n || taken < h) && u + taken >= earliest {
-                return (impulses, u + taken);
+            if let Some(earliest) = stop_from {
+                let changed = sign(body.rate()) != sign(rate);
+                if changed && (i + 1 < n || taken < h) && u + taken >= earliest {
+                    return (impulses, u + taken);
+                }
             }
         }
         (impulses, dt)
@@ -537,7 +529,8 @@ mod tests {
             for i in 0..steps {
                 let t0 = i as f64 * dt;
                 let w0 = body.rate;
-                let s = shaft.step_body(&DriveEnd { angle: v * t0, rate: v, acceleration: 0.0 }, dt, n, &mut body);
+                let (s, _) =
+                    shaft.step_body(&DriveEnd { angle: v * t0, rate: v, acceleration: 0.0 }, dt, n, &mut body, None);
                 // Momentum: the shaft's impulse is what the body received.
                 impulse_error = impulse_error.max((s.shaft_impulse - j * (body.rate - w0)).abs());
                 let t = t0 + dt;

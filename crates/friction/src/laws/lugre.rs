@@ -311,7 +311,7 @@ mod tests {
             let (mut changes, mut sliding) = (Vec::new(), false);
             for i in 0..300 {
                 let t0 = i as f64 * dt;
-                shaft.step_body(&DriveEnd { angle: v * t0, rate: v, acceleration: 0.0 }, dt, n, &mut body);
+                shaft.step_body(&DriveEnd { angle: v * t0, rate: v, acceleration: 0.0 }, dt, n, &mut body, None);
                 assert!(body.rate.is_finite() && body.law.deflection.abs() <= fs / law.bristle_stiffness * 1.01);
                 if (body.rate.abs() > 1e-3) != sliding {
                     sliding = !sliding;

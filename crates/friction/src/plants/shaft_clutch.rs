@@ -30,43 +30,15 @@ pub struct ClutchImpulses {
 /// shaft), and the clutch locks, breaks loose or reverses at its exact
 /// instant under those ramps ([`TwoInertiaClutch::step_ramp`]): the lock of
 /// `TwoInertiaClutch`, `w1 == w2` exactly, without a velocity band.
+///
+/// With `stop_from = Some(earliest)` the step stops right after the
+/// clutch's first lock or break (inside a substep, or at a substep's end
+/// where the shafts' torques from there break the lock) at or after
+/// `earliest` and before `dt` (a simulator's early return at the event).
+/// Returns the impulses, the first event's instant and the time taken
+/// (`dt` unless it stopped).
 #[allow(clippy::too_many_arguments)]
 pub fn step_between_shafts(
-    clutch: &mut TwoInertiaClutch,
-    drive_shaft: &Shaft,
-    drive: &DriveEnd,
-    load_shaft: &Shaft,
-    load: &DriveEnd,
-    capacity: f64,
-    dt: f64,
-    n: usize,
-) -> ClutchImpulses {
-    advance(clutch, (drive_shaft, drive), (load_shaft, load), capacity, dt, n, None).0
-}
-
-/// [`step_between_shafts`] that stops right after the clutch's first lock or
-/// break (inside a substep, or at a substep's end where the shafts' torques
-/// from there break the lock) at or after `earliest` and before `dt` (a simulator's early return
-/// at the event). Returns the impulses up to there, the first event's
-/// instant and the time taken (`dt` unless it stopped).
-#[allow(clippy::too_many_arguments)]
-pub fn step_between_shafts_to_event(
-    clutch: &mut TwoInertiaClutch,
-    drive_shaft: &Shaft,
-    drive: &DriveEnd,
-    load_shaft: &Shaft,
-    load: &DriveEnd,
-    capacity: f64,
-    dt: f64,
-    n: usize,
-    earliest: f64,
-) -> (ClutchImpulses, Option<f64>, f64) {
-    advance(clutch, (drive_shaft, drive), (load_shaft, load), capacity, dt, n, Some(earliest))
-}
-
-/// The substeps of [`step_between_shafts`]; with `stop_from`, stopping at
-/// the first lock or break at or after it.
-fn advance(
     clutch: &mut TwoInertiaClutch,
     (drive_shaft, drive): (&Shaft, &DriveEnd),
     (load_shaft, load): (&Shaft, &DriveEnd),
@@ -151,7 +123,7 @@ mod tests {
         let load = DriveEnd::default();
         let dt = 1e-3;
         for _ in 0..(t_end / dt).round() as usize {
-            step_between_shafts(&mut c, &s1, &drive, &s2, &load, capacity, dt, 10);
+            step_between_shafts(&mut c, (&s1, &drive), (&s2, &load), capacity, dt, 10, None);
         }
         c
     }

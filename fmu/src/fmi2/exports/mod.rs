@@ -241,49 +241,30 @@ mod float_environment {
     pub const PLAIN_FIRST: &[(&str, &str)] =
         &[("fmi2GetReal", "get_real_computed"), ("fmi2SetReal", "set_real_computed")];
 
+    /// This binding's export files and its rules' lists.
+    pub fn binding() -> crate::ffi::binding_rules::Binding {
+        crate::ffi::binding_rules::Binding {
+            prefix: "fmi2",
+            source: [
+                include_str!("common.rs"),
+                include_str!("values.rs"),
+                include_str!("fmu_state.rs"),
+                include_str!("co_simulation.rs"),
+                include_str!("model_exchange.rs"),
+            ]
+            .join("\n"),
+            computes_nothing: COMPUTES_NOTHING,
+            plain_first: PLAIN_FIRST,
+        }
+    }
+
     /// Every exported function enters the call's floating-point environment
     /// before anything else (see [`crate::ffi::float_env::CallEnv`]), but
     /// those of [`COMPUTES_NOTHING`], which never do: a function added
     /// without it would compute in the host's modes.
     #[test]
     fn every_export_that_computes_does_it_in_the_default_float_environment() {
-        let source = [
-            include_str!("common.rs"),
-            include_str!("values.rs"),
-            include_str!("fmu_state.rs"),
-            include_str!("co_simulation.rs"),
-            include_str!("model_exchange.rs"),
-        ]
-        .join("\n");
-        let lines: Vec<&str> = source.lines().collect();
-        let mut exports = 0;
-        for (i, line) in lines.iter().enumerate() {
-            let is_export = line.starts_with("pub extern \"C\" fn ")
-                || line.starts_with("pub unsafe extern \"C\" fn ")
-                || line.starts_with("pub unsafe fn fmi2");
-            if !is_export {
-                continue;
-            }
-            exports += 1;
-            let name = line.split("fn ").nth(1).and_then(|r| r.split('(').next()).unwrap();
-            let body = lines[i..].iter().position(|l| l.trim_end().ends_with('{')).expect("a body") + i + 1;
-            let enters = lines[body].trim() == "let _env = CallEnv::enter();";
-            if let Some((_, helper)) = PLAIN_FIRST.iter().find(|(f, _)| *f == name) {
-                let end = lines[i..].iter().position(|l| l.starts_with('}')).unwrap() + i;
-                let text = lines[body..end].join("\n");
-                assert!(
-                    text.contains("_one_plain_real") && text.contains(helper),
-                    "{name}: plain access, then {helper}"
-                );
-                let at = lines.iter().position(|l| l.contains(&format!("fn {helper}("))).expect(helper);
-                let first = lines[at..].iter().position(|l| l.trim_end().ends_with('{')).unwrap() + at + 1;
-                assert_eq!(lines[first].trim(), "let _env = CallEnv::enter();", "{helper}");
-                continue;
-            }
-            assert_eq!(enters, !COMPUTES_NOTHING.contains(&name), "{name}: enters the default environment?");
-            let elsewhere = lines[body + 1..].iter().take_while(|l| !l.starts_with('}')).any(|l| l.contains("CallEnv"));
-            assert!(!elsewhere, "{name}: CallEnv only as the first line");
-        }
+        let exports = crate::ffi::binding_rules::every_export_that_computes_enters_the_default_environment(&binding());
         assert_eq!(exports, 44, "the 44 fmi2 functions");
     }
 }
@@ -292,41 +273,11 @@ mod float_environment {
 mod table_is_complete {
     /// Every function of this binding has a row in its export table
     /// (`table.rs`), so a model's binary exports it; a row without its
-    /// function does not compile. Functions written out are found in the
-    /// source, those a macro of `values.rs` writes in its invocations.
+    /// function does not compile.
     #[test]
     fn every_binding_function_is_exported() {
         let rows: &[&str] = crate::fmi2_table!(export_names {});
-        let unique: std::collections::BTreeSet<&str> = rows.iter().copied().collect();
-        assert_eq!(unique.len(), rows.len(), "a function with two rows");
-        let source = [
-            include_str!("common.rs"),
-            include_str!("values.rs"),
-            include_str!("fmu_state.rs"),
-            include_str!("co_simulation.rs"),
-            include_str!("model_exchange.rs"),
-        ]
-        .join("\n");
-        // `fn NAME(` written out; `accessor!(NAME, ..)`,
-        // `no_variables_of_type!(GET, SET, ..)` and `no_clocks!`'s `NAME(..);`.
-        let mut defined = std::collections::BTreeSet::new();
-        fn name(s: &str) -> &str {
-            s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("")
-        }
-        for line in source.lines().map(str::trim) {
-            if let Some(at) = line.find("fn fmi2").filter(|_| line.starts_with("pub ")) {
-                defined.insert(name(&line[at + 3..]));
-            } else if let Some(rest) = line.strip_prefix("accessor!(") {
-                defined.insert(name(rest));
-            } else if let Some(rest) = line.strip_prefix("no_variables_of_type!(") {
-                defined.extend(rest.split(", ").take(2).map(name));
-            } else if line.starts_with("fmi2") && line.ends_with(");") {
-                defined.insert(name(line));
-            }
-        }
-        defined.remove("");
-        let missing: Vec<&&str> = defined.iter().filter(|f| !unique.contains(**f)).collect();
-        assert!(missing.is_empty(), "binding functions without a row in table.rs: {missing:?}");
+        crate::ffi::binding_rules::every_binding_function_has_a_row(&super::float_environment::binding(), rows);
         assert_eq!(rows.len(), 44);
     }
 }

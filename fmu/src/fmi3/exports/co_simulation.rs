@@ -50,20 +50,22 @@ pub unsafe extern "C" fn fmi3DoStep(
     last_successful_time: *mut Fmi3Float64,
 ) -> Status {
     let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; every out-pointer is checked non-NULL before anything is done, then written (`put`); the importer owns them for the call (FMI 3.0, 4.2.1).
+    // SAFETY: `c` is checked by `with`; every out-pointer is checked non-NULL before anything is done, then written; the importer owns them for the call (FMI 3.0, 4.2.1).
     unsafe {
         with(c, "fmi3DoStep", allowed::STEP_MODE, |comp| {
-            for (p, what) in [
-                (event_handling_needed, "eventHandlingNeeded"),
-                (terminate_simulation, "terminateSimulation"),
-                (early_return, "earlyReturn"),
-            ] {
-                if p.is_null() {
-                    return Err(format!("{what} is NULL"));
-                }
-            }
-            if last_successful_time.is_null() {
-                return Err("lastSuccessfulTime is NULL".into());
+            // One test for the four (what FMI 2.0's step does not pay);
+            // which one is NULL only on the way out.
+            if event_handling_needed.is_null()
+                || terminate_simulation.is_null()
+                || early_return.is_null()
+                || last_successful_time.is_null()
+            {
+                return Err(null_out_pointer([
+                    (event_handling_needed.is_null(), "eventHandlingNeeded"),
+                    (terminate_simulation.is_null(), "terminateSimulation"),
+                    (early_return.is_null(), "earlyReturn"),
+                    (last_successful_time.is_null(), "lastSuccessfulTime"),
+                ]));
             }
             let (t, h) = (current_communication_point, communication_step_size);
             let events = comp.co_simulation_events;
@@ -76,11 +78,19 @@ pub unsafe extern "C" fn fmi3DoStep(
                 comp.do_step(t, h)?;
                 (false, false)
             };
-            put(event_handling_needed, flag(event), "eventHandlingNeeded")?;
-            put(terminate_simulation, FMI3_FALSE, "terminateSimulation")?;
-            put(early_return, flag(early), "earlyReturn")?;
-            put(last_successful_time, comp.last_successful_time(), "lastSuccessfulTime")?;
+            event_handling_needed.write(flag(event));
+            terminate_simulation.write(FMI3_FALSE);
+            early_return.write(flag(early));
+            last_successful_time.write(comp.last_successful_time());
             Ok(Status::Ok)
         })
     }
+}
+
+/// "`name` is NULL" for the first NULL of `pointers` (is NULL, name).
+#[cold]
+#[inline(never)]
+fn null_out_pointer<const N: usize>(pointers: [(bool, &str); N]) -> String {
+    let what = pointers.iter().find(|p| p.0).map_or("an out-pointer", |p| p.1);
+    format!("{what} is NULL")
 }

@@ -20,15 +20,8 @@ macro_rules! accessor {
             n_values: usize,
         ) -> Status {
             let _env = CallEnv::enter();
-            // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-            unsafe {
-                with(c, stringify!($name), allowed::GET, |comp| {
-                    variables::scalars(nvr, n_values)?;
-                    let vrs = slice(vr, nvr, "valueReferences")?;
-                    let out = slice_mut(values, n_values, "values")?;
-                    $body(comp, vrs, out)
-                })
-            }
+            // SAFETY: the importer's arguments, as this function's contract.
+            unsafe { get_values(c, stringify!($name), vr, nvr, values, n_values, $body) }
         }
     };
     ($name:ident, set, $t:ty, $body:path) => {
@@ -41,17 +34,62 @@ macro_rules! accessor {
             n_values: usize,
         ) -> Status {
             let _env = CallEnv::enter();
-            // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice` refuses NULL with a non-zero count.
-            unsafe {
-                with(c, stringify!($name), allowed::SET, |comp| {
-                    variables::scalars(nvr, n_values)?;
-                    let vrs = slice(vr, nvr, "valueReferences")?;
-                    let values = slice(values, n_values, "values")?;
-                    $body(comp, vrs, values)
-                })
-            }
+            // SAFETY: the importer's arguments, as this function's contract.
+            unsafe { set_values(c, stringify!($name), vr, nvr, values, n_values, $body) }
         }
     };
+}
+
+/// The general path of a getter of the common form, in the caller's
+/// environment: the counts and arrays checked, then `body`.
+///
+/// # Safety
+/// As [`with`] for `c`; `vr` and `values` NULL or pointing at `nvr` and
+/// `n_values` elements.
+#[inline(always)]
+unsafe fn get_values<T>(
+    c: Fmi3Instance,
+    function: &'static str,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    values: *mut T,
+    n_values: usize,
+    body: impl FnOnce(&mut Instance, &[u32], &mut [T]) -> crate::instance::Outcome,
+) -> Status {
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice`/`slice_mut` refuse NULL with a non-zero count.
+    unsafe {
+        with(c, function, allowed::GET, |comp| {
+            variables::scalars(nvr, n_values)?;
+            let vrs = slice(vr, nvr, "valueReferences")?;
+            let out = slice_mut(values, n_values, "values")?;
+            body(comp, vrs, out)
+        })
+    }
+}
+
+/// The general path of a setter of the common form, as [`get_values`].
+///
+/// # Safety
+/// As [`get_values`].
+#[inline(always)]
+unsafe fn set_values<T>(
+    c: Fmi3Instance,
+    function: &'static str,
+    vr: *const Fmi3ValueReference,
+    nvr: usize,
+    values: *const T,
+    n_values: usize,
+    body: impl FnOnce(&mut Instance, &[u32], &[T]) -> crate::instance::Outcome,
+) -> Status {
+    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice` refuses NULL with a non-zero count.
+    unsafe {
+        with(c, function, allowed::SET, |comp| {
+            variables::scalars(nvr, n_values)?;
+            let vrs = slice(vr, nvr, "valueReferences")?;
+            let values = slice(values, n_values, "values")?;
+            body(comp, vrs, values)
+        })
+    }
 }
 
 /// As FMI 2.0's `fmi2GetReal`: one value of a variable, allowed now, the
@@ -74,10 +112,8 @@ pub unsafe extern "C" fn fmi3GetFloat64(
         // `values` are non-NULL and, with one value, point at one element
         // each that the importer owns for the call (FMI 3.0, 2.2.6).
         unsafe {
-            let plain = instance(c)
-                .filter(|comp| variables::one_value_read(comp, *vr))
-                .and_then(|comp| comp.get_one_plain_real(*vr, allowed::GET));
-            if let Some(x) = plain {
+            // A plain field is a declared variable (past them, None).
+            if let Some(x) = instance(c).and_then(|comp| comp.get_one_plain_real(*vr, allowed::GET_ONE_PLAIN)) {
                 *values = x;
                 return Status::Ok;
             }
@@ -122,15 +158,8 @@ unsafe fn get_float64_computed(
             }
         }
     }
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi3GetFloat64", allowed::GET, |comp| {
-            variables::scalars(nvr, n_values)?;
-            let vrs = slice(vr, nvr, "valueReferences")?;
-            let out = slice_mut(values, n_values, "values")?;
-            variables::get_float64(comp, vrs, out)
-        })
-    }
+    // SAFETY: the importer's arguments, as this function's contract.
+    unsafe { get_values(c, "fmi3GetFloat64", vr, nvr, values, n_values, variables::get_float64) }
 }
 /// As `fmi2SetReal`: one value of an input stored as it is, with no range,
 /// is a store in the host's environment; every other set checks, below.
@@ -170,15 +199,8 @@ unsafe fn set_float64_computed(
     n_values: usize,
 ) -> Status {
     let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice` refuses NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi3SetFloat64", allowed::SET, |comp| {
-            variables::scalars(nvr, n_values)?;
-            let vrs = slice(vr, nvr, "valueReferences")?;
-            let values = slice(values, n_values, "values")?;
-            variables::set_float64(comp, vrs, values)
-        })
-    }
+    // SAFETY: the importer's arguments, as this function's contract.
+    unsafe { set_values(c, "fmi3SetFloat64", vr, nvr, values, n_values, variables::set_float64) }
 }
 accessor!(fmi3GetInt32, get, i32, variables::get_int32);
 accessor!(fmi3SetInt32, set, i32, variables::set_int32);

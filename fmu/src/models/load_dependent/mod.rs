@@ -335,7 +335,7 @@ impl Model for LoadDependentFrictionShaftLoad {
     fn step_in(&mut self, dt: f64, n: usize, on_transition: &mut dyn FnMut(Transition)) {
         let before = Motion::of_rate(self.element.rate);
         let mut body = friction::UnderLoad { element: &mut self.element, load: self.load_torque };
-        let impulses = self.shaft.step_body(&self.drive, dt, n, &mut body);
+        let (impulses, _) = self.shaft.step_body(&self.drive, dt, n, &mut body, None);
         self.drive_torque = 0.0 - impulses.shaft_impulse / dt;
         self.friction_torque = impulses.friction_impulse / dt;
         self.contact = Motion::of_rate(self.element.rate);
@@ -355,7 +355,7 @@ impl Model for LoadDependentFrictionShaftLoad {
     ) -> Option<f64> {
         let before = Motion::of_rate(self.element.rate);
         let mut body = friction::UnderLoad { element: &mut self.element, load: self.load_torque };
-        let (impulses, taken) = self.shaft.step_body_to_event(&self.drive, dt, n, &mut body, earliest);
+        let (impulses, taken) = self.shaft.step_body(&self.drive, dt, n, &mut body, Some(earliest));
         self.drive_torque = 0.0 - impulses.shaft_impulse / taken;
         self.friction_torque = impulses.friction_impulse / taken;
         self.contact = Motion::of_rate(self.element.rate);

@@ -50,6 +50,34 @@ impl Default for ShaftClutch {
     }
 }
 
+impl ShaftClutch {
+    /// `dt` in `n` substeps, stopping at the clutch's first lock or break
+    /// from `stop_from` on ([`friction::step_between_shafts`]): the shafts'
+    /// mean torques over the time taken, both ends moved to where it
+    /// stopped. Returns the lock's change, the first event and the time
+    /// taken.
+    #[inline]
+    fn advance(&mut self, dt: f64, n: usize, stop_from: Option<f64>) -> (Option<Transition>, Option<f64>, f64) {
+        let before = self.two.clutch.locked;
+        let c = &mut self.two.clutch;
+        let (impulses, event, taken) = friction::step_between_shafts(
+            c,
+            (&self.drive_shaft, &self.drive),
+            (&self.load_shaft, &self.load),
+            self.capacity,
+            dt,
+            n,
+            stop_from,
+        );
+        (self.drive_torque, self.load_torque) = (0.0 - impulses.drive / taken, 0.0 - impulses.load / taken);
+        c.clutch_torque = impulses.clutch / taken;
+        if taken < dt {
+            (self.drive, self.load) = (self.drive.moved_by(taken), self.load.moved_by(taken));
+        }
+        (Transition::of_lock(before, c.locked), event, taken)
+    }
+}
+
 impl HasTwoInertia for ShaftClutch {
     fn two(&self) -> &TwoInertia {
         &self.two
@@ -201,21 +229,7 @@ impl Model for ShaftClutch {
 
     #[inline]
     fn step_in(&mut self, dt: f64, n: usize, on_transition: &mut dyn FnMut(Transition)) {
-        let before = self.two.clutch.locked;
-        let c = &mut self.two.clutch;
-        let impulses = friction::step_between_shafts(
-            c,
-            &self.drive_shaft,
-            &self.drive,
-            &self.load_shaft,
-            &self.load,
-            self.capacity,
-            dt,
-            n,
-        );
-        (self.drive_torque, self.load_torque) = (0.0 - impulses.drive / dt, 0.0 - impulses.load / dt);
-        c.clutch_torque = impulses.clutch / dt;
-        if let Some(t) = Transition::of_lock(before, c.locked) {
+        if let (Some(t), ..) = self.advance(dt, n, None) {
             on_transition(t);
         }
     }
@@ -230,26 +244,7 @@ impl Model for ShaftClutch {
         earliest: f64,
         on_transition: &mut dyn FnMut(Transition),
     ) -> Option<f64> {
-        let before = self.two.clutch.locked;
-        let c = &mut self.two.clutch;
-        let (impulses, event, taken) = friction::step_between_shafts_to_event(
-            c,
-            &self.drive_shaft,
-            &self.drive,
-            &self.load_shaft,
-            &self.load,
-            self.capacity,
-            dt,
-            n,
-            earliest,
-        );
-        (self.drive_torque, self.load_torque) = (0.0 - impulses.drive / taken, 0.0 - impulses.load / taken);
-        c.clutch_torque = impulses.clutch / taken;
-        let stopped = taken < dt;
-        if stopped {
-            (self.drive, self.load) = (self.drive.moved_by(taken), self.load.moved_by(taken));
-        }
-        let transition = Transition::of_lock(before, c.locked);
+        let (transition, event, taken) = self.advance(dt, n, Some(earliest));
         crate::model::report_stop(transition, (event, taken), dt, earliest, on_transition)
     }
 }

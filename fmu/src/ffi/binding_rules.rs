@@ -1,0 +1,85 @@
+//! Tests over a binding's source, shared by FMI 2.0's and FMI 3.0's: the
+//! rules that no compiler checks (a new export that forgets the call's
+//! floating-point environment, or its row in the export table).
+
+#![cfg(test)]
+#![forbid(unsafe_code)]
+
+/// A binding's export files, one text, and what its rules name.
+pub struct Binding {
+    /// `"fmi2"` or `"fmi3"`.
+    pub prefix: &'static str,
+    pub source: String,
+    /// The exports that do no floating-point work (see
+    /// [`crate::ffi::float_env`]): they run in the host's environment.
+    pub computes_nothing: &'static [&'static str],
+    /// (export, helper): a one-value read or set answered in the host's
+    /// environment when the variable is plain, else by `helper`, which
+    /// enters the default environment first.
+    pub plain_first: &'static [(&'static str, &'static str)],
+}
+
+/// Every export in `b.source` (written out, or a macro's template) enters
+/// the default environment as its first line, but those of
+/// `computes_nothing`, which never do; returns how many exports it found.
+pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) -> usize {
+    let lines: Vec<&str> = b.source.lines().collect();
+    let mut exports = 0;
+    let enters = |line: &str| line.trim() == "let _env = CallEnv::enter();";
+    for (i, written) in lines.iter().enumerate() {
+        let line = written.trim_start();
+        if !(line.starts_with("pub extern \"C\" fn ")
+            || line.starts_with("pub unsafe extern \"C\" fn ")
+            || line.starts_with(&format!("pub unsafe fn {}", b.prefix)))
+        {
+            continue;
+        }
+        exports += 1;
+        let name = line.split("fn ").nth(1).and_then(|r| r.split('(').next()).unwrap();
+        let body = lines[i..].iter().position(|l| l.trim_end().ends_with('{')).expect("a body") + i + 1;
+        // The closing brace at the signature's indentation.
+        let close = format!("{}}}", &written[..written.len() - line.len()]);
+        let end = lines[body..].iter().position(|l| l.trim_end() == close).expect("the closing brace") + body;
+        if let Some((_, helper)) = b.plain_first.iter().find(|(f, _)| *f == name) {
+            let text = lines[body..end].join("\n");
+            assert!(text.contains("_one_plain_real") && text.contains(helper), "{name}: plain access, then {helper}");
+            let at = lines.iter().position(|l| l.contains(&format!("fn {helper}("))).expect(helper);
+            let first = lines[at..].iter().position(|l| l.trim_end().ends_with('{')).unwrap() + at + 1;
+            assert!(enters(lines[first]), "{helper}: enters the default environment first");
+            continue;
+        }
+        let computes = !b.computes_nothing.contains(&name);
+        assert_eq!(enters(lines[body]), computes, "{name}: enters the default environment?");
+        let elsewhere = lines[body + 1..end].iter().any(|l| l.contains("CallEnv"));
+        assert!(!elsewhere, "{name}: CallEnv only as the first line");
+    }
+    exports
+}
+
+/// Every function of the binding has a row in its export table (`rows`),
+/// once: functions written out are found in the source, those a macro of
+/// `values.rs` writes in its invocations (`accessor!(NAME, ..)`,
+/// `no_variables_of_type!(GET, SET, ..)`, `no_clocks!`'s `NAME(..);`).
+pub fn every_binding_function_has_a_row(b: &Binding, rows: &[&str]) {
+    let unique: std::collections::BTreeSet<&str> = rows.iter().copied().collect();
+    assert_eq!(unique.len(), rows.len(), "a function with two rows");
+    fn name(s: &str) -> &str {
+        s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("")
+    }
+    let written = format!("fn {}", b.prefix);
+    let mut defined = std::collections::BTreeSet::new();
+    for line in b.source.lines().map(str::trim) {
+        if let Some(at) = line.find(&written).filter(|_| line.starts_with("pub ")) {
+            defined.insert(name(&line[at + 3..]));
+        } else if let Some(rest) = line.strip_prefix("accessor!(") {
+            defined.insert(name(rest));
+        } else if let Some(rest) = line.strip_prefix("no_variables_of_type!(") {
+            defined.extend(rest.split(", ").take(2).map(name));
+        } else if line.starts_with(b.prefix) && line.ends_with(");") {
+            defined.insert(name(line));
+        }
+    }
+    defined.remove("");
+    let missing: Vec<&&str> = defined.iter().filter(|f| !unique.contains(**f)).collect();
+    assert!(missing.is_empty(), "binding functions without a row in table.rs: {missing:?}");
+}
