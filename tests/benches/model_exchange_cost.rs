@@ -9,9 +9,10 @@
 //! `cargo xtask bench model-exchange`), interleaved in one run.
 //!
 //! Prints a markdown section for docs/performance.md (`cargo xtask bench
-//! model-exchange` puts it there). With `MODEL_EXCHANGE_BEFORE=<libfmu.so>`
-//! (a release build of an earlier commit) the same four calls on that binary
-//! too, in the same rounds: a change of the FMI layer judged against its
+//! model-exchange` puts it there). With `MODEL_EXCHANGE_BEFORE` (a release
+//! build of an earlier commit: its library of every model, or a folder of
+//! its per-model binaries `lib<Model>.so`) the same four calls on that
+//! binary too, in the same rounds: a change of the FMI layer judged against its
 //! predecessor in one run. Timing by `Instant` over blocks of calls,
 //! the median of the rounds; the states alternate between two nearby values
 //! so that every call evaluates the model afresh.
@@ -126,11 +127,14 @@ fn main() {
         let (comp, x) = unsafe { continuous_time_instance(&lib, &CString::new("{c}").unwrap(), &callbacks, 1) };
         (lib, comp, two_states(&x))
     });
-    // An earlier build of this crate, timed in the same rounds (optional).
-    let before = std::env::var_os("MODEL_EXCHANGE_BEFORE").map(|path| {
+    // An earlier build of this crate, timed in the same rounds (optional):
+    // one library of every model, or a folder of one binary per model.
+    let before_path = std::env::var_os("MODEL_EXCHANGE_BEFORE").map(std::path::PathBuf::from);
+    let load_before = |path: &std::path::Path| {
         // SAFETY: a release build of this crate's cdylib (the caller's word).
-        unsafe { Fmi2Binding::new(std::path::Path::new(&path)) }.expect("MODEL_EXCHANGE_BEFORE: not loadable")
-    });
+        unsafe { Fmi2Binding::new(path) }.expect("MODEL_EXCHANGE_BEFORE: not loadable")
+    };
+    let shared_before = before_path.as_deref().filter(|p| p.is_file()).map(load_before);
     let mut c_times = Vec::new();
     let mut rows = Vec::new();
     for entry in fmu::registry::MODELS {
@@ -151,8 +155,14 @@ fn main() {
         // An earlier build may know the model by another GUID
         // (fmu_tests::before_guid); Model Exchange's calls name no value
         // reference.
+        let own_before = before_path
+            .as_deref()
+            .map(|dir| dir.join(format!("lib{id}.so")))
+            .filter(|p| p.is_file())
+            .map(|p| load_before(&p));
+        let before = own_before.as_ref().or(shared_before.as_ref());
         let before_guid = fmu_tests::before_guid(id).map_or_else(|| guid.clone(), |g| CString::new(g).unwrap());
-        let known = before.as_ref().is_some_and(|b| unsafe {
+        let known = before.is_some_and(|b| unsafe {
             let c = b.fmi2Instantiate(
                 c"probe".as_ptr(),
                 binding::fmi2Type_fmi2ModelExchange,
@@ -170,10 +180,8 @@ fn main() {
         });
         // SAFETY: the earlier build knows this model's GUID (above) and
         // carries Model Exchange; nx is the model's.
-        let earlier = before
-            .as_ref()
-            .filter(|_| known)
-            .map(|b| unsafe { continuous_time_instance(b, &before_guid, &callbacks, nx) }.0);
+        let earlier =
+            before.filter(|_| known).map(|b| unsafe { continuous_time_instance(b, &before_guid, &callbacks, nx) }.0);
         // The same model without the C ABI: initialized from its start
         // values as the instance above was.
         let mut model = (entry.new_instance)();
@@ -198,14 +206,14 @@ fn main() {
                 // SAFETY: the yardstick's instance: one state, one indicator.
                 c.push(unsafe { abi_round(lib_c, *comp_c, states_c, 1, &mut t_c) });
             }
-            if let (Some(b), Some(comp_b)) = (&before, earlier) {
+            if let (Some(b), Some(comp_b)) = (before, earlier) {
                 // SAFETY: the earlier build's instance of the same model.
                 old.push(unsafe { abi_round(b, comp_b, &states, nz, &mut t_old) });
             }
         }
         // SAFETY: the instances created above, freed once.
         unsafe { lib.fmi2FreeInstance(comp) };
-        if let (Some(b), Some(comp_b)) = (&before, earlier) {
+        if let (Some(b), Some(comp_b)) = (before, earlier) {
             // SAFETY: as above.
             unsafe { b.fmi2FreeInstance(comp_b) };
         }
@@ -240,21 +248,22 @@ fn main() {
     } else {
         println!("C FMU, Reference-FMUs bookkeeping: {c_median:.1} ns per evaluation (median over the rounds of all models).\n");
     }
-    if before.is_none() {
+    if before_path.is_none() {
         println!(
             "| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio | the C FMU in the same rounds (ns) | ours / C FMU |\n|---|---|---|---|---|---|---|---|"
         );
     } else {
         println!(
-            "\"Earlier build\": the library `MODEL_EXCHANGE_BEFORE` names (`cargo xtask bench model-exchange` with it \
-             set; `BEFORE_GUIDS` for a build whose GUIDs differ), timed in the same rounds as this build's binaries.\n"
+            "\"Earlier build\": the library, or the folder of per-model binaries, that `MODEL_EXCHANGE_BEFORE` names \
+             (`cargo xtask bench model-exchange` with it set; `BEFORE_GUIDS` for a build whose GUIDs differ), timed in \
+             the same rounds as this build's binaries.\n"
         );
         println!(
             "| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio | the C FMU in the same rounds (ns) | ours / C FMU | earlier build, same rounds (ns) | this / earlier |\n|---|---|---|---|---|---|---|---|---|---|"
         );
     }
     for (id, nx, nz, abi, direct, c, old) in rows {
-        let earlier = match (before.is_some(), old.is_nan()) {
+        let earlier = match (before_path.is_some(), old.is_nan()) {
             (false, _) => String::new(),
             (true, false) => format!(" {old:.1} | {:.2} |", abi / old),
             (true, true) => " - | - (declarations changed since) |".to_string(),
