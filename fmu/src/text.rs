@@ -13,8 +13,13 @@ pub fn number(x: f64) -> String {
         return if x == 0.0 { "0".into() } else { format!("{x}") };
     }
     if x.abs() < f64::MIN_POSITIVE {
-        // Subnormal: fewer than ten digits are significant; its shortest form.
-        return format!("{x:e}");
+        // Subnormal: where the doubles lie further apart than ten digits
+        // resolve, the ten-digit rounding reads back as x itself, whose
+        // shortest form has ten digits or fewer; else as for a normal x.
+        let shortest = format!("{x:e}");
+        if shortest.split('e').next().is_some_and(|m| m.chars().filter(char::is_ascii_digit).count() <= 10) {
+            return shortest;
+        }
     }
     // Rounded to ten significant digits, trailing zeros dropped: the
     // shortest form of that rounded value, found in the digits themselves
@@ -79,7 +84,9 @@ mod tests {
 
     /// The digits written equal those of the ten-digit rounding read back
     /// and written in its shortest form (the definition, through std's
-    /// parser), over numbers of every magnitude.
+    /// parser), over numbers of every magnitude, subnormals included. (The
+    /// definition overflows to `inf` for the largest doubles, whose ten
+    /// digits round past f64::MAX: those are written as rounded.)
     #[test]
     fn the_digits_are_the_shortest_form_of_the_rounded_value() {
         let by_parsing = |x: f64| -> String {
@@ -97,12 +104,19 @@ mod tests {
             bits ^= bits >> 7;
             bits ^= bits << 17;
             let x = f64::from_bits(bits);
-            if x.is_finite() && x.abs() >= f64::MIN_POSITIVE {
+            if x.is_finite() && x != 0.0 && x.abs() < 1.797693134e308 {
                 assert_eq!(number(x), by_parsing(x), "{x:e}");
                 let y = (x.abs().log10() % 20.0).exp2() * x.signum();
                 assert_eq!(number(y), by_parsing(y), "{y:e}");
+                // Subnormals of every size, from the same bits.
+                let z = f64::from_bits(bits & 0x800f_ffff_ffff_ffff);
+                if z != 0.0 {
+                    assert_eq!(number(z), by_parsing(z), "{z:e}");
+                }
             }
         }
+        assert_eq!(number(f64::MAX), "1.797693135e308");
+        assert_eq!(number(1.2345678901234e-310), "1.23456789e-310");
     }
 
     #[test]

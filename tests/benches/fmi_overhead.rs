@@ -38,9 +38,10 @@ fn overhead(c: &mut Criterion) {
     std::fs::create_dir_all(&dir).unwrap();
     let path = fmu_tests::raw::extract_binary(id, &dir);
     let mut binaries = vec![("", path)];
-    // `FMI_OVERHEAD_BEFORE=<an earlier build's libfmu.so>`: the same calls on
-    // it, in the same run (copied under the model's name, which that
-    // library of every model took to mean "serve this model only").
+    // `FMI_OVERHEAD_BEFORE=<an earlier build's library>`: the same calls on
+    // it, in the same run (the model's own binary, or from before issue 40
+    // the library of every model, copied under the model's name, which that
+    // library took to mean "serve this model only").
     if let Some(before) = std::env::var_os("FMI_OVERHEAD_BEFORE") {
         let copy = dir.join("before").join(format!("{id}.so"));
         std::fs::create_dir_all(copy.parent().unwrap()).unwrap();

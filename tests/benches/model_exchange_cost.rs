@@ -130,6 +130,9 @@ fn main() {
     // An earlier build of this crate, timed in the same rounds (optional):
     // one library of every model, or a folder of one binary per model.
     let before_path = std::env::var_os("MODEL_EXCHANGE_BEFORE").map(std::path::PathBuf::from);
+    if let Some(p) = before_path.as_deref().filter(|p| !p.exists()) {
+        panic!("MODEL_EXCHANGE_BEFORE={}: neither a library nor a folder", p.display());
+    }
     let load_before = |path: &std::path::Path| {
         // SAFETY: a release build of this crate's cdylib (the caller's word).
         unsafe { Fmi2Binding::new(path) }.expect("MODEL_EXCHANGE_BEFORE: not loadable")
@@ -161,6 +164,7 @@ fn main() {
             .filter(|p| p.is_file())
             .map(|p| load_before(&p));
         let before = own_before.as_ref().or(shared_before.as_ref());
+        let why_none = if before.is_none() { "no earlier binary of it" } else { "declarations changed since" };
         let before_guid = fmu_tests::before_guid(id).map_or_else(|| guid.clone(), |g| CString::new(g).unwrap());
         let known = before.is_some_and(|b| unsafe {
             let c = b.fmi2Instantiate(
@@ -220,7 +224,7 @@ fn main() {
         let c = if c.is_empty() { f64::NAN } else { median(c) };
         let old = if old.is_empty() { f64::NAN } else { median(old) };
         c_times.push(c);
-        rows.push((id, nx, nz, median(abi), median(direct), c, old));
+        rows.push((id, nx, nz, median(abi), median(direct), c, old, why_none));
     }
     if let Some((lib, comp, _)) = yardstick {
         // SAFETY: the yardstick's instance, freed once.
@@ -262,11 +266,11 @@ fn main() {
             "| model | states | indicators | C ABI (ns/evaluation) | without the ABI (ns) | ratio | the C FMU in the same rounds (ns) | ours / C FMU | earlier build, same rounds (ns) | this / earlier |\n|---|---|---|---|---|---|---|---|---|---|"
         );
     }
-    for (id, nx, nz, abi, direct, c, old) in rows {
+    for (id, nx, nz, abi, direct, c, old, why_none) in rows {
         let earlier = match (before_path.is_some(), old.is_nan()) {
             (false, _) => String::new(),
             (true, false) => format!(" {old:.1} | {:.2} |", abi / old),
-            (true, true) => " - | - (declarations changed since) |".to_string(),
+            (true, true) => format!(" - | - ({why_none}) |"),
         };
         println!(
             "| {id} | {nx} | {nz} | {abi:.1} | {direct:.1} | {:.2} | {c:.1} | {:.2} |{earlier}",

@@ -53,7 +53,49 @@ pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) ->
         let elsewhere = lines[body + 1..end].iter().any(|l| l.contains("CallEnv"));
         assert!(!elsewhere, "{name}: CallEnv only as the first line");
     }
+    for (name, env) in handle_rows(b) {
+        assert!(env == "computes" || env == "host", "{name}: `computes` or `host`, not {env:?}");
+        let computes = !b.computes_nothing.contains(&name);
+        assert_eq!(env == "computes", computes, "{name}: enters the default environment?");
+        exports += 1;
+    }
     exports
+}
+
+/// The rows of `handle_exports!` in `b.source`: (name, `computes` or `host`),
+/// the word after the arguments' closing parenthesis.
+fn handle_rows(b: &Binding) -> Vec<(&str, &str)> {
+    let row = format!("fn {}", b.prefix);
+    let mut rows = Vec::new();
+    for (at, _) in b.source.match_indices(&row) {
+        let line_start = b.source[..at].rfind('\n').map_or(0, |i| i + 1);
+        if !b.source[line_start..at].trim().is_empty() {
+            continue; // `pub unsafe extern "C" fn ...`: written out
+        }
+        let rest = &b.source[at + 3..];
+        let name = &rest[..rest.find('(').expect("a row's arguments")];
+        let after = &rest[rest.find(')').expect("the arguments' end") + 1..];
+        rows.push((name, after.split_whitespace().next().unwrap_or("")));
+    }
+    rows
+}
+
+/// `handle_exports!` (`fmu/src/ffi/export.rs`) enters the default
+/// environment for a `computes` row as its first statement, and for a
+/// `host` row does nothing.
+#[test]
+fn the_handle_rows_template_enters_the_environment_of_its_word() {
+    let source = include_str!("export.rs");
+    let arm = |word: &str| {
+        let at = source.find(&format!("(@env {word}) => {{")).unwrap_or_else(|| panic!("no arm for {word}"));
+        let body = &source[at..];
+        body[body.find('{').unwrap() + 1..body.find('}').unwrap()].trim().to_string()
+    };
+    assert_eq!(arm("computes"), "let _env = CallEnv::enter();");
+    assert_eq!(arm("host"), "");
+    let template = &source[source.find("macro_rules! handle_exports").unwrap()..];
+    let first = template.lines().skip_while(|l| !l.contains("pub unsafe extern \"C\" fn $name")).nth(1).unwrap();
+    assert_eq!(first.trim(), "$crate::ffi::export::handle_exports!(@env $env);", "the environment first");
 }
 
 /// Every function of the binding has a row in its export table (`rows`),
@@ -77,6 +119,9 @@ pub fn every_binding_function_has_a_row(b: &Binding, rows: &[&str]) {
             defined.extend(rest.split(", ").take(2).map(name));
         } else if line.starts_with(b.prefix) && line.ends_with(");") {
             defined.insert(name(line));
+        } else if line.starts_with(&written) {
+            // A row of `handle_exports!`.
+            defined.insert(name(&line[3..]));
         }
     }
     defined.remove("");

@@ -64,3 +64,33 @@ macro_rules! export_names {
         &[$(stringify!($name)),*]
     };
 }
+
+/// The binding functions whose only pointer is the instance handle: each
+/// row the C name, its value arguments, `computes` (the call enters IEEE
+/// 754's default floating-point environment, [`CallEnv`](crate::ffi::float_env::CallEnv))
+/// or `host` (no floating-point work: the host's environment), the states
+/// it is allowed in and the core call as a closure over the instance. The
+/// closure is safe code written outside any `unsafe` block, so it can
+/// dereference no pointer (a row's pointer arguments are unused): the one
+/// `unsafe` block, its SAFETY argument and the environment rule hold by
+/// construction.
+macro_rules! handle_exports {
+    ($handle:ty => $(
+        $(#[$meta:meta])*
+        fn $name:ident($($arg:ident: $t:ty),*) $env:ident $allowed:expr => |$comp:pat_param| $body:expr;
+    )*) => {$(
+        $(#[$meta])*
+        #[inline]
+        pub unsafe extern "C" fn $name(c: $handle $(, $arg: $t)*) -> Status {
+            $crate::ffi::export::handle_exports!(@env $env);
+            let body = |$comp: &mut Instance| -> $crate::instance::Outcome { $body };
+            // SAFETY: `c` is checked by `with` (NULL, alignment, magic); `body` is safe code, which dereferences no pointer.
+            unsafe { with(c, stringify!($name), $allowed, body) }
+        }
+    )*};
+    (@env computes) => {
+        let _env = CallEnv::enter();
+    };
+    (@env host) => {};
+}
+pub(crate) use handle_exports;

@@ -37,7 +37,6 @@ pub struct ClutchImpulses {
 /// `earliest` and before `dt` (a simulator's early return at the event).
 /// Returns the impulses, the first event's instant and the time taken
 /// (`dt` unless it stopped).
-#[allow(clippy::too_many_arguments)]
 pub fn step_between_shafts(
     clutch: &mut TwoInertiaClutch,
     (drive_shaft, drive): (&Shaft, &DriveEnd),

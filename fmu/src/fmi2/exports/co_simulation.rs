@@ -45,30 +45,15 @@ pub unsafe extern "C" fn fmi2GetRealOutputDerivatives(
     }
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi2DoStep(
-    c: Fmi2Component,
-    current_communication_point: Fmi2Real,
-    communication_step_size: Fmi2Real,
-    _no_set_fmu_state_prior_to_current_point: Fmi2Boolean,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi2DoStep", allowed::STEP_COMPLETE, |comp| {
-            comp.do_step(current_communication_point, communication_step_size)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2CancelStep(c: Fmi2Component) -> Status {
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi2CancelStep", allowed::ANY_BUT_FATAL, |_| {
-            Err("no step is pending: fmi2DoStep never returns fmi2Pending (canRunAsynchronuously=\"false\")".into())
-        })
-    }
+crate::ffi::export::handle_exports! { Fmi2Component =>
+    fn fmi2DoStep(
+        current_communication_point: Fmi2Real,
+        communication_step_size: Fmi2Real,
+        _no_set_fmu_state_prior_to_current_point: Fmi2Boolean
+    ) computes allowed::STEP_COMPLETE => |comp| comp.do_step(current_communication_point, communication_step_size);
+    fn fmi2CancelStep() host allowed::ANY_BUT_FATAL => |_| {
+        Err("no step is pending: fmi2DoStep never returns fmi2Pending (canRunAsynchronuously=\"false\")".into())
+    };
 }
 
 /// Status queries: only the ones an importer may ask after a synchronous

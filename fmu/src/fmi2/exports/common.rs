@@ -138,52 +138,20 @@ pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
     }
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi2SetupExperiment(
-    c: Fmi2Component,
-    tolerance_defined: Fmi2Boolean,
-    tolerance: Fmi2Real,
-    start_time: Fmi2Real,
-    stop_time_defined: Fmi2Boolean,
-    stop_time: Fmi2Real,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi2SetupExperiment", allowed::INSTANTIATED, |comp| {
-            comp.setup_experiment(
-                (tolerance_defined != FMI2_FALSE).then_some(tolerance),
-                start_time,
-                (stop_time_defined != FMI2_FALSE).then_some(stop_time),
-            )
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2EnterInitializationMode(c: Fmi2Component) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi2EnterInitializationMode", allowed::INSTANTIATED, Instance::enter_initialization_mode) }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2ExitInitializationMode(c: Fmi2Component) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi2ExitInitializationMode", allowed::INITIALIZATION, Instance::exit_initialization_mode) }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2Terminate(c: Fmi2Component) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi2Terminate", allowed::TERMINATE, Instance::terminate) }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2Reset(c: Fmi2Component) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi2Reset", allowed::RESET, Instance::reset) }
+crate::ffi::export::handle_exports! { Fmi2Component =>
+    fn fmi2SetupExperiment(
+        tolerance_defined: Fmi2Boolean,
+        tolerance: Fmi2Real,
+        start_time: Fmi2Real,
+        stop_time_defined: Fmi2Boolean,
+        stop_time: Fmi2Real
+    ) computes allowed::INSTANTIATED => |comp| comp.setup_experiment(
+        (tolerance_defined != FMI2_FALSE).then_some(tolerance),
+        start_time,
+        (stop_time_defined != FMI2_FALSE).then_some(stop_time),
+    );
+    fn fmi2EnterInitializationMode() computes allowed::INSTANTIATED => |comp| comp.enter_initialization_mode();
+    fn fmi2ExitInitializationMode() computes allowed::INITIALIZATION => |comp| comp.exit_initialization_mode();
+    fn fmi2Terminate() computes allowed::TERMINATE => |comp| comp.terminate();
+    fn fmi2Reset() computes allowed::RESET => |comp| comp.reset();
 }

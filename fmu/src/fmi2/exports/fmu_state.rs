@@ -100,20 +100,13 @@ pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
     }
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi2GetDirectionalDerivative(
-    c: Fmi2Component,
-    _unknown: *const Fmi2ValueReference,
-    _n_unknown: usize,
-    _known: *const Fmi2ValueReference,
-    _n_known: usize,
-    _dv_known: *const Fmi2Real,
-    _dv_unknown: *mut Fmi2Real,
-) -> Status {
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi2GetDirectionalDerivative", allowed::DIRECTIONAL_DERIVATIVE, |_| {
-            Err("not provided (providesDirectionalDerivative=\"false\")".into())
-        })
-    }
+crate::ffi::export::handle_exports! { Fmi2Component =>
+    fn fmi2GetDirectionalDerivative(
+        _unknown: *const Fmi2ValueReference,
+        _n_unknown: usize,
+        _known: *const Fmi2ValueReference,
+        _n_known: usize,
+        _dv_known: *const Fmi2Real,
+        _dv_unknown: *mut Fmi2Real
+    ) host allowed::DIRECTIONAL_DERIVATIVE => |_| Err("not provided (providesDirectionalDerivative=\"false\")".into());
 }

@@ -5,11 +5,10 @@
 
 use super::ffi::*;
 
-#[inline]
-pub unsafe extern "C" fn fmi2SetTime(c: Fmi2Component, time: Fmi2Real) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi2SetTime", allowed::SET_TIME, |comp| comp.set_time(time)) }
+crate::ffi::export::handle_exports! { Fmi2Component =>
+    fn fmi2SetTime(time: Fmi2Real) computes allowed::SET_TIME => |comp| comp.set_time(time);
+    fn fmi2EnterEventMode() computes allowed::ENTER_EVENT_MODE => |comp| comp.enter_event_mode();
+    fn fmi2EnterContinuousTimeMode() computes allowed::EVENT_MODE => |comp| comp.enter_continuous_time_mode();
 }
 
 #[inline]
@@ -77,13 +76,6 @@ pub unsafe extern "C" fn fmi2GetNominalsOfContinuousStates(
 }
 
 #[inline]
-pub unsafe extern "C" fn fmi2EnterEventMode(c: Fmi2Component) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi2EnterEventMode", allowed::ENTER_EVENT_MODE, Instance::enter_event_mode) }
-}
-
-#[inline]
 pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, info: *mut EventInfo) -> Status {
     let _env = CallEnv::enter();
     // SAFETY: `c` is checked by `with`; `info` is checked non-NULL before it is written, and the importer passes one it owns (FMI 2.0, 3.2.2).
@@ -105,13 +97,6 @@ pub unsafe extern "C" fn fmi2NewDiscreteStates(c: Fmi2Component, info: *mut Even
             Ok(Status::Ok)
         })
     }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2EnterContinuousTimeMode(c: Fmi2Component) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi2EnterContinuousTimeMode", allowed::EVENT_MODE, Instance::enter_continuous_time_mode) }
 }
 
 #[inline]

@@ -5,11 +5,8 @@
 
 use super::ffi::*;
 
-#[inline]
-pub unsafe extern "C" fn fmi3EnterStepMode(c: Fmi3Instance) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi3EnterStepMode", allowed::ENTER_STEP_MODE, Instance::enter_step_mode) }
+crate::ffi::export::handle_exports! { Fmi3Instance =>
+    fn fmi3EnterStepMode() computes allowed::ENTER_STEP_MODE => |comp| comp.enter_step_mode();
 }
 
 #[inline]

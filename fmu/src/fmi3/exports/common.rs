@@ -201,78 +201,32 @@ pub unsafe extern "C" fn fmi3FreeInstance(c: Fmi3Instance) {
     }
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi3EnterInitializationMode(
-    c: Fmi3Instance,
-    tolerance_defined: Fmi3Boolean,
-    tolerance: Fmi3Float64,
-    start_time: Fmi3Float64,
-    stop_time_defined: Fmi3Boolean,
-    stop_time: Fmi3Float64,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi3EnterInitializationMode", allowed::INSTANTIATED, |comp| {
-            comp.setup_experiment(
-                (tolerance_defined != FMI3_FALSE).then_some(tolerance),
-                start_time,
-                (stop_time_defined != FMI3_FALSE).then_some(stop_time),
-            )?;
-            comp.enter_initialization_mode()
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3ExitInitializationMode(c: Fmi3Instance) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi3ExitInitializationMode", allowed::INITIALIZATION, Instance::exit_initialization_mode) }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3EnterEventMode(c: Fmi3Instance) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi3EnterEventMode", allowed::ENTER_EVENT_MODE, |comp| match comp.interface {
-            Interface::ModelExchange => comp.enter_event_mode(),
-            Interface::CoSimulation => comp.enter_co_simulation_event_mode(),
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3Terminate(c: Fmi3Instance) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi3Terminate", allowed::TERMINATE, Instance::terminate) }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3Reset(c: Fmi3Instance) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi3Reset", allowed::RESET, Instance::reset) }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3EnterConfigurationMode(c: Fmi3Instance) -> Status {
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi3EnterConfigurationMode", allowed::ANY_BUT_FATAL, |_| {
-            Err("no configuration mode: the FMU has no structural parameters".into())
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3ExitConfigurationMode(c: Fmi3Instance) -> Status {
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi3ExitConfigurationMode", allowed::ANY_BUT_FATAL, |_| {
-            Err("no configuration mode: the FMU has no structural parameters".into())
-        })
-    }
+crate::ffi::export::handle_exports! { Fmi3Instance =>
+    fn fmi3EnterInitializationMode(
+        tolerance_defined: Fmi3Boolean,
+        tolerance: Fmi3Float64,
+        start_time: Fmi3Float64,
+        stop_time_defined: Fmi3Boolean,
+        stop_time: Fmi3Float64
+    ) computes allowed::INSTANTIATED => |comp| {
+        comp.setup_experiment(
+            (tolerance_defined != FMI3_FALSE).then_some(tolerance),
+            start_time,
+            (stop_time_defined != FMI3_FALSE).then_some(stop_time),
+        )?;
+        comp.enter_initialization_mode()
+    };
+    fn fmi3ExitInitializationMode() computes allowed::INITIALIZATION => |comp| comp.exit_initialization_mode();
+    fn fmi3EnterEventMode() computes allowed::ENTER_EVENT_MODE => |comp| match comp.interface {
+        Interface::ModelExchange => comp.enter_event_mode(),
+        Interface::CoSimulation => comp.enter_co_simulation_event_mode(),
+    };
+    fn fmi3Terminate() computes allowed::TERMINATE => |comp| comp.terminate();
+    fn fmi3Reset() computes allowed::RESET => |comp| comp.reset();
+    fn fmi3EnterConfigurationMode() host allowed::ANY_BUT_FATAL => |_| {
+        Err("no configuration mode: the FMU has no structural parameters".into())
+    };
+    fn fmi3ExitConfigurationMode() host allowed::ANY_BUT_FATAL => |_| {
+        Err("no configuration mode: the FMU has no structural parameters".into())
+    };
 }

@@ -98,42 +98,25 @@ pub unsafe extern "C" fn fmi3DeserializeFMUState(
     }
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi3GetDirectionalDerivative(
-    c: Fmi3Instance,
-    _unknowns: *const Fmi3ValueReference,
-    _n_unknowns: usize,
-    _knowns: *const Fmi3ValueReference,
-    _n_knowns: usize,
-    _seed: *const Fmi3Float64,
-    _n_seed: usize,
-    _sensitivity: *mut Fmi3Float64,
-    _n_sensitivity: usize,
-) -> Status {
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi3GetDirectionalDerivative", allowed::DERIVATIVES, |_| {
-            Err("not provided (providesDirectionalDerivatives=\"false\")".into())
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3GetAdjointDerivative(
-    c: Fmi3Instance,
-    _unknowns: *const Fmi3ValueReference,
-    _n_unknowns: usize,
-    _knowns: *const Fmi3ValueReference,
-    _n_knowns: usize,
-    _seed: *const Fmi3Float64,
-    _n_seed: usize,
-    _sensitivity: *mut Fmi3Float64,
-    _n_sensitivity: usize,
-) -> Status {
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi3GetAdjointDerivative", allowed::DERIVATIVES, |_| {
-            Err("not provided (providesAdjointDerivatives=\"false\")".into())
-        })
-    }
+crate::ffi::export::handle_exports! { Fmi3Instance =>
+    fn fmi3GetDirectionalDerivative(
+        _unknowns: *const Fmi3ValueReference,
+        _n_unknowns: usize,
+        _knowns: *const Fmi3ValueReference,
+        _n_knowns: usize,
+        _seed: *const Fmi3Float64,
+        _n_seed: usize,
+        _sensitivity: *mut Fmi3Float64,
+        _n_sensitivity: usize
+    ) host allowed::DERIVATIVES => |_| Err("not provided (providesDirectionalDerivatives=\"false\")".into());
+    fn fmi3GetAdjointDerivative(
+        _unknowns: *const Fmi3ValueReference,
+        _n_unknowns: usize,
+        _knowns: *const Fmi3ValueReference,
+        _n_knowns: usize,
+        _seed: *const Fmi3Float64,
+        _n_seed: usize,
+        _sensitivity: *mut Fmi3Float64,
+        _n_sensitivity: usize
+    ) host allowed::DERIVATIVES => |_| Err("not provided (providesAdjointDerivatives=\"false\")".into());
 }

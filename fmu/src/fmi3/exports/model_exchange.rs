@@ -6,11 +6,8 @@
 
 use super::ffi::*;
 
-#[inline]
-pub unsafe extern "C" fn fmi3SetTime(c: Fmi3Instance, time: Fmi3Float64) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe { with(c, "fmi3SetTime", allowed::SET_TIME, |comp| comp.set_time(time)) }
+crate::ffi::export::handle_exports! { Fmi3Instance =>
+    fn fmi3SetTime(time: Fmi3Float64) computes allowed::SET_TIME => |comp| comp.set_time(time);
 }
 
 #[inline]
@@ -148,18 +145,21 @@ pub unsafe extern "C" fn fmi3UpdateDiscreteStates(
     }
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi3EnterContinuousTimeMode(c: Fmi3Instance) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(
-            c,
-            "fmi3EnterContinuousTimeMode",
-            allowed::ENTER_CONTINUOUS_TIME_MODE,
-            Instance::enter_continuous_time_mode,
-        )
-    }
+crate::ffi::export::handle_exports! { Fmi3Instance =>
+    fn fmi3EnterContinuousTimeMode() computes allowed::ENTER_CONTINUOUS_TIME_MODE => |comp| {
+        comp.enter_continuous_time_mode()
+    };
+    /// No discrete states to evaluate apart from the event iteration
+    /// (`providesEvaluateDiscreteStates="false"`).
+    fn fmi3EvaluateDiscreteStates() host allowed::ANY_BUT_FATAL => |_| {
+        Err("not provided (providesEvaluateDiscreteStates=\"false\")".into())
+    };
+    fn fmi3ActivateModelPartition(
+        clock_reference: Fmi3ValueReference,
+        _activation_time: Fmi3Float64
+    ) host allowed::ANY_BUT_FATAL => |_| {
+        Err(format!("clock {clock_reference}: Scheduled Execution is not offered (no <ScheduledExecution>)"))
+    };
 }
 
 #[inline]
@@ -180,32 +180,6 @@ pub unsafe extern "C" fn fmi3CompletedIntegratorStep(
             put(enter_event_mode, flag(event), "enterEventMode")?;
             put(terminate_simulation, flag(terminate), "terminateSimulation")?;
             Ok(Status::Ok)
-        })
-    }
-}
-
-/// No discrete states to evaluate apart from the event iteration
-/// (`providesEvaluateDiscreteStates="false"`).
-#[inline]
-pub unsafe extern "C" fn fmi3EvaluateDiscreteStates(c: Fmi3Instance) -> Status {
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi3EvaluateDiscreteStates", allowed::ANY_BUT_FATAL, |_| {
-            Err("not provided (providesEvaluateDiscreteStates=\"false\")".into())
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3ActivateModelPartition(
-    c: Fmi3Instance,
-    clock_reference: Fmi3ValueReference,
-    _activation_time: Fmi3Float64,
-) -> Status {
-    // SAFETY: `c` is checked by `with` (NULL, alignment, magic); the closure dereferences no pointer.
-    unsafe {
-        with(c, "fmi3ActivateModelPartition", allowed::ANY_BUT_FATAL, |_| {
-            Err(format!("clock {clock_reference}: Scheduled Execution is not offered (no <ScheduledExecution>)"))
         })
     }
 }

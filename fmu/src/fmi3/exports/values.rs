@@ -129,7 +129,7 @@ pub unsafe extern "C" fn fmi3GetFloat64(
 /// # Safety
 /// As [`with`] for `c`; `vr` and `values` NULL or pointing at `nvr` and
 /// `n_values` elements.
-#[inline(always)]
+#[inline(never)]
 unsafe fn get_float64_computed(
     c: Fmi3Instance,
     vr: *const Fmi3ValueReference,
