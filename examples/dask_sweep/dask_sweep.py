@@ -22,6 +22,7 @@ import csv
 import hashlib
 import math
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -37,16 +38,35 @@ COLUMNS = ["friction_model", "friction_level", "step", "coulomb_psi", "breakaway
 _UNZIPPED = {}  # per worker process: FMU hash -> (unzip dir, model description)
 
 
+def unzip_dir(fmu_bytes):
+    """Where the workers of this machine unzip the FMU: one folder per FMU
+    build (its hash), shared by the workers and reused by later sweeps, so
+    that worker processes, which a cluster may kill without running exit
+    handlers, leave at most this one folder behind."""
+    digest = hashlib.sha256(fmu_bytes).hexdigest()[:16]
+    return os.path.join(tempfile.gettempdir(), f"dask-sweep-{digest}")
+
+
 def _fmu_on_this_worker(fmu_bytes):
-    """Unzip the FMU once per process, keyed by its hash."""
+    """Unzip the FMU once per machine (into a private folder, then renamed
+    into place, so that workers unzipping at once never see half an FMU)."""
     from fmpy import extract, read_model_description
 
     key = hashlib.sha256(fmu_bytes).hexdigest()
     if key not in _UNZIPPED:
-        path = os.path.join(tempfile.mkdtemp(prefix="sweep-"), "model.fmu")
-        with open(path, "wb") as f:
-            f.write(fmu_bytes)
-        _UNZIPPED[key] = (extract(path), read_model_description(path))
+        target = unzip_dir(fmu_bytes)
+        if not os.path.isdir(target):
+            private = tempfile.mkdtemp(prefix="dask-sweep-", dir=os.path.dirname(target))
+            path = os.path.join(private, "model.fmu")
+            with open(path, "wb") as f:
+                f.write(fmu_bytes)
+            extract(path, unzipdir=os.path.join(private, "unzipped"))
+            try:
+                os.rename(private, target)
+            except OSError:  # another worker was first: use its copy
+                shutil.rmtree(private, ignore_errors=True)
+        unzipped = os.path.join(target, "unzipped")
+        _UNZIPPED[key] = (unzipped, read_model_description(os.path.join(target, "model.fmu")))
     return _UNZIPPED[key]
 
 
@@ -155,18 +175,30 @@ def main(argv):
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
 
+    with open(args.fmu, "rb") as f:
+        fmu_bytes = f.read()
+    try:
+        return sweep(args, fmu_bytes)
+    finally:
+        if not args.scheduler:  # the LocalCluster's workers were this machine's, and are gone
+            for folder in (unzip_dir(fmu_bytes), unzip_dir(fmu_bytes) + "-scratch"):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def sweep(args, fmu_bytes):
+    import dask
     from dask.distributed import Client, LocalCluster
 
     levels = [0.5 + i / (args.levels - 1) for i in range(args.levels)] if args.levels > 1 else [1.0]
     cases = grid(levels, [float(s) for s in args.steps.split(",")], [int(m) for m in args.models.split(",")])
-    with open(args.fmu, "rb") as f:
-        fmu_bytes = f.read()
     os.makedirs(args.out, exist_ok=True)
 
     if args.scheduler:
         client = Client(args.scheduler)
         where = f"scheduler {args.scheduler}"
     else:
+        # Dask's scratch space in a folder main() removes (else it stays in the temporary folder)
+        dask.config.set({"temporary-directory": unzip_dir(fmu_bytes) + "-scratch"})
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                dashboard_address=None)
         client = Client(cluster)
@@ -180,6 +212,8 @@ def main(argv):
     parallel = time.perf_counter() - start
     print(f"{len(cases)} runs on {where} ({batch} per task): {parallel:.2f} s, {len(cases) / parallel:.2f} runs/s")
     client.close()
+    if not args.scheduler:
+        cluster.close()  # its workers gone before main() removes their unzipped FMU
 
     write_csv(rows, os.path.join(args.out, "sweep.csv"))
     plot(rows, os.path.join(args.out, "sweep.png"))

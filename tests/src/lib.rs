@@ -59,9 +59,19 @@ pub fn fmpy(args: &[&str]) -> (bool, String, String) {
 }
 
 /// Run a Python script of the repository with the test venv's Python
-/// (`FMPY_PYTHON`); returns (success, stdout, stderr).
+/// (`FMPY_PYTHON`) in a temporary folder of its own, removed after it
+/// (FMPy's `extract` leaves each unzipped FMU behind otherwise); returns
+/// (success, stdout, stderr).
 pub fn run_python(script: &std::path::Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(python()).arg(script).args(args).output().unwrap_or_else(|e| {
+    let (ok, stdout, stderr, _) = run_python_leftovers(script, args);
+    (ok, stdout, stderr)
+}
+
+/// As [`run_python`], and the names of what the script left in its
+/// temporary folder (a shipped example must leave nothing).
+pub fn run_python_leftovers(script: &std::path::Path, args: &[&str]) -> (bool, String, String, Vec<String>) {
+    let tmp = PrivateTmp::new();
+    let out = tmp.command(python()).arg(script).args(args).output().unwrap_or_else(|e| {
         panic!(
             "cannot run {} ({e}): run the tests through `cargo xtask test`, which installs FMPy and the examples' \
              packages",
@@ -72,7 +82,53 @@ pub fn run_python(script: &std::path::Path, args: &[&str]) -> (bool, String, Str
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
+        tmp.leftovers(),
     )
+}
+
+/// A temporary folder for one child process (`TMPDIR`, and `TEMP` and
+/// `TMP` as Windows reads them): what the process leaves there can be
+/// listed, and the folder is removed when this is dropped, so that no test
+/// run fills the machine's temporary folder.
+pub struct PrivateTmp(PathBuf);
+
+impl PrivateTmp {
+    pub fn new() -> Self {
+        static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("fmu-tests-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        Self(dir)
+    }
+
+    /// `program` to run with this folder as its temporary folder.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(program);
+        command.env("TMPDIR", &self.0).env("TEMP", &self.0).env("TMP", &self.0);
+        command
+    }
+
+    /// What is in the folder now, by name.
+    pub fn leftovers(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&self.0)
+            .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+}
+
+impl Default for PrivateTmp {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for PrivateTmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// A co-simulation run: fixed communication step from t = 0, constant

@@ -12,9 +12,14 @@ fn out_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Run `examples/<script>` with `args`; (success, stdout, stderr).
+/// Run `examples/<script>` with `args`; (success, stdout, stderr). An
+/// example cleans up after itself: whatever it ran, it leaves nothing in
+/// the temporary folder (a user's runs must not fill it).
 fn example(script: &str, args: &[&str]) -> (bool, String, String) {
-    fmu_tests::run_python(&workspace_root().join("examples").join(script), args)
+    let (ok, stdout, stderr, leftovers) =
+        fmu_tests::run_python_leftovers(&workspace_root().join("examples").join(script), args);
+    assert!(leftovers.is_empty(), "{script} left {leftovers:?} in its temporary folder");
+    (ok, stdout, stderr)
 }
 
 fn run_ok(script: &str, args: &[&str]) -> String {
@@ -367,9 +372,11 @@ fn readme_quick_start_and_coupling_loop_run_as_written() {
     for (k, block) in blocks.iter().enumerate() {
         let script = dir.join(format!("block{k}.py"));
         std::fs::write(&script, block).unwrap();
-        let out = std::process::Command::new(&python).arg(&script).current_dir(workspace_root()).output().unwrap();
+        let tmp = fmu_tests::PrivateTmp::new();
+        let out = tmp.command(&python).arg(&script).current_dir(workspace_root()).output().unwrap();
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(out.status.success() && stderr.trim().is_empty(), "README block {k}:\n{stdout}\n{stderr}");
+        assert!(tmp.leftovers().is_empty(), "README block {k} left {:?} in its temporary folder", tmp.leftovers());
         eprintln!("README block {k}:\n{stdout}");
         outputs.push(stdout.into_owned());
     }

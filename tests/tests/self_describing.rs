@@ -145,9 +145,11 @@ fn the_pages_replay_commands_work_from_the_fmu_alone() {
         for line in lines {
             let words: Vec<&str> = line.split_whitespace().collect();
             assert_eq!(words[0], "python", "{id}: {line}");
-            let out = Command::new(fmu_tests::python()).args(&words[1..]).current_dir(&dir).output().unwrap();
+            let tmp = fmu_tests::PrivateTmp::new();
+            let out = tmp.command(fmu_tests::python()).args(&words[1..]).current_dir(&dir).output().unwrap();
             let stdout = String::from_utf8_lossy(&out.stdout);
             assert!(out.status.success(), "{id}: `{line}` failed: {}{stdout}", String::from_utf8_lossy(&out.stderr));
+            assert!(tmp.leftovers().is_empty(), "{id}: `{line}` left {:?} in the temporary folder", tmp.leftovers());
             if words[1] == "-m" {
                 continue;
             }
@@ -230,7 +232,9 @@ fn fmpy_cross_check_scores_100_percent_on_every_fmu() {
     let python = std::env::var_os("FMPY_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("target/venv/bin/python"));
-    let out = Command::new(python)
+    let tmp = fmu_tests::PrivateTmp::new();
+    let out = tmp
+        .command(python)
         .args(["-m", "fmpy.cross_check", "--simulate", "--fmus_dir"])
         .arg(root.join("fmus"))
         .arg("--report")
