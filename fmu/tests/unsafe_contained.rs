@@ -225,7 +225,8 @@ fn the_scan_sees_code_and_skips_comments_and_strings() {
 /// Every module of the FMU crate that needs no `unsafe` says so to the
 /// compiler (issue 31): `#![forbid(unsafe_code)]` in the module's own file
 /// or in the file of a module it sits in (`models/mod.rs` covers every
-/// model). Only the FFI folder's files that hold `unsafe` go without it.
+/// model). Only the FFI folder's files that hold `unsafe`, or rows the
+/// export macro writes it for, go without it.
 #[test]
 fn every_module_without_unsafe_forbids_it() {
     let src = workspace().join("fmu/src");
@@ -252,7 +253,9 @@ fn every_module_without_unsafe_forbids_it() {
             continue;
         }
         let code = code_only(&std::fs::read_to_string(path).unwrap());
-        if !unsafe_uses(&code).is_empty() {
+        // A file of rows of `handle_exports!` holds the `unsafe` the macro
+        // writes for each (`fmu/src/ffi/export.rs`), which a forbid refuses.
+        if !unsafe_uses(&code).is_empty() || code.contains("handle_exports! {") {
             continue;
         }
         // This file, or the `mod.rs` of a folder it sits in.

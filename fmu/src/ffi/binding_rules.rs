@@ -63,18 +63,33 @@ pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) ->
 }
 
 /// The rows of `handle_exports!` in `b.source`: (name, `computes` or `host`),
-/// the word after the arguments' closing parenthesis.
+/// the word after the arguments' closing parenthesis. A row in a macro of
+/// the binding's (`fn $get(..)`) is named by its template.
 fn handle_rows(b: &Binding) -> Vec<(&str, &str)> {
     let row = format!("fn {}", b.prefix);
     let mut rows = Vec::new();
-    for (at, _) in b.source.match_indices(&row) {
+    let starts = b.source.match_indices(&row).chain(b.source.match_indices("fn $")).map(|(at, _)| at);
+    for at in starts {
         let line_start = b.source[..at].rfind('\n').map_or(0, |i| i + 1);
         if !b.source[line_start..at].trim().is_empty() {
             continue; // `pub unsafe extern "C" fn ...`: written out
         }
         let rest = &b.source[at + 3..];
         let name = &rest[..rest.find('(').expect("a row's arguments")];
-        let after = &rest[rest.find(')').expect("the arguments' end") + 1..];
+        let open = rest.find('(').expect("a row's arguments");
+        let mut depth = 0;
+        let close = rest[open..]
+            .char_indices()
+            .find_map(|(i, ch)| {
+                depth += match ch {
+                    '(' => 1,
+                    ')' => -1,
+                    _ => 0,
+                };
+                (depth == 0).then_some(open + i)
+            })
+            .expect("the arguments' end");
+        let after = &rest[close + 1..];
         rows.push((name, after.split_whitespace().next().unwrap_or("")));
     }
     rows
@@ -99,9 +114,9 @@ fn the_handle_rows_template_enters_the_environment_of_its_word() {
 }
 
 /// Every function of the binding has a row in its export table (`rows`),
-/// once: functions written out are found in the source, those a macro of
-/// `values.rs` writes in its invocations (`accessor!(NAME, ..)`,
-/// `no_variables_of_type!(GET, SET, ..)`, `no_clocks!`'s `NAME(..);`).
+/// once: functions written out or as rows are found in the source, those a
+/// macro of `values.rs` writes in its invocations (`no_clocks!`'s
+/// `NAME(..);`, `no_variables_of_type!`'s `GET, SET, ..;`).
 pub fn every_binding_function_has_a_row(b: &Binding, rows: &[&str]) {
     let unique: std::collections::BTreeSet<&str> = rows.iter().copied().collect();
     assert_eq!(unique.len(), rows.len(), "a function with two rows");
@@ -113,12 +128,10 @@ pub fn every_binding_function_has_a_row(b: &Binding, rows: &[&str]) {
     for line in b.source.lines().map(str::trim) {
         if let Some(at) = line.find(&written).filter(|_| line.starts_with("pub ")) {
             defined.insert(name(&line[at + 3..]));
-        } else if let Some(rest) = line.strip_prefix("accessor!(") {
-            defined.insert(name(rest));
-        } else if let Some(rest) = line.strip_prefix("no_variables_of_type!(") {
-            defined.extend(rest.split(", ").take(2).map(name));
-        } else if line.starts_with(b.prefix) && line.ends_with(");") {
-            defined.insert(name(line));
+        } else if line.starts_with(b.prefix) && line.ends_with(';') {
+            // A line of a macro's invocation: `no_clocks!`'s `NAME(..);`,
+            // `no_variables_of_type!`'s `GET, SET, ..;`.
+            defined.extend(line.split(", ").take(2).map(name).filter(|f| f.starts_with(b.prefix)));
         } else if line.starts_with(&written) {
             // A row of `handle_exports!`.
             defined.insert(name(&line[3..]));

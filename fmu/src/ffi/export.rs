@@ -65,32 +65,63 @@ macro_rules! export_names {
     };
 }
 
-/// The binding functions whose only pointer is the instance handle: each
-/// row the C name, its value arguments, `computes` (the call enters IEEE
-/// 754's default floating-point environment, [`CallEnv`](crate::ffi::float_env::CallEnv))
-/// or `host` (no floating-point work: the host's environment), the states
-/// it is allowed in and the core call as a closure over the instance. The
-/// closure is safe code written outside any `unsafe` block, so it can
-/// dereference no pointer (a row's pointer arguments are unused): the one
-/// `unsafe` block, its SAFETY argument and the environment rule hold by
-/// construction.
+/// The binding functions as rows: each the C name and its arguments but the
+/// handle, `computes` (the call enters IEEE 754's default floating-point
+/// environment, [`CallEnv`](crate::ffi::float_env::CallEnv)) or `host` (no
+/// floating-point work: the host's environment), the states it is allowed
+/// in, and the core call as a closure over the instance and the row's
+/// pointer arguments, each converted by the macro before the call:
+///
+/// - `x = slice(n, "name")`: the `n` values `x` points at, read
+///   ([`slice`](crate::ffi::slice));
+/// - `x = slice_mut(n, "name")`: the room for `n` values `x` points at,
+///   written ([`slice_mut`](crate::ffi::slice_mut));
+/// - `x = out("name")`: the one value `x` points at, written
+///   ([`out`](crate::ffi::out));
+/// - `x = strings(n, "name")`: the `n` C strings `x` points at, read
+///   ([`strings`](crate::ffi::strings)).
+///
+/// Each refuses NULL (with a count above zero) in the name the standard
+/// gives the argument, after the handle and state checks and before the
+/// core call. The core call is safe code written outside any `unsafe`
+/// block, so it can dereference no pointer: a pointer argument reaches it
+/// converted or not at all. The `unsafe` blocks, their SAFETY arguments,
+/// the pointer checks and the environment rule hold by construction; what
+/// a row must get right is which count goes with which array, as the
+/// standard's signature says.
 macro_rules! handle_exports {
     ($handle:ty => $(
         $(#[$meta:meta])*
-        fn $name:ident($($arg:ident: $t:ty),*) $env:ident $allowed:expr => |$comp:pat_param| $body:expr;
+        fn $name:ident($($arg:ident: $t:ty),*) $env:ident $allowed:expr
+            => |$comp:pat_param $(, $p:ident = $conv:ident($($conv_arg:expr),*))*| $body:expr;
     )*) => {$(
         $(#[$meta])*
         #[inline]
         pub unsafe extern "C" fn $name(c: $handle $(, $arg: $t)*) -> Status {
             $crate::ffi::export::handle_exports!(@env $env);
-            let body = |$comp: &mut Instance| -> $crate::instance::Outcome { $body };
-            // SAFETY: `c` is checked by `with` (NULL, alignment, magic); `body` is safe code, which dereferences no pointer.
-            unsafe { with(c, stringify!($name), $allowed, body) }
+            let body = |$comp: &mut Instance| -> $crate::instance::Outcome {
+                $(
+                    #[allow(unused_variables)] // checked, but not every row writes it
+                    // SAFETY: as the standard says, the pointer is NULL or the importer's for the call with as many elements as the count the row gives it (FMI 2.0, 2.1.7; FMI 3.0, 2.2.6); the conversion refuses NULL.
+                    let $p = unsafe { $crate::ffi::$conv($p, $($conv_arg),*) }?;
+                )*
+                $body
+            };
+            // SAFETY: `c` is checked by `with` (NULL, alignment, magic); `body` dereferences no pointer but through the row's conversions above.
+            unsafe { $crate::ffi::export::handle_exports!(@with $env)(c, stringify!($name), $allowed, body) }
         }
     )*};
     (@env computes) => {
         let _env = CallEnv::enter();
     };
     (@env host) => {};
+    // A `host` row computes nothing and is never a hot path (refusals,
+    // counts, status): all share one body of `with`, for size.
+    (@with computes) => {
+        $crate::ffi::with
+    };
+    (@with host) => {
+        $crate::ffi::with_shared
+    };
 }
 pub(crate) use handle_exports;

@@ -79,6 +79,38 @@ pub unsafe fn with(
     }
 }
 
+/// [`with`] with one body for every caller: for calls that are never hot,
+/// so that a binary holds one copy of the checks for all of them.
+///
+/// # Safety
+/// As [`with`].
+#[inline(always)]
+pub unsafe fn with_shared(
+    c: *mut c_void,
+    function: &'static str,
+    allowed: u16,
+    body: impl FnOnce(&mut Instance) -> Result<Status, String>,
+) -> Status {
+    let mut body = Some(body);
+    // SAFETY: this function's contract.
+    unsafe { with_dyn(c, function, allowed, &mut |comp| body.take().map_or(Ok(Status::Error), |f| f(comp))) }
+}
+
+/// The one body of [`with_shared`].
+///
+/// # Safety
+/// As [`with`].
+#[inline(never)]
+unsafe fn with_dyn(
+    c: *mut c_void,
+    function: &'static str,
+    allowed: u16,
+    body: &mut dyn FnMut(&mut Instance) -> Result<Status, String>,
+) -> Status {
+    // SAFETY: this function's contract.
+    unsafe { with(c, function, allowed, body) }
+}
+
 /// The panic path of [`with`], out of line.
 ///
 /// # Safety
@@ -132,6 +164,46 @@ pub unsafe fn slice_mut<'a, T>(ptr: *mut T, n: usize, what: &str) -> Result<&'a 
     Ok(unsafe { std::slice::from_raw_parts_mut(ptr, n) })
 }
 
+/// The `n` C strings `ptr` points at (FMI's `categories`), refusing a NULL
+/// array (with n > 0), a NULL entry and one that is not UTF-8.
+///
+/// # Safety
+/// `ptr` is NULL or points at `n` pointers, each NULL or a NUL-terminated
+/// string, that outlive `'a`.
+pub unsafe fn strings<'a>(ptr: *const *const std::ffi::c_char, n: usize, what: &str) -> Result<Vec<&'a str>, String> {
+    // SAFETY: this function's contract.
+    let pointers = unsafe { slice(ptr, n, what) }?;
+    let mut texts = Vec::with_capacity(n);
+    for (i, &p) in pointers.iter().enumerate() {
+        if p.is_null() {
+            return Err(format!("{what}[{i}] is NULL"));
+        }
+        // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
+        texts.push(unsafe { std::ffi::CStr::from_ptr(p) }.to_str().map_err(|_| format!("{what}[{i}] is not UTF-8"))?);
+    }
+    Ok(texts)
+}
+
+/// `*ptr` to write, refusing NULL.
+///
+/// # Safety
+/// `ptr` is NULL or points at a writable `T` that outlives `'a` and that
+/// nothing else reads or writes meanwhile (an FMI out-argument).
+#[inline(always)]
+pub unsafe fn out<'a, T>(ptr: *mut T, what: &str) -> Result<&'a mut T, String> {
+    // SAFETY: `as_mut` refuses NULL; otherwise writable and exclusive by
+    // this function's contract.
+    match unsafe { ptr.as_mut() } {
+        Some(value) => Ok(value),
+        None => Err(null_pointer(what)),
+    }
+}
+
+#[cold]
+pub fn null_pointer(what: &str) -> String {
+    format!("{what} is NULL")
+}
+
 #[cold]
 pub fn null_array(what: &str, n: usize) -> String {
     format!("{what} is NULL with {n} elements")
@@ -140,6 +212,68 @@ pub fn null_array(what: &str, n: usize) -> String {
 #[cold]
 pub fn too_long(what: &str, n: usize) -> String {
     format!("{what} has {n} elements (at most {MAX_ARRAY_LEN})")
+}
+
+/// `f` with `n` scratch values (a C array converted): on the stack for up
+/// to 64 (every call of the FMUs' importers), on the heap only beyond, so
+/// that a get or set allocates nothing per call.
+pub fn scratch<T: Copy + Default, R>(n: usize, f: impl FnOnce(&mut [T]) -> R) -> R {
+    const SMALL: usize = 64;
+    if n <= SMALL {
+        let mut buffer = [T::default(); SMALL];
+        f(&mut buffer[..n])
+    } else {
+        f(&mut vec![T::default(); n])
+    }
+}
+
+/// What both standards' instantiate functions do once they have a logger:
+/// the instance name checked, then the interface (`interface`: the one
+/// asked for, or why the call is refused), then the token (`token_what`:
+/// the standard's name for it) and the model it names among `models`; a
+/// new instance as the handle, or NULL with the reason logged as an error
+/// of `function`.
+///
+/// # Safety
+/// `instance_name` and `token` are NULL or NUL-terminated strings.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn instantiate(
+    models: &[Exported],
+    function: &str,
+    log: crate::instance::log::Log,
+    words: &'static crate::instance::Vocabulary,
+    instance_name: *const std::ffi::c_char,
+    interface: Result<Interface, String>,
+    token: *const std::ffi::c_char,
+    token_what: &str,
+) -> *mut c_void {
+    let refuse = |message: String| {
+        log.emit(Status::Error, crate::instance::log::ERROR, &format!("{function}: {message}"));
+        std::ptr::null_mut()
+    };
+    if instance_name.is_null() {
+        return refuse("instanceName is NULL".into());
+    }
+    // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
+    let name = unsafe { std::ffi::CStr::from_ptr(instance_name) }.to_string_lossy();
+    if name.trim().is_empty() {
+        // FMI 2.0, 2.1.5; FMI 3.0, 2.3.1: a non-empty string.
+        return refuse(format!("instanceName \"{}\" rejected: must not be empty or blank", name.escape_default()));
+    }
+    let interface = match interface {
+        Ok(interface) => interface,
+        Err(message) => return refuse(message),
+    };
+    if token.is_null() {
+        return refuse(format!("{token_what} is NULL"));
+    }
+    // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
+    let token = unsafe { std::ffi::CStr::from_ptr(token) }.to_string_lossy();
+    let (guid, model) = match model_for(models, &token, token_what, interface, words) {
+        Ok(found) => found,
+        Err(message) => return refuse(message),
+    };
+    Box::into_raw(Box::new(Instance::new(log, words, guid, model, interface))) as *mut c_void
 }
 
 /// A model as a binary exports it: what an instantiate call needs of it,

@@ -54,3 +54,12 @@ pub struct EventInfo {
     pub next_event_time_defined: Fmi2Boolean,
     pub next_event_time: Fmi2Real,
 }
+
+/// `fmi2Boolean` for a Rust `bool`.
+pub fn flag(b: bool) -> Fmi2Boolean {
+    if b {
+        FMI2_TRUE
+    } else {
+        FMI2_FALSE
+    }
+}

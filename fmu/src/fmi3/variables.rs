@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+use crate::ffi::scratch;
 use crate::instance::{Instance, Kind, Outcome, Status};
 use crate::xml3::Layout;
 
@@ -68,19 +69,6 @@ fn describe(comp: &Instance, layout: &Layout, vr: u32) -> String {
         Ok(Named::Time) => format!("time (value reference {vr}) is the independent variable, a Float64"),
         Ok(Named::Indicator(k)) => format!("{} (value reference {vr}) is a Float64", Layout::indicator_name(k)),
         Err(e) => e,
-    }
-}
-
-/// `f` with `n` scratch values: on the stack for up to 64 (every call of
-/// the FMUs' importers), on the heap only beyond, so that a get or set
-/// allocates nothing per call.
-pub(crate) fn scratch<T: Copy + Default, R>(n: usize, f: impl FnOnce(&mut [T]) -> R) -> R {
-    const SMALL: usize = 64;
-    if n <= SMALL {
-        let mut buffer = [T::default(); SMALL];
-        f(&mut buffer[..n])
-    } else {
-        f(&mut vec![T::default(); n])
     }
 }
 
@@ -254,6 +242,12 @@ pub fn set_boolean(comp: &mut Instance, vrs: &[u32], values: &[u8]) -> Outcome {
 fn article(type_name: &str) -> String {
     let vowel = type_name.starts_with(['A', 'E', 'I', 'O', 'U']);
     format!("{} {type_name}", if vowel { "an" } else { "a" })
+}
+
+/// As [`none_of_type`], for a call with one value per reference.
+pub fn no_values(comp: &Instance, vrs: &[u32], n_values: usize, type_name: &str) -> Outcome {
+    scalars(vrs.len(), n_values)?;
+    none_of_type(comp, vrs, type_name)
 }
 
 /// A type the FMUs declare no variable of (Float32, Int8 to UInt64, String,

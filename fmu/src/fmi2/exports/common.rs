@@ -15,31 +15,13 @@ pub extern "C" fn fmi2GetVersion() -> *const c_char {
     c"2.0".as_ptr()
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi2SetDebugLogging(
-    c: Fmi2Component,
-    logging_on: Fmi2Boolean,
-    n_categories: usize,
-    categories: *const Fmi2String,
-) -> Status {
-    // SAFETY: `c` is checked by `with`; `categories` holds `n_categories` pointers (FMI 2.0, 2.1.5), `slice` refuses NULL, and each entry is checked non-NULL before it is read as a NUL-terminated string.
-    unsafe {
-        with(c, "fmi2SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
-            let pointers = slice(categories, n_categories, "categories")?;
-            let mut names = Vec::with_capacity(pointers.len());
-            for (i, &p) in pointers.iter().enumerate() {
-                if p.is_null() {
-                    return Err(format!("categories[{i}] is NULL"));
-                }
-                names.push(CStr::from_ptr(p).to_str().map_err(|_| format!("categories[{i}] is not UTF-8"))?);
-            }
-            match comp.log.set(logging_on != FMI2_FALSE, &names) {
-                Ok(()) => Ok(Status::Ok),
-                // Unknown names are a warning: the known ones were applied.
-                Err(unknown) => Ok(comp.fail("fmi2SetDebugLogging", Status::Warning, &unknown)),
-            }
-        })
-    }
+crate::ffi::export::handle_exports! { Fmi2Component =>
+    fn fmi2SetDebugLogging(logging_on: Fmi2Boolean, n_categories: usize, categories: *const Fmi2String) host allowed::ANY_BUT_FATAL
+        => |comp, categories = strings(n_categories, "categories")| match comp.log.set(logging_on != FMI2_FALSE, &categories) {
+            Ok(()) => Ok(Status::Ok),
+            // Unknown names are a warning: the known ones were applied.
+            Err(unknown) => Ok(comp.fail("fmi2SetDebugLogging", Status::Warning, &unknown)),
+        };
 }
 
 /// `models`: the models this library may instantiate (a model's binary:
@@ -84,48 +66,26 @@ unsafe fn instantiate(
     let Some(logger) = functions.logger else {
         return std::ptr::null_mut();
     };
-    let name_ok = !instance_name.is_null();
-    let name = if name_ok {
+    // The logger names the instance, even one refused for its name.
+    let name = if instance_name.is_null() {
+        CString::from(c"(null)")
+    } else {
         // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
         unsafe { CStr::from_ptr(instance_name) }.to_owned()
-    } else {
-        CString::from(c"(null)")
     };
-    let blank = name.as_bytes().iter().all(u8::is_ascii_whitespace);
-    let shown = name.to_string_lossy().into_owned();
     let log = log::to_logger(logger, functions.component_environment, name, logging_on != FMI2_FALSE);
-    let refuse = |message: String| {
-        log.emit(Status::Error, log::ERROR, &format!("fmi2Instantiate: {message}"));
-        std::ptr::null_mut()
-    };
-    if !name_ok {
-        return refuse("instanceName is NULL".into());
-    }
-    if blank {
-        // FMI 2.0, 2.1.5: instanceName is a non-empty string.
-        return refuse(format!("instanceName \"{}\" rejected: must not be empty or blank", shown.escape_default()));
-    }
     let interface = match fmu_type {
-        FMI2_CO_SIMULATION => Interface::CoSimulation,
-        FMI2_MODEL_EXCHANGE => Interface::ModelExchange,
-        _ => {
-            return refuse(format!(
-                "fmuType = {fmu_type} rejected: must be fmi2ModelExchange ({FMI2_MODEL_EXCHANGE}) or fmi2CoSimulation \
-                 ({FMI2_CO_SIMULATION})"
-            ))
-        }
+        FMI2_CO_SIMULATION => Ok(Interface::CoSimulation),
+        FMI2_MODEL_EXCHANGE => Ok(Interface::ModelExchange),
+        _ => Err(format!(
+            "fmuType = {fmu_type} rejected: must be fmi2ModelExchange ({FMI2_MODEL_EXCHANGE}) or fmi2CoSimulation \
+             ({FMI2_CO_SIMULATION})"
+        )),
     };
-    if guid.is_null() {
-        return refuse("fmuGUID is NULL".into());
+    // SAFETY: this function's contract.
+    unsafe {
+        crate::ffi::instantiate(models, "fmi2Instantiate", log, &VOCABULARY, instance_name, interface, guid, "fmuGUID")
     }
-    // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
-    let guid = unsafe { CStr::from_ptr(guid) }.to_string_lossy();
-    let (guid, model) = match crate::ffi::model_for(models, &guid, "fmuGUID", interface, &VOCABULARY) {
-        Ok(found) => found,
-        Err(message) => return refuse(message),
-    };
-    let comp = Box::new(Instance::new(log, &VOCABULARY, guid, model, interface));
-    Box::into_raw(comp) as Fmi2Component
 }
 
 #[inline]

@@ -6,7 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub(super) use crate::ffi::float_env::CallEnv;
-pub(super) use crate::ffi::{instance as component, poisoned, slice, slice_mut, with, Exported};
+pub(super) use crate::ffi::{instance as component, poisoned, scratch, slice, slice_mut, with, Exported};
 pub(super) use crate::fmi2::allowed;
 pub(super) use crate::fmi2::log;
 pub(super) use crate::fmi2::types::*;

@@ -4,67 +4,28 @@
 
 use super::ffi::*;
 
-#[inline]
-pub unsafe extern "C" fn fmi2GetFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
-    unsafe {
-        with(c, "fmi2GetFMUstate", allowed::ANY_BUT_FATAL, |comp| {
-            if state.is_null() {
-                return Err("FMUstate (the pointer to fill) is NULL".into());
-            }
+crate::ffi::export::handle_exports! { Fmi2Component =>
+    fn fmi2GetFMUstate(state: *mut Fmi2FmuState) computes allowed::ANY_BUT_FATAL
+        => |comp, state = out("FMUstate (the pointer to fill)")| {
             *state = comp.get_state(*state as Handle)? as Fmi2FmuState;
             Ok(Status::Ok)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2SetFMUstate(c: Fmi2Component, state: Fmi2FmuState) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; `state` is only compared with the instance's own live states before any use (`Instance::set_state`).
-    unsafe { with(c, "fmi2SetFMUstate", allowed::ANY_BUT_FATAL, |comp| comp.set_state(state as Handle)) }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2FreeFMUstate(c: Fmi2Component, state: *mut Fmi2FmuState) -> Status {
-    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 2.0, 2.1.8).
-    unsafe {
-        with(c, "fmi2FreeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
-            if state.is_null() {
-                return Err("FMUstate (the pointer to the state) is NULL".into());
-            }
+        };
+    /// `state` is only compared with the instance's own live states before
+    /// any use (`Instance::set_state`).
+    fn fmi2SetFMUstate(state: Fmi2FmuState) computes allowed::ANY_BUT_FATAL => |comp| comp.set_state(state as Handle);
+    fn fmi2FreeFMUstate(state: *mut Fmi2FmuState) host allowed::ANY_BUT_FATAL
+        => |comp, state = out("FMUstate (the pointer to the state)")| {
             comp.free_state(*state as Handle)?;
             *state = std::ptr::null_mut();
             Ok(Status::Ok)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2SerializedFMUstateSize(c: Fmi2Component, state: Fmi2FmuState, size: *mut usize) -> Status {
-    // SAFETY: `c` is checked by `with`; `size` is checked non-NULL before it is written; `state` is only used once found among the instance's live states.
-    unsafe {
-        with(c, "fmi2SerializedFMUstateSize", allowed::ANY_BUT_FATAL, |comp| {
-            if size.is_null() {
-                return Err("size is NULL".into());
-            }
+        };
+    fn fmi2SerializedFMUstateSize(state: Fmi2FmuState, size: *mut usize) host allowed::ANY_BUT_FATAL
+        => |comp, size = out("size")| {
             *size = comp.serialize(state as Handle)?.len();
             Ok(Status::Ok)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2SerializeFMUstate(
-    c: Fmi2Component,
-    state: Fmi2FmuState,
-    bytes: *mut Fmi2Byte,
-    size: usize,
-) -> Status {
-    // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 2.0, 2.1.8), at least the length written, which `slice_mut` bounds and checks non-NULL.
-    unsafe {
-        with(c, "fmi2SerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
+        };
+    fn fmi2SerializeFMUstate(state: Fmi2FmuState, bytes: *mut Fmi2Byte, size: usize) host allowed::ANY_BUT_FATAL
+        => |comp, bytes = slice_mut(size, "serializedState")| {
             let data = comp.serialize(state as Handle)?;
             if size < data.len() {
                 return Err(format!(
@@ -72,35 +33,16 @@ pub unsafe extern "C" fn fmi2SerializeFMUstate(
                     data.len()
                 ));
             }
-            let out = slice_mut(bytes as *mut u8, data.len(), "serializedState")?;
-            out.copy_from_slice(&data);
+            // fmi2Byte is C's char: the same bits.
+            bytes.iter_mut().zip(&data).for_each(|(to, from)| *to = *from as Fmi2Byte);
             Ok(Status::Ok)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2DeSerializeFMUstate(
-    c: Fmi2Component,
-    bytes: *const Fmi2Byte,
-    size: usize,
-    state: *mut Fmi2FmuState,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 2.0, 2.1.8), `slice` refuses NULL; `state` is checked non-NULL before it is read or written.
-    unsafe {
-        with(c, "fmi2DeSerializeFMUstate", allowed::ANY_BUT_FATAL, |comp| {
-            if state.is_null() {
-                return Err("FMUstate (the pointer to fill) is NULL".into());
-            }
-            let data = slice(bytes as *const u8, size, "serializedState")?;
-            *state = comp.deserialize(data, *state as Handle)? as Fmi2FmuState;
+        };
+    fn fmi2DeSerializeFMUstate(bytes: *const Fmi2Byte, size: usize, state: *mut Fmi2FmuState) computes allowed::ANY_BUT_FATAL
+        => |comp, bytes = slice(size, "serializedState"), state = out("FMUstate (the pointer to fill)")| {
+            let data: Vec<u8> = bytes.iter().map(|&b| b as u8).collect();
+            *state = comp.deserialize(&data, *state as Handle)? as Fmi2FmuState;
             Ok(Status::Ok)
-        })
-    }
-}
-
-crate::ffi::export::handle_exports! { Fmi2Component =>
+        };
     fn fmi2GetDirectionalDerivative(
         _unknown: *const Fmi2ValueReference,
         _n_unknown: usize,

@@ -92,62 +92,20 @@ unsafe fn get_real_checked(
     }
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi2GetInteger(
-    c: Fmi2Component,
-    vr: *const Fmi2ValueReference,
-    nvr: usize,
-    value: *mut Fmi2Integer,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi2GetInteger", allowed::GET, |comp| {
-            let vrs = slice(vr, nvr, "vr")?;
-            let out = slice_mut(value, nvr, "value")?;
-            comp.get_integer(vrs, out)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2GetBoolean(
-    c: Fmi2Component,
-    vr: *const Fmi2ValueReference,
-    nvr: usize,
-    value: *mut Fmi2Boolean,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi2GetBoolean", allowed::GET, |comp| {
-            let vrs = slice(vr, nvr, "vr")?;
-            let out = slice_mut(value, nvr, "value")?;
-            let mut values = vec![false; nvr];
-            let status = comp.get_boolean(vrs, &mut values)?;
-            for (o, v) in out.iter_mut().zip(values) {
-                *o = if v { FMI2_TRUE } else { FMI2_FALSE };
-            }
-            Ok(status)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2GetString(
-    c: Fmi2Component,
-    vr: *const Fmi2ValueReference,
-    nvr: usize,
-    value: *mut Fmi2String,
-) -> Status {
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi2GetString", allowed::GET, |comp| {
-            let vrs = slice(vr, nvr, "vr")?;
-            slice_mut(value, nvr, "value")?;
-            comp.check_string_vrs(vrs)
-        })
-    }
+crate::ffi::export::handle_exports! { Fmi2Component =>
+    fn fmi2GetInteger(vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Integer) computes allowed::GET
+        => |comp, vr = slice(nvr, "vr"), value = slice_mut(nvr, "value")| comp.get_integer(vr, value);
+    fn fmi2GetBoolean(vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Boolean) computes allowed::GET
+        => |comp, vr = slice(nvr, "vr"), value = slice_mut(nvr, "value")| {
+            scratch(nvr, |values: &mut [bool]| {
+                let status = comp.get_boolean(vr, values)?;
+                value.iter_mut().zip(values.iter()).for_each(|(to, &from)| *to = flag(from));
+                Ok(status)
+            })
+        };
+    /// No String variables: every value reference is refused by name.
+    fn fmi2GetString(vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) host allowed::GET
+        => |comp, vr = slice(nvr, "vr"), value = slice_mut(nvr, "value")| comp.check_string_vrs(vr);
 }
 
 #[inline]
@@ -198,55 +156,16 @@ unsafe fn set_real_computed(
     }
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi2SetInteger(
-    c: Fmi2Component,
-    vr: *const Fmi2ValueReference,
-    nvr: usize,
-    value: *const Fmi2Integer,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi2SetInteger", allowed::SET, |comp| {
-            let vrs = slice(vr, nvr, "vr")?;
-            let values = slice(value, nvr, "value")?;
-            comp.set_integer(vrs, values)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2SetBoolean(
-    c: Fmi2Component,
-    vr: *const Fmi2ValueReference,
-    nvr: usize,
-    value: *const Fmi2Boolean,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi2SetBoolean", allowed::SET, |comp| {
-            let vrs = slice(vr, nvr, "vr")?;
-            let values: Vec<bool> = slice(value, nvr, "value")?.iter().map(|&b| b != FMI2_FALSE).collect();
-            comp.set_boolean(vrs, &values)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2SetString(
-    c: Fmi2Component,
-    vr: *const Fmi2ValueReference,
-    nvr: usize,
-    value: *const Fmi2String,
-) -> Status {
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as the count says (FMI 2.0, 2.1.7), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi2SetString", allowed::SET, |comp| {
-            let vrs = slice(vr, nvr, "vr")?;
-            slice(value, nvr, "value")?;
-            comp.check_string_vrs(vrs)
-        })
-    }
+crate::ffi::export::handle_exports! { Fmi2Component =>
+    fn fmi2SetInteger(vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Integer) computes allowed::SET
+        => |comp, vr = slice(nvr, "vr"), value = slice(nvr, "value")| comp.set_integer(vr, value);
+    fn fmi2SetBoolean(vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Boolean) computes allowed::SET
+        => |comp, vr = slice(nvr, "vr"), value = slice(nvr, "value")| {
+            scratch(nvr, |values: &mut [bool]| {
+                values.iter_mut().zip(value).for_each(|(to, &from)| *to = from != FMI2_FALSE);
+                comp.set_boolean(vr, values)
+            })
+        };
+    fn fmi2SetString(vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2String) host allowed::SET
+        => |comp, vr = slice(nvr, "vr"), value = slice(nvr, "value")| comp.check_string_vrs(vr);
 }

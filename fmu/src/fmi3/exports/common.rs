@@ -11,31 +11,13 @@ pub extern "C" fn fmi3GetVersion() -> *const std::ffi::c_char {
     c"3.0".as_ptr()
 }
 
-#[inline]
-pub unsafe extern "C" fn fmi3SetDebugLogging(
-    c: Fmi3Instance,
-    logging_on: Fmi3Boolean,
-    n_categories: usize,
-    categories: *const Fmi3String,
-) -> Status {
-    // SAFETY: `c` is checked by `with`; `categories` holds `n_categories` pointers (FMI 3.0, 2.2.4), `slice` refuses NULL, and each entry is checked non-NULL before it is read as a NUL-terminated string.
-    unsafe {
-        with(c, "fmi3SetDebugLogging", allowed::ANY_BUT_FATAL, |comp| {
-            let pointers = slice(categories, n_categories, "categories")?;
-            let mut names = Vec::with_capacity(pointers.len());
-            for (i, &p) in pointers.iter().enumerate() {
-                if p.is_null() {
-                    return Err(format!("categories[{i}] is NULL"));
-                }
-                names.push(CStr::from_ptr(p).to_str().map_err(|_| format!("categories[{i}] is not UTF-8"))?);
-            }
-            match comp.log.set(logging_on != FMI3_FALSE, &names) {
-                Ok(()) => Ok(Status::Ok),
-                // Unknown names are a warning: the known ones were applied.
-                Err(unknown) => Ok(comp.fail("fmi3SetDebugLogging", Status::Warning, &unknown)),
-            }
-        })
-    }
+crate::ffi::export::handle_exports! { Fmi3Instance =>
+    fn fmi3SetDebugLogging(logging_on: Fmi3Boolean, n_categories: usize, categories: *const Fmi3String) host allowed::ANY_BUT_FATAL
+        => |comp, categories = strings(n_categories, "categories")| match comp.log.set(logging_on != FMI3_FALSE, &categories) {
+            Ok(()) => Ok(Status::Ok),
+            // Unknown names are a warning: the known ones were applied.
+            Err(unknown) => Ok(comp.fail("fmi3SetDebugLogging", Status::Warning, &unknown)),
+        };
 }
 
 /// What both instantiate functions share, after their own arguments (the
@@ -60,33 +42,23 @@ unsafe fn instantiate(
         Some(callback) => log::to_callback(callback, environment, logging_on != FMI3_FALSE),
         None => log::Log::silent(),
     };
-    let refuse = |message: String| {
-        log.emit(Status::Error, log::ERROR, &format!("{function}: {message}"));
-        std::ptr::null_mut()
+    let interface = match refusal {
+        Some(message) => Err(message),
+        None => Ok(interface),
     };
-    if instance_name.is_null() {
-        return refuse("instanceName is NULL".into());
+    // SAFETY: this function's contract.
+    unsafe {
+        crate::ffi::instantiate(
+            models,
+            function,
+            log,
+            &VOCABULARY,
+            instance_name,
+            interface,
+            token,
+            "instantiationToken",
+        )
     }
-    // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
-    let name = unsafe { CStr::from_ptr(instance_name) }.to_string_lossy().into_owned();
-    if name.trim().is_empty() {
-        // FMI 3.0, 2.3.1: instanceName is a non-empty string.
-        return refuse(format!("instanceName \"{}\" rejected: must not be empty or blank", name.escape_default()));
-    }
-    if let Some(message) = refusal {
-        return refuse(message);
-    }
-    if token.is_null() {
-        return refuse("instantiationToken is NULL".into());
-    }
-    // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
-    let token = unsafe { CStr::from_ptr(token) }.to_string_lossy();
-    let (guid, model) = match crate::ffi::model_for(models, &token, "instantiationToken", interface, &VOCABULARY) {
-        Ok(found) => found,
-        Err(message) => return refuse(message),
-    };
-    let comp = Box::new(Instance::new(log, &VOCABULARY, guid, model, interface));
-    Box::into_raw(comp) as Fmi3Instance
 }
 
 /// `models`: as [`crate::fmi2::exports::fmi2Instantiate`]'s.

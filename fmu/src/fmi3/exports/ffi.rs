@@ -2,7 +2,7 @@
 //! `ffi::*`: the shared C-boundary helpers ([`crate::ffi`]) and FMI 3.0's
 //! types, rules, log and value layout.
 
-#![allow(clippy::missing_safety_doc)]
+#![forbid(unsafe_code)]
 
 pub(super) use crate::ffi::float_env::CallEnv;
 pub(super) use crate::ffi::{instance, poisoned, slice, slice_mut, with, Exported};
@@ -13,18 +13,5 @@ pub(super) use crate::fmi3::variables;
 pub(super) use crate::fmi3::VOCABULARY;
 pub(super) use crate::instance::snapshot::Handle;
 pub(super) use crate::instance::{CoSimulationEvents, Instance, Interface};
-pub(super) use std::ffi::{c_void, CStr};
+pub(super) use std::ffi::c_void;
 pub(super) use std::panic::{catch_unwind, AssertUnwindSafe};
-
-/// Write `value` through the out-pointer `out`, refusing NULL.
-///
-/// # Safety
-/// `out` is NULL or points at a writable `T` the importer owns for the call.
-pub(super) unsafe fn put<T>(out: *mut T, value: T, what: &str) -> Result<(), String> {
-    if out.is_null() {
-        return Err(format!("{what} is NULL"));
-    }
-    // SAFETY: non-NULL, and writable by this function's contract.
-    unsafe { out.write(value) };
-    Ok(())
-}

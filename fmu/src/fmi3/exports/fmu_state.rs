@@ -5,65 +5,28 @@
 
 use super::ffi::*;
 
-#[inline]
-pub unsafe extern "C" fn fmi3GetFMUState(c: Fmi3Instance, state: *mut Fmi3FmuState) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 3.0, 2.2.7).
-    unsafe {
-        with(c, "fmi3GetFMUState", allowed::FMU_STATE, |comp| {
-            if state.is_null() {
-                return Err("FMUState (the pointer to fill) is NULL".into());
-            }
+crate::ffi::export::handle_exports! { Fmi3Instance =>
+    fn fmi3GetFMUState(state: *mut Fmi3FmuState) computes allowed::FMU_STATE
+        => |comp, state = out("FMUState (the pointer to fill)")| {
             *state = comp.get_state(*state as Handle)? as Fmi3FmuState;
             Ok(Status::Ok)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3SetFMUState(c: Fmi3Instance, state: Fmi3FmuState) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; `state` is only compared with the instance's own live states before any use (`Instance::set_state`).
-    unsafe { with(c, "fmi3SetFMUState", allowed::FMU_STATE, |comp| comp.set_state(state as Handle)) }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3FreeFMUState(c: Fmi3Instance, state: *mut Fmi3FmuState) -> Status {
-    // SAFETY: `c` is checked by `with`; the out-pointer is checked non-NULL before it is read or written, and the importer passes one it owns (FMI 3.0, 2.2.7).
-    unsafe {
-        with(c, "fmi3FreeFMUState", allowed::FMU_STATE, |comp| {
-            if state.is_null() {
-                return Err("FMUState (the pointer to the state) is NULL".into());
-            }
+        };
+    /// `state` is only compared with the instance's own live states before
+    /// any use (`Instance::set_state`).
+    fn fmi3SetFMUState(state: Fmi3FmuState) computes allowed::FMU_STATE => |comp| comp.set_state(state as Handle);
+    fn fmi3FreeFMUState(state: *mut Fmi3FmuState) host allowed::FMU_STATE
+        => |comp, state = out("FMUState (the pointer to the state)")| {
             comp.free_state(*state as Handle)?;
             *state = std::ptr::null_mut();
             Ok(Status::Ok)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3SerializedFMUStateSize(c: Fmi3Instance, state: Fmi3FmuState, size: *mut usize) -> Status {
-    // SAFETY: `c` is checked by `with`; `size` is checked non-NULL before it is written (`put`); `state` is only used once found among the instance's live states.
-    unsafe {
-        with(c, "fmi3SerializedFMUStateSize", allowed::FMU_STATE, |comp| {
-            let n = comp.serialize(state as Handle)?.len();
-            put(size, n, "size")?;
+        };
+    fn fmi3SerializedFMUStateSize(state: Fmi3FmuState, size: *mut usize) host allowed::FMU_STATE
+        => |comp, size = out("size")| {
+            *size = comp.serialize(state as Handle)?.len();
             Ok(Status::Ok)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3SerializeFMUState(
-    c: Fmi3Instance,
-    state: Fmi3FmuState,
-    bytes: *mut Fmi3Byte,
-    size: usize,
-) -> Status {
-    // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 3.0, 2.2.7), at least the length written, which `slice_mut` bounds and checks non-NULL.
-    unsafe {
-        with(c, "fmi3SerializeFMUState", allowed::FMU_STATE, |comp| {
+        };
+    fn fmi3SerializeFMUState(state: Fmi3FmuState, bytes: *mut Fmi3Byte, size: usize) host allowed::FMU_STATE
+        => |comp, bytes = slice_mut(size, "serializedState")| {
             let data = comp.serialize(state as Handle)?;
             if size < data.len() {
                 return Err(format!(
@@ -71,34 +34,14 @@ pub unsafe extern "C" fn fmi3SerializeFMUState(
                     data.len()
                 ));
             }
-            slice_mut(bytes, data.len(), "serializedState")?.copy_from_slice(&data);
+            bytes[..data.len()].copy_from_slice(&data);
             Ok(Status::Ok)
-        })
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3DeserializeFMUState(
-    c: Fmi3Instance,
-    bytes: *const Fmi3Byte,
-    size: usize,
-    state: *mut Fmi3FmuState,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; `bytes` holds `size` bytes (FMI 3.0, 2.2.7), `slice` refuses NULL; `state` is checked non-NULL before it is read or written.
-    unsafe {
-        with(c, "fmi3DeserializeFMUState", allowed::FMU_STATE, |comp| {
-            if state.is_null() {
-                return Err("FMUState (the pointer to fill) is NULL".into());
-            }
-            let data = slice(bytes, size, "serializedState")?;
-            *state = comp.deserialize(data, *state as Handle)? as Fmi3FmuState;
+        };
+    fn fmi3DeserializeFMUState(bytes: *const Fmi3Byte, size: usize, state: *mut Fmi3FmuState) computes allowed::FMU_STATE
+        => |comp, bytes = slice(size, "serializedState"), state = out("FMUState (the pointer to fill)")| {
+            *state = comp.deserialize(bytes, *state as Handle)? as Fmi3FmuState;
             Ok(Status::Ok)
-        })
-    }
-}
-
-crate::ffi::export::handle_exports! { Fmi3Instance =>
+        };
     fn fmi3GetDirectionalDerivative(
         _unknowns: *const Fmi3ValueReference,
         _n_unknowns: usize,
