@@ -281,6 +281,13 @@ fn serialized_state_is_checked() {
             let mut bytes = vec![0 as std::ffi::c_char; size];
             assert_eq!(fmu.lib.fmi2SerializeFMUstate(c, state, bytes.as_mut_ptr(), size), OK);
             assert_eq!(fmu.lib.fmi2SerializeFMUstate(c, state, bytes.as_mut_ptr(), size - 1), ERROR);
+            // A buffer larger than the state is fine, however large: even
+            // past the bound on array counts (16 Mi elements).
+            if id == identifiers()[0] {
+                let mut big = vec![0 as std::ffi::c_char; fmu::ffi::MAX_ARRAY_LEN + 1];
+                assert_eq!(fmu.lib.fmi2SerializeFMUstate(c, state, big.as_mut_ptr(), big.len()), OK);
+                assert_eq!(big[..size], bytes[..], "{id}: the state at the buffer's start");
+            }
             fmu.take_messages();
             let mut restored = null_mut();
             // Truncated at every length, and with a flipped magic byte.

@@ -41,7 +41,10 @@ use util::{cargo, root, run, Result};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        Some("fmu") => platforms::build_fmus(args.get(1).is_some_and(|a| a == "--host")).map(|_| ()),
+        Some("fmu") => {
+            util::warn_if_disk_low(&root(), 6, "`cargo xtask fmu`");
+            platforms::build_fmus(args.get(1).is_some_and(|a| a == "--host")).map(|_| ())
+        }
         Some("docs") => write_docs(),
         Some("test") => test(&args[1..]),
         Some("platform-check") => platform_check::report(&platforms::fmu_dir()).map(|_| ()),
@@ -223,6 +226,7 @@ fn memcheck(fmus: &std::path::Path, env: &provision::TestEnv) -> Result<bool> {
 }
 
 fn test(extra: &[String]) -> Result<()> {
+    util::warn_if_disk_low(&root(), 12, "`cargo xtask test`");
     let env = provision::provision()?;
     // OpenModelica's simulator for the tests that import the FMUs with it:
     // the binary `OMSIMULATOR` names (nothing builds it here); without it

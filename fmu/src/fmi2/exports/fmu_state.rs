@@ -25,7 +25,9 @@ crate::ffi::export::handle_exports! { Fmi2Component =>
             Ok(Status::Ok)
         };
     fn fmi2SerializeFMUstate(state: Fmi2FmuState, bytes: *mut Fmi2Byte, size: usize) host allowed::ANY_BUT_FATAL
-        => |comp, bytes = slice_mut(size, "serializedState")| {
+        // Any buffer at least the state's size will do, however large: the
+        // slice reaches no further than the array bound that `slice_mut` allows.
+        => |comp, bytes = slice_mut(size.min(crate::ffi::MAX_ARRAY_LEN), "serializedState")| {
             let data = comp.serialize(state as Handle)?;
             if size < data.len() {
                 return Err(format!(
