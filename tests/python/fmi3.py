@@ -207,6 +207,11 @@ try:
     fmu.doStep(0.5, 0.1)
     after = fmu.getFloat64([vr["w"], vr["time"]])
     blob = fmu.serializeFMUState(state)
+    # Any buffer at least the state's size will do, however large: even past
+    # the bound on array counts (16 Mi elements); the state at its start.
+    big = (ctypes.c_uint8 * ((1 << 24) + 1))()
+    fmu.fmi3SerializeFMUState(fmu.component, state, big, len(big))
+    check(bytes(big[:len(blob)]) == bytes(blob), "a state serialized into a large buffer")
     fmu.setFMUState(fmu.deserializeFMUState(blob))
     check(fmu.getFloat64([vr["time"]]) == [0.5], "restored state's time")
     fmu.doStep(0.5, 0.1)
