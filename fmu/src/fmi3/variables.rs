@@ -18,7 +18,8 @@ pub fn layout(comp: &Instance) -> Layout {
     Layout { variables: comp.variable_count(), states, indicators }
 }
 
-/// Every variable is a scalar: one value per value reference.
+/// Every variable is a scalar: one value per value reference (each
+/// accessor below checks it first).
 pub fn scalars(n_vrs: usize, n_values: usize) -> Result<(), String> {
     if n_values != n_vrs {
         return Err(format!(
@@ -120,15 +121,16 @@ fn start_values_only(comp: &Instance, layout: &Layout, vrs: &[u32]) -> Result<()
 
 /// `fmi3GetOutputDerivatives`: the core's, by FMI 3.0's references.
 pub fn get_output_derivatives(comp: &mut Instance, vrs: &[u32], orders: &[i32], out: &mut [f64]) -> Outcome {
+    scalars(vrs.len(), out.len())?;
     only(comp, vrs, &[Kind::Real], "a Float64 output")?;
     comp.get_output_derivatives(vrs, orders, out)
 }
 
-/// Every value checked first (a refused call writes nothing; the accessor
-/// has checked that there are as many values as references), then read
+/// Every value checked first (a refused call writes nothing), then read
 /// into `out` in place: the variables and derivatives through the core,
 /// `time`, and the event indicators evaluated once if any is asked.
 pub fn get_float64(comp: &mut Instance, vrs: &[u32], out: &mut [f64]) -> Outcome {
+    scalars(vrs.len(), out.len())?;
     let layout = layout(comp);
     start_values_only(comp, &layout, vrs)?;
     let mut any_indicator = false;
@@ -162,6 +164,7 @@ pub fn get_float64(comp: &mut Instance, vrs: &[u32], out: &mut [f64]) -> Outcome
 }
 
 pub fn set_float64(comp: &mut Instance, vrs: &[u32], values: &[f64]) -> Outcome {
+    scalars(vrs.len(), values.len())?;
     let layout = layout(comp);
     for &vr in vrs {
         match named(comp, &layout, vr)? {
@@ -182,18 +185,21 @@ pub fn set_float64(comp: &mut Instance, vrs: &[u32], values: &[f64]) -> Outcome 
 }
 
 pub fn get_int32(comp: &mut Instance, vrs: &[u32], out: &mut [i32]) -> Outcome {
+    scalars(vrs.len(), out.len())?;
     start_values_only(comp, &layout(comp), vrs)?;
     only(comp, vrs, &[Kind::Integer], "an Int32")?;
     comp.get_integer(vrs, out)
 }
 
 pub fn set_int32(comp: &mut Instance, vrs: &[u32], values: &[i32]) -> Outcome {
+    scalars(vrs.len(), values.len())?;
     only(comp, vrs, &[Kind::Integer], "an Int32")?;
     comp.set_integer(vrs, values)
 }
 
 /// The only Int64 variables are the enumerations.
 pub fn get_int64(comp: &mut Instance, vrs: &[u32], out: &mut [i64]) -> Outcome {
+    scalars(vrs.len(), out.len())?;
     only(comp, vrs, &[Kind::Enumeration], "an Int64 (an Enumeration)")?;
     scratch(vrs.len(), |values: &mut [i32]| {
         let status = comp.get_integer(vrs, values)?;
@@ -205,6 +211,7 @@ pub fn get_int64(comp: &mut Instance, vrs: &[u32], out: &mut [i64]) -> Outcome {
 }
 
 pub fn set_int64(comp: &mut Instance, vrs: &[u32], values: &[i64]) -> Outcome {
+    scalars(vrs.len(), values.len())?;
     only(comp, vrs, &[Kind::Enumeration], "an Int64 (an Enumeration)")?;
     scratch(vrs.len(), |narrow: &mut [i32]| {
         for ((slot, &vr), &v) in narrow.iter_mut().zip(vrs).zip(values) {
@@ -217,6 +224,7 @@ pub fn set_int64(comp: &mut Instance, vrs: &[u32], values: &[i64]) -> Outcome {
 }
 
 pub fn get_boolean(comp: &mut Instance, vrs: &[u32], out: &mut [u8]) -> Outcome {
+    scalars(vrs.len(), out.len())?;
     start_values_only(comp, &layout(comp), vrs)?;
     only(comp, vrs, &[Kind::Boolean], "a Boolean")?;
     scratch(vrs.len(), |values: &mut [bool]| {
@@ -229,6 +237,7 @@ pub fn get_boolean(comp: &mut Instance, vrs: &[u32], out: &mut [u8]) -> Outcome 
 }
 
 pub fn set_boolean(comp: &mut Instance, vrs: &[u32], values: &[u8]) -> Outcome {
+    scalars(vrs.len(), values.len())?;
     only(comp, vrs, &[Kind::Boolean], "a Boolean")?;
     scratch(values.len(), |flags: &mut [bool]| {
         for (f, &b) in flags.iter_mut().zip(values) {

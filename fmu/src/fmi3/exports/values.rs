@@ -76,7 +76,6 @@ unsafe fn get_float64_computed(
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice`/`slice_mut` refuse NULL with a non-zero count.
     unsafe {
         with(c, "fmi3GetFloat64", allowed::GET, |comp| {
-            variables::scalars(nvr, n_values)?;
             variables::get_float64(comp, slice(vr, nvr, "valueReferences")?, slice_mut(values, n_values, "values")?)
         })
     }
@@ -123,43 +122,25 @@ unsafe fn set_float64_computed(
     // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice` refuses NULL with a non-zero count.
     unsafe {
         with(c, "fmi3SetFloat64", allowed::SET, |comp| {
-            variables::scalars(nvr, n_values)?;
             variables::set_float64(comp, slice(vr, nvr, "valueReferences")?, slice(values, n_values, "values")?)
         })
     }
 }
+
 crate::ffi::export::handle_exports! { Fmi3Instance =>
     fn fmi3GetInt32(vr: *const Fmi3ValueReference, nvr: usize, values: *mut i32, n_values: usize) computes allowed::GET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| {
-            variables::scalars(nvr, n_values)?;
-            variables::get_int32(comp, vr, values)
-        };
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_int32(comp, vr, values);
     fn fmi3SetInt32(vr: *const Fmi3ValueReference, nvr: usize, values: *const i32, n_values: usize) computes allowed::SET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| {
-            variables::scalars(nvr, n_values)?;
-            variables::set_int32(comp, vr, values)
-        };
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| variables::set_int32(comp, vr, values);
     /// The only Int64 variables are the enumerations.
     fn fmi3GetInt64(vr: *const Fmi3ValueReference, nvr: usize, values: *mut i64, n_values: usize) computes allowed::GET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| {
-            variables::scalars(nvr, n_values)?;
-            variables::get_int64(comp, vr, values)
-        };
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_int64(comp, vr, values);
     fn fmi3SetInt64(vr: *const Fmi3ValueReference, nvr: usize, values: *const i64, n_values: usize) computes allowed::SET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| {
-            variables::scalars(nvr, n_values)?;
-            variables::set_int64(comp, vr, values)
-        };
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| variables::set_int64(comp, vr, values);
     fn fmi3GetBoolean(vr: *const Fmi3ValueReference, nvr: usize, values: *mut Fmi3Boolean, n_values: usize) computes allowed::GET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| {
-            variables::scalars(nvr, n_values)?;
-            variables::get_boolean(comp, vr, values)
-        };
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_boolean(comp, vr, values);
     fn fmi3SetBoolean(vr: *const Fmi3ValueReference, nvr: usize, values: *const Fmi3Boolean, n_values: usize) computes allowed::SET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| {
-            variables::scalars(nvr, n_values)?;
-            variables::set_boolean(comp, vr, values)
-        };
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| variables::set_boolean(comp, vr, values);
 }
 
 /// Getters and setters of a type without variables: every value reference
