@@ -339,6 +339,9 @@ pub struct State<M> {
     /// A typical magnitude (fmi2GetNominalsOfContinuousStates): a solver's
     /// absolute tolerance is its relative tolerance times this.
     pub nominal: f64,
+    /// `set` stores the value in a field as it is, computing nothing (so a
+    /// binding may set the states in the host's floating-point environment).
+    pub plain: bool,
 }
 
 /// A model's continuous states, one line each (a long one continues on a
@@ -353,11 +356,24 @@ pub struct State<M> {
 ///     state("tau_friction", |m, x| m.body.law.torque = 0.0 - x, |m| m.body.law.torque_rate(m.body.rate), 0.01),
 /// },
 /// ```
+///
+/// A setter written as a field path given the value as it is (`|m, x|
+/// m.body.rate = x`) is `plain` ([`State::plain`]); any other (a method on
+/// the way, arithmetic on the value) is not.
 macro_rules! states {
-    ($(state($variable:expr, $set:expr, $derivative:expr $(, $nominal:expr)? $(,)?)),* $(,)?) => {
-        &[$($crate::model::State::with_nominal(
+    ($(state($($args:tt)*)),* $(,)?) => {
+        &[$($crate::model::states!(@state $($args)*)),*]
+    };
+    (@state $variable:expr, |$m:ident, $x:ident| $root:ident $(. $field:ident)+ = $value:ident,
+        $derivative:expr $(, $nominal:expr)? $(,)?) => {
+        $crate::model::State::plain(
+            $variable, |$m, $x| $root $(. $field)+ = $value, $derivative, $crate::model::states!(@nominal $($nominal)?)
+        )
+    };
+    (@state $variable:expr, $set:expr, $derivative:expr $(, $nominal:expr)? $(,)?) => {
+        $crate::model::State::with_nominal(
             $variable, $set, $derivative, $crate::model::states!(@nominal $($nominal)?)
-        )),*]
+        )
     };
     (@nominal) => { 1.0 };
     (@nominal $nominal:expr) => { $nominal };
@@ -367,7 +383,7 @@ pub(crate) use states;
 impl<M> State<M> {
     /// The state `variable`, stored by `set`, with its `derivative`; nominal 1.
     pub const fn new(variable: &'static str, set: fn(&mut M, f64), derivative: fn(&M) -> f64) -> Self {
-        Self { variable, set, derivative, nominal: 1.0 }
+        Self { variable, set, derivative, nominal: 1.0, plain: false }
     }
 
     /// As [`State::new`], with a typical magnitude other than 1.
@@ -377,6 +393,12 @@ impl<M> State<M> {
         derivative: fn(&M) -> f64,
         nominal: f64,
     ) -> Self {
-        Self { variable, set, derivative, nominal }
+        Self { variable, set, derivative, nominal, plain: false }
+    }
+
+    /// As [`State::with_nominal`], for a `set` that stores the value as it
+    /// is (the field [`State::plain`]).
+    pub const fn plain(variable: &'static str, set: fn(&mut M, f64), derivative: fn(&M) -> f64, nominal: f64) -> Self {
+        Self { variable, set, derivative, nominal, plain: true }
     }
 }

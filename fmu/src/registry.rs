@@ -323,6 +323,41 @@ mod tests {
         }
     }
 
+    /// `states!` reads each setter: a field path given the value as it is
+    /// is plain; one that scales the value (the antenna's pressures in psi,
+    /// the gimbal's and Dahl's friction torque negated) is not. Those
+    /// written out as `State::plain` are checked as the macro's are: a plain
+    /// state set to any value reads back (through its variable) with the
+    /// same bits, subnormals and signed zeros included.
+    #[test]
+    fn plain_states_are_those_stored_as_they_are() {
+        for m in crate::registry::MODELS.iter().filter(|m| m.model_exchange) {
+            let mut model = (m.new_instance)();
+            if !model.states_plain() {
+                continue;
+            }
+            let (nx, _) = model.hybrid_sizes().unwrap();
+            for x in [0.1, -1.0 / 3.0, 1e-310, -5e-324, -0.0, 1e300, 2.474] {
+                model.set_continuous_states(&vec![x; nx]).unwrap();
+                let mut back = vec![0.0; nx];
+                model.continuous_states(&mut back).unwrap();
+                let same = back.iter().all(|b| b.to_bits() == x.to_bits());
+                assert!(same, "{}: {x:e} read back as {back:?}", m.info.identifier);
+            }
+        }
+        let plain: Vec<(&str, bool)> = crate::registry::MODELS
+            .iter()
+            .filter(|m| m.model_exchange)
+            .map(|m| (m.info.identifier, (m.new_instance)().states_plain()))
+            .collect();
+        let not_plain: Vec<&str> = plain.iter().filter(|p| !p.1).map(|p| p.0).collect();
+        assert_eq!(
+            not_plain,
+            ["DahlInertia", "DahlElement", "DahlShaftLoad", "AntennaAzimuthServo", "CmgGimbalRateLoop"],
+            "{plain:?}"
+        );
+    }
+
     /// A model alone, every input at its start value (as OpenModelica's
     /// simulator runs an FMU whose inputs nothing feeds): after the
     /// initial event iteration no event indicator is exactly 0, so CVODE

@@ -87,7 +87,8 @@ fn overhead(c: &mut Criterion) {
 
 /// The host environments the calls are timed in: IEEE 754's default, and a
 /// host that flushes subnormals (FTZ + DAZ, as `-ffast-math` code runs).
-const HOSTS: [(&str, u32); 2] = [("default", 0x1F80), ("flushing", 0x1F80 | 0x8040)];
+const HOSTS: [(&str, u32); 2] =
+    [("default", fmu_tests::raw::DEFAULT_HOST), ("flushing", fmu_tests::raw::FLUSHING_HOST)];
 
 #[derive(Clone, Copy)]
 struct Vrs {
@@ -97,38 +98,13 @@ struct Vrs {
     w_start: u32,
 }
 
-/// `f` with the calling thread's MXCSR set to `mxcsr` (x86_64; elsewhere
-/// the default environment only), around a whole timed block so that the
-/// harness itself switches nothing per call.
-fn in_host<T>(mxcsr: u32, f: impl FnOnce() -> T) -> T {
-    #[cfg(target_arch = "x86_64")]
-    #[allow(deprecated)]
-    {
-        use std::arch::x86_64::{_mm_getcsr, _mm_setcsr};
-        // SAFETY: MXCSR values with reserved bits clear; the caller's is
-        // put back after `f`.
-        unsafe {
-            let before = _mm_getcsr();
-            _mm_setcsr(mxcsr);
-            let out = f();
-            _mm_setcsr(before);
-            out
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = mxcsr;
-        f()
-    }
-}
-
 /// Times `call(torque, t)` (set the torque, step from `t` by `H`, read the
 /// rate) over the torque cycle, in the host environment `mxcsr`.
 fn timed(c: &mut Criterion, name: &str, mxcsr: u32, mut call: impl FnMut(f64, f64) -> f64, tau: &[f64]) {
     let (mut t, mut k) = (0.0, 0);
     c.bench_function(name, |b| {
         b.iter_custom(|iterations| {
-            in_host(mxcsr, || {
+            fmu_tests::raw::in_host(mxcsr, || {
                 let start = Instant::now();
                 for _ in 0..iterations {
                     k = (k + 1) & (N - 1);

@@ -140,6 +140,7 @@ fn main() {
     let shared_before = before_path.as_deref().filter(|p| p.is_file()).map(load_before);
     let mut c_times = Vec::new();
     let mut rows = Vec::new();
+    let mut flushing = Vec::new();
     for entry in fmu::registry::MODELS {
         let id = entry.info.identifier;
         let Some((nx, nz)) = (entry.new_instance)().hybrid_sizes() else { continue };
@@ -192,10 +193,16 @@ fn main() {
         model.initialize();
         let (mut dx, mut z) = (vec![0.0; nx], vec![0.0; nz]);
         let (mut abi, mut direct, mut c, mut old) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut abi_flush, mut c_flush, mut old_flush) = (Vec::new(), Vec::new(), Vec::new());
         let (mut t, mut t_c, mut t_old) = (0.0, 0.0, 0.0);
         for _ in 0..ROUNDS {
             // SAFETY: `comp` is in continuous-time mode with nx states, nz indicators.
             abi.push(unsafe { abi_round(&lib, comp, &states, nz, &mut t) });
+            // The same calls in a flushing host.
+            // SAFETY: as above.
+            abi_flush.push(fmu_tests::raw::in_host(fmu_tests::raw::FLUSHING_HOST, || unsafe {
+                abi_round(&lib, comp, &states, nz, &mut t)
+            }));
             let start = Instant::now();
             for k in 0..CALLS {
                 let s = &states[k & 1];
@@ -209,10 +216,18 @@ fn main() {
             if let Some((lib_c, comp_c, states_c)) = &yardstick {
                 // SAFETY: the yardstick's instance: one state, one indicator.
                 c.push(unsafe { abi_round(lib_c, *comp_c, states_c, 1, &mut t_c) });
+                // SAFETY: as above.
+                c_flush.push(fmu_tests::raw::in_host(fmu_tests::raw::FLUSHING_HOST, || unsafe {
+                    abi_round(lib_c, *comp_c, states_c, 1, &mut t_c)
+                }));
             }
             if let (Some(b), Some(comp_b)) = (before, earlier) {
                 // SAFETY: the earlier build's instance of the same model.
                 old.push(unsafe { abi_round(b, comp_b, &states, nz, &mut t_old) });
+                // SAFETY: as above.
+                old_flush.push(fmu_tests::raw::in_host(fmu_tests::raw::FLUSHING_HOST, || unsafe {
+                    abi_round(b, comp_b, &states, nz, &mut t_old)
+                }));
             }
         }
         // SAFETY: the instances created above, freed once.
@@ -221,9 +236,10 @@ fn main() {
             // SAFETY: as above.
             unsafe { b.fmi2FreeInstance(comp_b) };
         }
-        let c = if c.is_empty() { f64::NAN } else { median(c) };
-        let old = if old.is_empty() { f64::NAN } else { median(old) };
+        let median_or_nan = |v: Vec<f64>| if v.is_empty() { f64::NAN } else { median(v) };
+        let (c, old) = (median_or_nan(c), median_or_nan(old));
         c_times.push(c);
+        flushing.push((id, median(abi_flush), median_or_nan(c_flush), median_or_nan(old_flush)));
         rows.push((id, nx, nz, median(abi), median(direct), c, old, why_none));
     }
     if let Some((lib, comp, _)) = yardstick {
@@ -277,5 +293,20 @@ fn main() {
             abi / direct,
             abi / c
         );
+    }
+    println!(
+        "\nIn a host that flushes subnormals (FTZ + DAZ set around each timed round, the same rounds): our \
+         functions compute in IEEE 754's default environment whatever the host's, so a call that computes \
+         switches MXCSR in and out; those that find the last evaluation current (`fmi2SetTime`, \
+         `fmi2SetContinuousStates` of states stored as they are, a read after the evaluation) run in the \
+         host's.\n"
+    );
+    let earlier = if before_path.is_some() { " earlier build, flushing (ns) | this / earlier |" } else { "" };
+    let rule = if before_path.is_some() { "---|---|" } else { "" };
+    println!("| model | C ABI, flushing host (ns/evaluation) | the C FMU, flushing (ns) | ours / C FMU |{earlier}");
+    println!("|---|---|---|---|{rule}");
+    for (id, abi, c, old) in flushing {
+        let earlier = if before_path.is_some() { format!(" {old:.1} | {:.2} |", abi / old) } else { String::new() };
+        println!("| {id} | {abi:.1} | {c:.1} | {:.2} |{earlier}", abi / c);
     }
 }

@@ -182,3 +182,34 @@ pub fn silent_callbacks() -> binding::fmi2CallbackFunctions {
         componentEnvironment: std::ptr::null_mut(),
     }
 }
+
+/// IEEE 754's default environment (MXCSR), and a host that flushes
+/// subnormals (FTZ + DAZ, as `-ffast-math` code runs): the benches time
+/// their calls in both.
+pub const DEFAULT_HOST: u32 = 0x1F80;
+pub const FLUSHING_HOST: u32 = 0x1F80 | 0x8040;
+
+/// `f` with the calling thread's MXCSR set to `mxcsr` (x86_64; elsewhere
+/// the default environment only), around a whole timed block so that the
+/// harness itself switches nothing per call.
+pub fn in_host<T>(mxcsr: u32, f: impl FnOnce() -> T) -> T {
+    #[cfg(target_arch = "x86_64")]
+    #[allow(deprecated)]
+    {
+        use std::arch::x86_64::{_mm_getcsr, _mm_setcsr};
+        // SAFETY: MXCSR values with reserved bits clear; the caller's is
+        // put back after `f`.
+        unsafe {
+            let before = _mm_getcsr();
+            _mm_setcsr(mxcsr);
+            let out = f();
+            _mm_setcsr(before);
+            out
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = mxcsr;
+        f()
+    }
+}

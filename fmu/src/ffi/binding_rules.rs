@@ -54,9 +54,14 @@ pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) ->
         assert!(!elsewhere, "{name}: CallEnv only as the first line");
     }
     for (name, env) in handle_rows(b) {
-        assert!(env == "computes" || env == "host", "{name}: `computes` or `host`, not {env:?}");
+        assert!(
+            ["computes", "host", "computes_if"].contains(&env),
+            "{name}: `computes`, `host` or `computes_if`, not {env:?}"
+        );
+        // A `computes_if` row computes when its condition holds: not one
+        // of those that never do.
         let computes = !b.computes_nothing.contains(&name);
-        assert_eq!(env == "computes", computes, "{name}: enters the default environment?");
+        assert_eq!(env != "host", computes, "{name}: enters the default environment?");
         exports += 1;
     }
     exports
@@ -96,11 +101,13 @@ fn handle_rows(b: &Binding) -> Vec<(&str, &str)> {
 }
 
 /// `handle_exports!` (`fmu/src/ffi/export.rs`) enters the default
-/// environment for a `computes` row as its first statement, and for a
-/// `host` row does nothing.
+/// environment for a `computes` row as its first statement, for a
+/// `computes_if` row first in its body when the row's condition holds, and
+/// for a `host` row does nothing.
 #[test]
 fn the_handle_rows_template_enters_the_environment_of_its_word() {
     let source = include_str!("export.rs");
+    let template = &source[source.find("macro_rules! handle_exports").unwrap()..];
     let arm = |word: &str| {
         let at = source.find(&format!("(@env {word}) => {{")).unwrap_or_else(|| panic!("no arm for {word}"));
         let body = &source[at..];
@@ -108,7 +115,16 @@ fn the_handle_rows_template_enters_the_environment_of_its_word() {
     };
     assert_eq!(arm("computes"), "let _env = CallEnv::enter();");
     assert_eq!(arm("host"), "");
-    let template = &source[source.find("macro_rules! handle_exports").unwrap()..];
+    assert_eq!(arm("computes_if"), "", "entered in the body, once the instance is admitted");
+    let when = &source[source.find("(@when computes_if").expect("the condition's arm")..];
+    let when = &when[..when.find("};").unwrap()];
+    assert!(when.contains(".then(CallEnv::enter);"), "the condition enters the default environment: {when}");
+    let body = template.lines().skip_while(|l| !l.contains("let body = |instance")).nth(1).unwrap();
+    assert_eq!(
+        body.trim(),
+        "$crate::ffi::export::handle_exports!(@when $env instance $(|$when| $cond)?);",
+        "the condition first in the body, before the conversions and the core call"
+    );
     let first = template.lines().skip_while(|l| !l.contains("pub unsafe extern \"C\" fn $name")).nth(1).unwrap();
     assert_eq!(first.trim(), "$crate::ffi::export::handle_exports!(@env $env);", "the environment first");
 }

@@ -66,9 +66,19 @@ macro_rules! export_names {
 }
 
 /// The binding functions as rows: each the C name and its arguments but the
-/// handle, `computes` (the call enters IEEE 754's default floating-point
-/// environment, [`CallEnv`](crate::ffi::float_env::CallEnv)) or `host` (no
-/// floating-point work: the host's environment), the states it is allowed
+/// handle, then its floating-point environment:
+///
+/// - `computes`: the call enters IEEE 754's default floating-point
+///   environment first ([`CallEnv`](crate::ffi::float_env::CallEnv));
+/// - `host`: no floating-point work, the host's environment;
+/// - `computes_if` (the states, then `, when |comp| condition`): the
+///   default environment when the condition holds for the admitted
+///   instance (read only), else the host's: for the hot calls of Model Exchange, which compute only when
+///   something changed since the last evaluation, or to word a refusal.
+///   With the condition false, the core call must copy values and compare
+///   them only by their bits ([`crate::instance::finite`]);
+///
+/// then the states it is allowed
 /// in, and the core call as a closure over the instance and the row's
 /// pointer arguments, each converted by the macro before the call:
 ///
@@ -92,14 +102,16 @@ macro_rules! export_names {
 macro_rules! handle_exports {
     ($handle:ty => $(
         $(#[$meta:meta])*
-        fn $name:ident($($arg:ident: $t:ty),*) $env:ident $allowed:expr
+        fn $name:ident($($arg:ident: $t:ty),*) $env:ident $allowed:expr $(, when |$when:ident| $cond:expr)?
             => |$comp:pat_param $(, $p:ident = $conv:ident($($conv_arg:expr),*))*| $body:expr;
     )*) => {$(
         $(#[$meta])*
         #[inline]
         pub unsafe extern "C" fn $name(c: $handle $(, $arg: $t)*) -> Status {
             $crate::ffi::export::handle_exports!(@env $env);
-            let body = |$comp: &mut Instance| -> $crate::instance::Outcome {
+            let body = |instance: &mut Instance| -> $crate::instance::Outcome {
+                $crate::ffi::export::handle_exports!(@when $env instance $(|$when| $cond)?);
+                let $comp = instance;
                 $(
                     #[allow(unused_variables)] // checked, but not every row writes it
                     // SAFETY: as the standard says, the pointer is NULL or the importer's for the call with as many elements as the count the row gives it (FMI 2.0, 2.1.7; FMI 3.0, 2.2.6); the conversion refuses NULL.
@@ -115,9 +127,24 @@ macro_rules! handle_exports {
         let _env = CallEnv::enter();
     };
     (@env host) => {};
+    (@env computes_if) => {};
+    // `computes_if`: the instance, checked and admitted, says whether the
+    // call must compute; only then is the default environment entered,
+    // before the row's conversions and core call.
+    (@when computes_if $instance:ident |$when:ident| $cond:expr) => {
+        let _env = {
+            let $when: &Instance = &*$instance;
+            $cond
+        }
+        .then(CallEnv::enter);
+    };
+    (@when $env:ident $instance:ident) => {};
     // A `host` row computes nothing and is never a hot path (refusals,
     // counts, status): all share one body of `with`, for size.
     (@with computes) => {
+        $crate::ffi::with
+    };
+    (@with computes_if) => {
         $crate::ffi::with
     };
     (@with host) => {

@@ -11,14 +11,19 @@
 //! So every exported function that computes or compares a floating-point
 //! value enters [`CallEnv::enter`] first (the others, which copy bytes,
 //! flags and strings, run in the host's: each binding's `COMPUTES_NOTHING`
-//! names them): it saves the
+//! names them; Model Exchange's hot calls, rows `computes_if` of
+//! [`handle_exports!`](crate::ffi::export), enter it only when they must
+//! compute: time and states stored, derivatives and event indicators
+//! copied while the last evaluation is current, are compared by their bits
+//! in the host's environment): it saves the
 //! caller's control and status registers, computes in the default
 //! environment (round to nearest, subnormals kept, all exceptions masked,
 //! flags clear), and gives the caller its registers back, flags included,
 //! when the call returns or unwinds. The caller's environment is unchanged
 //! after every call, and the results are those of a default process, bit
-//! for bit, whatever the host set. Callbacks (the logger) run in the FMU's
-//! environment, which masks every exception.
+//! for bit, whatever the host set. Callbacks (the logger) run in the
+//! environment of the call: the FMU's, which masks every exception, in a
+//! call that computes.
 //!
 //! x86_64: MXCSR (Rust's `f64` arithmetic is SSE2 there; no x87 is used).
 //! aarch64: FPCR and FPSR. Elsewhere: nothing is changed. The register
@@ -30,6 +35,9 @@
 pub struct CallEnv {
     #[cfg(target_arch = "x86_64")]
     mxcsr: u32,
+    /// The host's modes were not the default: `enter` wrote MXCSR.
+    #[cfg(target_arch = "x86_64")]
+    switched: bool,
     #[cfg(target_arch = "aarch64")]
     fpcr: u64,
     #[cfg(target_arch = "aarch64")]
@@ -105,10 +113,11 @@ impl CallEnv {
             // `stmxcsr` per call and no `ldmxcsr`, unless the call raises a
             // flag the host had not (then `drop` puts the host's back).
             let mxcsr = read_mxcsr();
-            if mxcsr & !FLAGS != DEFAULT_MXCSR {
+            let switched = mxcsr & !FLAGS != DEFAULT_MXCSR;
+            if switched {
                 write_mxcsr(DEFAULT_MXCSR);
             }
-            CallEnv { mxcsr }
+            CallEnv { mxcsr, switched }
         }
         #[cfg(target_arch = "aarch64")]
         {
@@ -131,8 +140,13 @@ impl Drop for CallEnv {
     /// cannot fire late in the caller either).
     #[inline(always)]
     fn drop(&mut self) {
+        // After a switch the host's value goes back unread: reading MXCSR
+        // right after computing in other modes waits for the computation
+        // to retire, and costs more than the write (a call that switches,
+        // in a host that flushes subnormals: 30 ns instead of 107 on the
+        // project's machine, `docs/performance.md`).
         #[cfg(target_arch = "x86_64")]
-        if read_mxcsr() != self.mxcsr {
+        if self.switched || read_mxcsr() != self.mxcsr {
             write_mxcsr(self.mxcsr);
         }
         #[cfg(target_arch = "aarch64")]

@@ -55,7 +55,7 @@ impl Instance {
                     self.stale = true;
                     return Err(e);
                 }
-                self.committed_time = self.clock.time;
+                self.commit(self.clock.time);
                 self.event_passes = 0;
                 Phase::EventMode
             }
@@ -75,7 +75,7 @@ impl Instance {
         self.clock = Clock::default();
         self.stale = false;
         self.dirty = true;
-        self.committed_time = 0.0;
+        self.commit(0.0);
         self.event_passes = 0;
         Ok(Status::Ok)
     }

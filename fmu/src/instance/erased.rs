@@ -228,7 +228,7 @@ impl<M: Model> Erased for ModelBox<M> {
         if !rest.is_empty() {
             return Err(format!("{} trailing bytes after the model state", rest.len()));
         }
-        Ok(Box::new(ModelBox { model }))
+        Ok(Box::new(ModelBox::of(model)))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -98,11 +98,11 @@ impl Instance {
             (saved, _) => saved,
         };
         self.dirty = true;
-        self.committed_time = s.clock.time;
         self.event_passes = 0;
         self.clock = s.clock;
         self.start_time = s.start_time;
         self.stale = s.stale;
+        self.commit(self.clock.time);
         Ok(Status::Ok)
     }
 

@@ -4,8 +4,9 @@
 
 #![forbid(unsafe_code)]
 
+use super::finite::finite_bits;
 use super::log::{self, Log};
-use super::model_box::ModelBox;
+use super::model_box::{ModelBox, MAX_HYBRID};
 use super::step::log_transition;
 use crate::description::Value;
 use crate::model::Model;
@@ -16,9 +17,18 @@ pub trait Hybrid {
     fn hybrid_sizes(&self) -> Option<(usize, usize)>;
     /// Derivatives and outputs for the current time, states and inputs.
     fn evaluate(&mut self);
+    /// What `evaluate` left for Model Exchange's reads: the derivatives and
+    /// the event indicators, as [`Hybrid::derivatives`] and
+    /// [`Hybrid::event_indicators`] give them.
+    fn fill(&self, into: &mut Evaluated);
+    /// The variable of continuous state `i` (for messages).
+    fn state_variable(&self, i: usize) -> &'static str;
     fn continuous_states(&self, out: &mut [f64]) -> Result<(), String>;
     /// All checked (count, finite) before any is stored.
     fn set_continuous_states(&mut self, x: &[f64]) -> Result<(), String>;
+    /// Every state's setter stores the value as it is ([`crate::model::State::plain`]):
+    /// [`Hybrid::set_continuous_states`] then computes nothing.
+    fn states_plain(&self) -> bool;
     /// The derivatives `evaluate` left; an error names a non-finite one.
     fn derivatives(&self, out: &mut [f64]) -> Result<(), String>;
     fn event_indicators(&self, out: &mut [f64]) -> Result<(), String>;
@@ -61,11 +71,56 @@ fn at_rest_not_zero(z: &mut [f64]) {
     }
 }
 
+#[inline(always)]
+pub(super) fn check_indicator_count(indicators: usize, given: usize) -> Result<(), String> {
+    if indicators == given {
+        return Ok(());
+    }
+    Err(indicator_count_refused(indicators, given))
+}
+
+#[cold]
+fn indicator_count_refused(indicators: usize, given: usize) -> String {
+    format!("ni = {given} rejected: this FMU has {indicators} event indicators (numberOfEventIndicators)")
+}
+
+#[cold]
+pub(super) fn non_finite_indicator(i: usize, value: f64) -> String {
+    format!("event indicator {i} = {value} is not finite at the current states and inputs")
+}
+
+/// What the last evaluation of an instance left for Model Exchange's reads
+/// ([`Hybrid::fill`]): the reads copy it and test it by its bits, computing
+/// nothing, so a binding runs them in the host's floating-point environment
+/// while it is current. Inline, so that an instance allocates nothing more.
+#[derive(Clone, Copy)]
+pub struct Evaluated {
+    pub derivatives: [f64; MAX_HYBRID],
+    pub indicators: [f64; MAX_HYBRID],
+    /// The model's numbers of continuous states and event indicators.
+    pub states: usize,
+    pub indicator_count: usize,
+}
+
+impl Evaluated {
+    /// Nothing evaluated yet, for a model of `sizes` (states, indicators).
+    pub fn new(sizes: Option<(usize, usize)>) -> Self {
+        let (states, indicator_count) = sizes.unwrap_or((0, 0));
+        Self { derivatives: [f64::NAN; MAX_HYBRID], indicators: [f64::NAN; MAX_HYBRID], states, indicator_count }
+    }
+}
+
+#[inline(always)]
 pub(super) fn check_state_count(states: usize, given: usize, what: &str) -> Result<(), String> {
     if states == given {
         return Ok(());
     }
-    Err(format!("{what} has {given} elements rejected: this FMU has {states} continuous states (nx = {states})"))
+    Err(state_count_refused(states, given, what))
+}
+
+#[cold]
+fn state_count_refused(states: usize, given: usize, what: &str) -> String {
+    format!("{what} has {given} elements rejected: this FMU has {states} continuous states (nx = {states})")
 }
 
 impl<M: Model> Hybrid for ModelBox<M> {
@@ -79,6 +134,21 @@ impl<M: Model> Hybrid for ModelBox<M> {
         }
     }
 
+    fn fill(&self, into: &mut Evaluated) {
+        if let Some(h) = &M::HYBRID {
+            for (slot, s) in into.derivatives.iter_mut().zip(h.states) {
+                *slot = (s.derivative)(&self.model);
+            }
+            let z = &mut into.indicators[..h.indicators];
+            (h.event_indicators)(&self.model, z);
+            at_rest_not_zero(z);
+        }
+    }
+
+    fn state_variable(&self, i: usize) -> &'static str {
+        hybrid_states::<M>().get(i).map_or("?", |s| s.variable)
+    }
+
     fn continuous_states(&self, out: &mut [f64]) -> Result<(), String> {
         let states = hybrid_states::<M>();
         check_state_count(states.len(), out.len(), "x")?;
@@ -88,10 +158,14 @@ impl<M: Model> Hybrid for ModelBox<M> {
         Ok(())
     }
 
+    fn states_plain(&self) -> bool {
+        hybrid_states::<M>().iter().all(|s| s.plain)
+    }
+
     fn set_continuous_states(&mut self, x: &[f64]) -> Result<(), String> {
         let states = hybrid_states::<M>();
         check_state_count(states.len(), x.len(), "x")?;
-        if let Some((value, s)) = x.iter().zip(states).find(|(value, _)| !value.is_finite()) {
+        if let Some((value, s)) = x.iter().zip(states).find(|(&value, _)| !finite_bits(value)) {
             return Err(format!("state {} = {value} rejected: must be finite", s.variable));
         }
         for (&value, s) in x.iter().zip(states) {
@@ -114,17 +188,11 @@ impl<M: Model> Hybrid for ModelBox<M> {
 
     fn event_indicators(&self, out: &mut [f64]) -> Result<(), String> {
         let Some(h) = &M::HYBRID else { return check_state_count(0, out.len(), "eventIndicators") };
-        if out.len() != h.indicators {
-            return Err(format!(
-                "ni = {} rejected: this FMU has {} event indicators (numberOfEventIndicators)",
-                out.len(),
-                h.indicators
-            ));
-        }
+        check_indicator_count(h.indicators, out.len())?;
         (h.event_indicators)(&self.model, out);
         at_rest_not_zero(out);
         match out.iter().position(|z| !z.is_finite()) {
-            Some(i) => Err(format!("event indicator {i} = {} is not finite at the current states and inputs", out[i])),
+            Some(i) => Err(non_finite_indicator(i, out[i])),
             None => Ok(()),
         }
     }

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 use super::erased::Erased;
+use super::hybrid::Evaluated;
 use super::log::{self, Log, Status};
 use super::phase::{Allowed, Phase, CO_SIMULATION_ONLY, MODEL_EXCHANGE_ONLY};
 use super::snapshot::Snapshot;
@@ -33,6 +34,11 @@ pub struct Vocabulary {
     pub after_internal_error: &'static str,
     /// Where a stop time comes from.
     pub stop_time: &'static str,
+}
+
+/// The earliest time that may be set after `committed` (see [`Instance::commit`]).
+fn earliest(committed: f64) -> f64 {
+    committed - 1e-9 * committed.abs().max(1.0)
 }
 
 /// Tag at the start of a live instance, cleared when it is freed, so that a
@@ -65,10 +71,16 @@ pub struct Instance {
     /// Model Exchange: states, inputs or time changed since the last evaluation.
     pub(super) dirty: bool,
     /// Model Exchange: time of the last event or completed integrator step;
-    /// setting the time may not go before it.
+    /// setting the time may not go before it (by more than its round-off
+    /// allowance: `earliest_time`, computed when it is committed, so that
+    /// `set_time` computes nothing). Both set by [`Instance::commit`].
     pub(super) committed_time: f64,
+    pub(super) earliest_time: f64,
     /// Model Exchange: passes of the current event iteration.
     pub(super) event_passes: u32,
+    /// Model Exchange: the derivatives and event indicators of the last
+    /// evaluation, current while `dirty` is false.
+    pub(super) evaluated: Evaluated,
     /// Co-Simulation: what the importer asked for at instantiation (FMI
     /// 3.0; FMI 2.0 has neither).
     pub co_simulation_events: CoSimulationEvents,
@@ -105,11 +117,13 @@ impl Instance {
             clock: Clock::default(),
             stale: false,
             declared: model.variable_count(),
+            evaluated: Evaluated::new(model.hybrid_sizes()),
             model,
             snapshots: Vec::new(),
             interface,
             dirty: true,
             committed_time: 0.0,
+            earliest_time: earliest(0.0),
             event_passes: 0,
             co_simulation_events: CoSimulationEvents::default(),
         }
@@ -184,6 +198,22 @@ impl Instance {
         self.fail(function, Status::Error, &message)
     }
 
+    /// Model Exchange: `time` is the last event or completed integrator
+    /// step's; the time may be set back to it, within 1e-9 of its
+    /// magnitude (at least 1e-9 s) for a solver's round-off.
+    pub(super) fn commit(&mut self, time: f64) {
+        self.committed_time = time;
+        self.earliest_time = earliest(time);
+    }
+
+    /// Model Exchange: whether the values a read asks for must be computed
+    /// first (the default floating-point environment), or are held as the
+    /// last evaluation left them (copied, in any environment).
+    #[inline(always)]
+    pub fn must_evaluate(&self) -> bool {
+        self.stale || self.dirty || self.interface == Interface::CoSimulation
+    }
+
     pub fn initialized(&self) -> bool {
         self.phase.initialized()
     }
@@ -218,6 +248,7 @@ impl Instance {
         self.refresh()?;
         if self.dirty && self.interface == Interface::ModelExchange {
             self.model.evaluate();
+            self.model.fill(&mut self.evaluated);
             self.dirty = false;
         }
         Ok(())
@@ -227,6 +258,7 @@ impl Instance {
     /// discrete state consistent with the states and inputs.
     pub(super) fn settle(&mut self) -> Result<(), String> {
         settle(self.model.as_mut(), &self.log, self.clock.time)?;
+        self.model.fill(&mut self.evaluated);
         self.dirty = false;
         Ok(())
     }

@@ -13,9 +13,25 @@ pub struct ModelBox<M: Model> {
     pub model: M,
 }
 
+/// The most continuous states, and the most event indicators, of a model
+/// (each model's are checked against it when it is compiled: [`ModelBox::of`]),
+/// what an instance holds of its last evaluation (`super::hybrid::Evaluated`).
+pub const MAX_HYBRID: usize = 16;
+
 impl<M: Model> ModelBox<M> {
     pub fn new() -> Self {
-        Self { model: start_values::<M>() }
+        Self::of(start_values::<M>())
+    }
+
+    /// `model` as it is.
+    pub fn of(model: M) -> Self {
+        const {
+            if let Some(h) = &M::HYBRID {
+                let most = MAX_HYBRID;
+                assert!(h.states.len() <= most && h.indicators <= most, "raise MAX_HYBRID");
+            }
+        }
+        Self { model }
     }
 }
 

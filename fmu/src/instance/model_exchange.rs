@@ -3,6 +3,8 @@
 
 #![forbid(unsafe_code)]
 
+use super::finite::{finite_bits, less_bits};
+use super::hybrid::{check_indicator_count, check_state_count, non_finite_indicator};
 use super::log::Status;
 use super::machine::{Instance, Outcome, MAX_EVENT_ITERATIONS};
 use super::phase::Phase;
@@ -16,12 +18,15 @@ pub struct EventInfo {
 }
 
 impl Instance {
+    /// Computes nothing (the bits of `time` are compared with the earliest
+    /// time allowed, computed when it was committed), so that the binding
+    /// runs it in the host's floating-point environment.
+    #[inline(always)]
     pub fn set_time(&mut self, time: f64) -> Outcome {
-        if !time.is_finite() {
+        if !finite_bits(time) {
             return Err(format!("time = {time} rejected: must be finite"));
         }
-        let tolerance = 1e-9 * self.committed_time.abs().max(1.0);
-        if time < self.committed_time - tolerance {
+        if less_bits(time, self.earliest_time) {
             return Err(format!(
                 "time = {} s rejected: before t = {} s, the last event or completed integrator step \
                  (time may not go back past it)",
@@ -37,6 +42,21 @@ impl Instance {
         Ok(Status::Ok)
     }
 
+    /// Whether [`Instance::set_time`] refuses `time` (by its bits: the
+    /// binding words the refusal in the default environment).
+    #[inline(always)]
+    pub fn refuses_time(&self, time: f64) -> bool {
+        !finite_bits(time) || less_bits(time, self.earliest_time)
+    }
+
+    /// Whether setting the states computes (a setter that scales or goes
+    /// through a method); else they are stored as they are, their
+    /// finiteness told by their bits.
+    #[inline(always)]
+    pub fn states_computed(&self) -> bool {
+        !self.model.states_plain()
+    }
+
     pub fn set_continuous_states(&mut self, x: &[f64]) -> Outcome {
         self.model.set_continuous_states(x)?;
         self.dirty = true;
@@ -48,19 +68,38 @@ impl Instance {
         self.model.continuous_states(out).map(|()| Status::Ok)
     }
 
+    /// The derivatives as the last evaluation left them (evaluated first if
+    /// anything changed since): a copy, its finiteness told by the bits.
+    #[inline(always)]
     pub fn get_derivatives(&mut self, out: &mut [f64]) -> Outcome {
         self.fresh()?;
-        self.model.derivatives(out).map(|()| Status::Ok)
+        let done = &self.evaluated;
+        check_state_count(done.states, out.len(), "derivatives")?;
+        match copy_finite(&done.derivatives[..done.states], out) {
+            Some(i) => Err(self.non_finite_derivative(i, out[i])),
+            None => Ok(Status::Ok),
+        }
+    }
+
+    #[cold]
+    fn non_finite_derivative(&self, i: usize, value: f64) -> String {
+        format!("der({}) = {value} is not finite at the current states and inputs", self.model.state_variable(i))
     }
 
     /// (Also what a Co-Simulation instance's hybrid form would indicate
     /// now, for a binding that declares the indicators as variables.)
+    #[inline(always)]
     pub fn get_event_indicators(&mut self, out: &mut [f64]) -> Outcome {
         self.fresh()?;
         if self.interface == super::machine::Interface::CoSimulation {
             return self.hybrid_view()?.event_indicators(out).map(|()| Status::Ok);
         }
-        self.model.event_indicators(out).map(|()| Status::Ok)
+        let done = &self.evaluated;
+        check_indicator_count(done.indicator_count, out.len())?;
+        match copy_finite(&done.indicators[..done.indicator_count], out) {
+            Some(i) => Err(non_finite_indicator(i, out[i])),
+            None => Ok(Status::Ok),
+        }
     }
 
     pub fn get_nominals(&mut self, out: &mut [f64]) -> Outcome {
@@ -69,7 +108,7 @@ impl Instance {
 
     pub fn enter_event_mode(&mut self) -> Outcome {
         self.phase = Phase::EventMode;
-        self.committed_time = self.clock.time;
+        self.commit(self.clock.time);
         self.event_passes = 0;
         Ok(Status::Ok)
     }
@@ -103,7 +142,21 @@ impl Instance {
     /// a step, so the solver cannot locate it).
     pub fn completed_integrator_step(&mut self) -> Result<(bool, bool), String> {
         self.fresh()?;
-        self.committed_time = self.clock.time;
+        self.commit(self.clock.time);
         Ok((self.model.event_pending(), false))
     }
+}
+
+/// `from` copied into `out` (as long), and the first value that is not
+/// finite, told by its bits: one pass, computing nothing.
+#[inline(always)]
+fn copy_finite(from: &[f64], out: &mut [f64]) -> Option<usize> {
+    let mut first = None;
+    for (i, (slot, &x)) in out.iter_mut().zip(from).enumerate() {
+        *slot = x;
+        if !finite_bits(x) && first.is_none() {
+            first = Some(i);
+        }
+    }
+    first
 }

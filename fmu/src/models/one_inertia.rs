@@ -187,9 +187,9 @@ impl<L: LawHooks> LawInertia<L> {
 /// event, where the solver restarts.
 impl<L: LawHooks> LawInertia<L> {
     /// `phi`, integrating `w`.
-    pub const ANGLE: State<Self> = State::new("phi", |m, x| m.body.angle = x, |m| m.body.rate);
+    pub const ANGLE: State<Self> = State::plain("phi", |m, x| m.body.angle = x, |m| m.body.rate, 1.0);
     /// `w`, from the friction at the current rate (memoryless maps).
-    pub const RATE_OF_MAP: State<Self> = State::new("w", |m, x| m.body.rate = x, |m| m.body.acceleration);
+    pub const RATE_OF_MAP: State<Self> = State::plain("w", |m, x| m.body.rate = x, |m| m.body.acceleration, 1.0);
 
     pub const HYBRID_SMOOTH: Hybrid<Self> = Hybrid {
         states: L::SMOOTH_STATES,

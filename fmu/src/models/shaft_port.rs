@@ -192,16 +192,18 @@ where
     };
 
     const ANGLE: State<Self> =
-        State::new("phi", |m, x| m.load.body.angle = x, |m| (Self::INERTIA.states[0].derivative)(&m.load));
+        State::plain("phi", |m, x| m.load.body.angle = x, |m| (Self::INERTIA.states[0].derivative)(&m.load), 1.0);
     const RATE: State<Self> =
-        State::new("w", |m, x| m.load.body.rate = x, |m| (Self::INERTIA.states[1].derivative)(&m.load));
+        State::plain("w", |m, x| m.load.body.rate = x, |m| (Self::INERTIA.states[1].derivative)(&m.load), 1.0);
     const THIRD: State<Self> = match Self::LAW_STATE {
-        Some(s) => State::with_nominal(
-            s.variable,
-            |m, x| (Self::LAW_STATE.unwrap().set)(&mut m.load, x),
-            |m| (Self::LAW_STATE.unwrap().derivative)(&m.load),
-            s.nominal,
-        ),
+        Some(s) => State {
+            variable: s.variable,
+            set: |m, x| (Self::LAW_STATE.unwrap().set)(&mut m.load, x),
+            derivative: |m| (Self::LAW_STATE.unwrap().derivative)(&m.load),
+            nominal: s.nominal,
+            // The law's own setter, on the load.
+            plain: s.plain,
+        },
         None => Self::ANGLE,
     };
 

@@ -8,8 +8,7 @@
 //! (e.g. `clutch_w1()`, `clutch_j1()`), beside its inputs.
 
 use crate::description::{Access, Quantity, Variable};
-use crate::model::states;
-use crate::model::{Hybrid, Transition};
+use crate::model::{Hybrid, State, Transition};
 use friction::TwoInertiaClutch as Clutch;
 use serde::{Deserialize, Serialize};
 
@@ -116,12 +115,13 @@ pub trait ClutchPlant: HasTwoInertia + Sized + 'static {
     fn capacity(&self) -> f64;
 
     const CLUTCH_HYBRID: Hybrid<Self> = Hybrid {
-        states: states! {
-            state("phi1", |m, x| m.two_mut().clutch.angle1 = x, |m| m.two().clutch.rate1),
-            state("w1", |m, x| m.two_mut().clutch.rate1 = x, |m| m.two().clutch.acceleration1),
-            state("phi2", |m, x| m.two_mut().clutch.angle2 = x, |m| m.two().clutch.rate2),
-            state("w2", |m, x| m.two_mut().clutch.rate2 = x, |m| m.two().clutch.acceleration2),
-        },
+        // Plain stores: `two_mut()` is the plant's field `two`.
+        states: &[
+            State::plain("phi1", |m, x| m.two_mut().clutch.angle1 = x, |m| m.two().clutch.rate1, 1.0),
+            State::plain("w1", |m, x| m.two_mut().clutch.rate1 = x, |m| m.two().clutch.acceleration1, 1.0),
+            State::plain("phi2", |m, x| m.two_mut().clutch.angle2 = x, |m| m.two().clutch.rate2, 1.0),
+            State::plain("w2", |m, x| m.two_mut().clutch.rate2 = x, |m| m.two().clutch.acceleration2, 1.0),
+        ],
         indicators: 2,
         evaluate: |m| {
             let ((t1, t2), capacity) = (m.torques(), m.capacity());

@@ -7,7 +7,8 @@
 //! gives the caller back its own ([`crate::ffi::float_env::CallEnv`]: a host that flushes
 //! subnormals or rounds upward gets the results of a default process, bit
 //! for bit; a function that does no floating-point work, listed in the
-//! tests' `COMPUTES_NOTHING`, leaves the host's as it is), catches any panic (no unwinding crosses the C ABI; a panic
+//! tests' `COMPUTES_NOTHING`, leaves the host's as it is, and so do Model
+//! Exchange's hot calls while they find nothing to compute), catches any panic (no unwinding crosses the C ABI; a panic
 //! becomes fmi2Error and poisons the instance), checks the component pointer, the call sequence and
 //! every argument, then hands over to the core's [`crate::instance::Instance`]. Nothing here is
 //! model specific. Grouped by interface: [`common`] and [`values`] and

@@ -273,20 +273,20 @@ impl Model for CoupledClutches {
 /// State `k` of the Model Exchange form: a body's angle, integrating its rate.
 macro_rules! body_angle {
     ($i:literal, $name:literal, $rate:literal) => {
-        State::new(
+        State::plain(
             $name,
             |m: &mut CoupledClutches, x| m.chain.angle[$i] = x,
-            |m: &CoupledClutches| m.chain.rate[$i],)
+            |m: &CoupledClutches| m.chain.rate[$i], 1.0)
     };
 }
 
 /// A body's rate, from the accelerations `evaluate` left.
 macro_rules! body_rate {
     ($i:literal, $name:literal) => {
-        State::new(
+        State::plain(
             $name,
             |m: &mut CoupledClutches, x| m.chain.rate[$i] = x,
-            |m: &CoupledClutches| m.acceleration[$i],)
+            |m: &CoupledClutches| m.acceleration[$i], 1.0)
     };
 }
 use {body_angle, body_rate};

@@ -39,10 +39,10 @@ impl LawHooks for Dahl {
     // Tf0)^2*w, with the friction torque on the body (-Tf) as the third state.
     const SMOOTH_STATES: &'static [State<LawInertia<Self>>] = &[
         LawInertia::ANGLE,
-        State::new(
+        State::plain(
             "w",
             |m, x| m.body.rate = x,
-            |m| m.body.acceleration,),
+            |m| m.body.acceleration, 1.0),
         State::with_nominal(
             "tau_friction",
             |m, x| {

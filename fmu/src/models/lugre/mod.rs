@@ -53,7 +53,7 @@ impl LawHooks for LuGre {
     const SMOOTH_STATES: &'static [State<LawInertia<Self>>] = &[
         LawInertia::ANGLE,
         LawInertia::RATE_OF_MAP,
-        State::with_nominal(
+        State::plain(
             "z",
             |m, x| m.body.law.deflection = x,
             |m| m.body.law.deflection_rate(m.body.rate, m.body.law.deflection),
