@@ -23,16 +23,8 @@ impl Instance {
     /// runs it in the host's floating-point environment.
     #[inline(always)]
     pub fn set_time(&mut self, time: f64) -> Outcome {
-        if !finite_bits(time) {
-            return Err(format!("time = {time} rejected: must be finite"));
-        }
-        if less_bits(time, self.earliest_time) {
-            return Err(format!(
-                "time = {} s rejected: before t = {} s, the last event or completed integrator step \
-                 (time may not go back past it)",
-                number(time),
-                number(self.committed_time)
-            ));
+        if self.refuses_time(time) {
+            return Err(self.time_refused(time));
         }
         // No stopTime check: a variable-step solver evaluates past its last
         // output point and interpolates back (CVODE does), and the model's
@@ -40,6 +32,20 @@ impl Instance {
         self.clock.time = time;
         self.dirty = true;
         Ok(Status::Ok)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn time_refused(&self, time: f64) -> String {
+        if !finite_bits(time) {
+            return format!("time = {time} rejected: must be finite");
+        }
+        format!(
+            "time = {} s rejected: before t = {} s, the last event or completed integrator step \
+             (time may not go back past it)",
+            number(time),
+            number(self.committed_time)
+        )
     }
 
     /// Whether [`Instance::set_time`] refuses `time` (by its bits: the
@@ -92,7 +98,7 @@ impl Instance {
     pub fn get_event_indicators(&mut self, out: &mut [f64]) -> Outcome {
         self.fresh()?;
         if self.interface == super::machine::Interface::CoSimulation {
-            return self.hybrid_view()?.event_indicators(out).map(|()| Status::Ok);
+            return self.co_simulation_indicators(out);
         }
         let done = &self.evaluated;
         check_indicator_count(done.indicator_count, out.len())?;
@@ -100,6 +106,12 @@ impl Instance {
             Some(i) => Err(non_finite_indicator(i, out[i])),
             None => Ok(Status::Ok),
         }
+    }
+
+    /// A Co-Simulation instance's indicators: its hybrid form settled now.
+    #[inline(never)]
+    fn co_simulation_indicators(&self, out: &mut [f64]) -> Outcome {
+        self.hybrid_view()?.event_indicators(out).map(|()| Status::Ok)
     }
 
     pub fn get_nominals(&mut self, out: &mut [f64]) -> Outcome {
