@@ -207,6 +207,103 @@ mod tests {
     }
 }
 
+/// Model Exchange's hot calls in the host's environment (`computes_if`
+/// rows) decide and answer as in IEEE 754's default one, and leave the
+/// host's registers as they were, in every host mode, on the values where a
+/// floating-point comparison would differ: subnormals, signed zeros, a time
+/// refused by one subnormal.
+#[cfg(all(test, target_arch = "x86_64"))]
+mod host_environment {
+    use super::ffi::*;
+    use super::*;
+    use crate::ffi::float_env::{with_host_mxcsr, DEFAULT_MXCSR};
+    use crate::instance::Log;
+
+    /// Statuses and output bits of one run of the calls, and whether every
+    /// call left MXCSR as the host set it.
+    fn run() -> (Vec<Status>, Vec<u64>, bool) {
+        #[allow(deprecated)]
+        let mxcsr = || unsafe { std::arch::x86_64::_mm_getcsr() };
+        let entry = crate::registry::get("HillFrictionInertia");
+        let c = Box::into_raw(Box::new(Instance::new(
+            Log::silent(),
+            &VOCABULARY,
+            "",
+            (entry.new_instance)(),
+            Interface::ModelExchange,
+        ))) as Fmi2Component;
+        let host = mxcsr();
+        let (mut statuses, mut seen) = (Vec::new(), Vec::new());
+        let mut kept = true;
+        let mut info = EventInfo {
+            new_discrete_states_needed: 0,
+            terminate_simulation: 0,
+            nominals_of_continuous_states_changed: 0,
+            values_of_continuous_states_changed: 0,
+            next_event_time_defined: 0,
+            next_event_time: 0.0,
+        };
+        let (mut x, mut dx, mut z) = ([0.0; 2], [0.0; 2], [0.0; 2]);
+        // SAFETY: `c` is a live Model Exchange instance made above, freed
+        // last; every array has the length passed with it.
+        unsafe {
+            let mut call = |status: Status, out: &[f64]| {
+                statuses.push(status);
+                seen.extend(out.iter().map(|v| v.to_bits()));
+                kept &= mxcsr() == host;
+            };
+            call(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), &[]);
+            call(fmi2EnterInitializationMode(c), &[]);
+            call(fmi2ExitInitializationMode(c), &[]);
+            call(fmi2NewDiscreteStates(c, &mut info), &[]);
+            call(fmi2EnterContinuousTimeMode(c), &[]);
+            // Committed at 1e-9 s: the earliest time allowed is then 0.0
+            // exactly, and -5e-324 is before it (as DAZ would not see).
+            call(fmi2SetTime(c, 1e-9), &[]);
+            call(fmi2EnterEventMode(c), &[]);
+            call(fmi2NewDiscreteStates(c, &mut info), &[]);
+            call(fmi2EnterContinuousTimeMode(c), &[]);
+            for time in [-5e-324, -0.0, 5e-324, 1e-310, f64::NAN, 2e-9] {
+                call(fmi2SetTime(c, time), &[]);
+            }
+            for states in [[1e-310, -0.0], [0.3, -5e-324], [f64::INFINITY, 1.0], [0.25, 1e-3]] {
+                call(fmi2SetContinuousStates(c, states.as_ptr(), 2), &[]);
+                call(fmi2GetContinuousStates(c, x.as_mut_ptr(), 2), &x);
+                call(fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), &dx);
+                call(fmi2GetEventIndicators(c, z.as_mut_ptr(), 2), &z);
+                // Again, now from what the evaluation left.
+                call(fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), &dx);
+                call(fmi2GetEventIndicators(c, z.as_mut_ptr(), 2), &z);
+                call(fmi2GetDerivatives(c, dx.as_mut_ptr(), 3), &[]);
+            }
+            fmi2FreeInstance(c);
+        }
+        (statuses, seen, kept)
+    }
+
+    #[test]
+    fn hot_calls_answer_as_in_the_default_environment_in_any_host() {
+        let (statuses, reference, kept) = with_host_mxcsr(DEFAULT_MXCSR, run);
+        assert!(kept);
+        // The refusals are where IEEE 754 puts them: the times -5e-324 (9)
+        // and NaN (13), not -0.0 (not before 0.0); the infinite state (29);
+        // the derivatives asked for three states, once per set (21, 28, 35, 42).
+        let refused: Vec<usize> = (0..statuses.len()).filter(|&i| statuses[i] == Status::Error).collect();
+        assert_eq!(refused, [9, 13, 21, 28, 29, 35, 42], "{statuses:?}");
+        for (name, host) in [
+            ("FTZ + DAZ", DEFAULT_MXCSR | 0x8040),
+            ("upward", DEFAULT_MXCSR | 0x4000),
+            ("toward zero", DEFAULT_MXCSR | 0x6000),
+            ("invalid, divide by zero, overflow unmasked", DEFAULT_MXCSR & !0x0680),
+        ] {
+            let (answers, seen, kept) = with_host_mxcsr(host, run);
+            assert!(kept, "{name}: a call changed the host's MXCSR");
+            assert_eq!(answers, statuses, "{name}: statuses differ from the default environment's");
+            assert_eq!(seen, reference, "{name}: statuses or values differ from the default environment's");
+        }
+    }
+}
+
 #[cfg(test)]
 mod float_environment {
     /// The functions that do no floating-point arithmetic and compare no
