@@ -138,6 +138,9 @@ macro_rules! handle_exports {
         }
         .then(CallEnv::enter);
     };
+    (@when computes_if $instance:ident) => {
+        compile_error!("a `computes_if` row needs its condition: `computes_if <states>, when |comp| <condition>`");
+    };
     (@when $env:ident $instance:ident) => {};
     // A `host` row computes nothing and is never a hot path (refusals,
     // counts, status): all share one body of `with`, for size.

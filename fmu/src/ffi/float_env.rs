@@ -21,9 +21,11 @@
 //! flags clear), and gives the caller its registers back, flags included,
 //! when the call returns or unwinds. The caller's environment is unchanged
 //! after every call, and the results are those of a default process, bit
-//! for bit, whatever the host set. Callbacks (the logger) run in the
-//! environment of the call: the FMU's, which masks every exception, in a
-//! call that computes.
+//! for bit, whatever the host set. Callbacks (the logger) run in the FMU's
+//! environment, which masks every exception, in a call that enters it for
+//! its whole length; in the host's for the others (a `computes_if` call
+//! words a refusal in the FMU's environment, and logs it after giving the
+//! host its own back).
 //!
 //! x86_64: MXCSR (Rust's `f64` arithmetic is SSE2 there; no x87 is used).
 //! aarch64: FPCR and FPSR. Elsewhere: nothing is changed. The register

@@ -235,6 +235,9 @@ impl Instance {
         self.model.check(co_simulation).map_err(|e| format!("outputs cannot be computed yet: {e}"))?;
         self.model.initialize();
         self.stale = false;
+        // Whatever the settling below leaves, the last evaluation is no
+        // longer current: a failed settle must not leave an old one to copy.
+        self.dirty = true;
         if self.interface == Interface::ModelExchange {
             self.settle()?;
         }

@@ -210,8 +210,8 @@ mod tests {
 /// Model Exchange's hot calls in the host's environment (`computes_if`
 /// rows) decide and answer as in IEEE 754's default one, and leave the
 /// host's registers as they were, in every host mode, on the values where a
-/// floating-point comparison would differ: subnormals, signed zeros, a time
-/// refused by one subnormal.
+/// floating-point comparison or store would differ: subnormals, signed
+/// zeros, a time refused by one subnormal.
 #[cfg(all(test, target_arch = "x86_64"))]
 mod host_environment {
     use super::ffi::*;
@@ -219,19 +219,29 @@ mod host_environment {
     use crate::ffi::float_env::{with_host_mxcsr, DEFAULT_MXCSR};
     use crate::instance::Log;
 
-    /// Statuses and output bits of one run of the calls, and whether every
-    /// call left MXCSR as the host set it.
-    fn run() -> (Vec<Status>, Vec<u64>, bool) {
+    /// The host modes where a floating-point instruction would answer
+    /// otherwise, or trap.
+    const HOSTS: [(&str, u32); 5] = [
+        ("FTZ + DAZ", DEFAULT_MXCSR | 0x8040),
+        ("upward", DEFAULT_MXCSR | 0x4000),
+        ("downward", DEFAULT_MXCSR | 0x2000),
+        ("toward zero", DEFAULT_MXCSR | 0x6000),
+        ("invalid, divide by zero, overflow unmasked", DEFAULT_MXCSR & !0x0680),
+    ];
+
+    /// Statuses and output bits of one run of the calls on a Model Exchange
+    /// instance of `id`, and whether every call left MXCSR as the host set it.
+    fn run(id: &str) -> (Vec<Status>, Vec<u64>, bool) {
         #[allow(deprecated)]
+        // SAFETY: `stmxcsr` reads MXCSR; SSE is part of x86_64.
         let mxcsr = || unsafe { std::arch::x86_64::_mm_getcsr() };
-        let entry = crate::registry::get("HillFrictionInertia");
-        let c = Box::into_raw(Box::new(Instance::new(
-            Log::silent(),
-            &VOCABULARY,
-            "",
-            (entry.new_instance)(),
-            Interface::ModelExchange,
-        ))) as Fmi2Component;
+        let entry = crate::registry::get(id);
+        // Made as fmi2Instantiate makes it, in the default environment (the
+        // start values are computed when the model is made).
+        let model = with_host_mxcsr(DEFAULT_MXCSR, entry.new_instance);
+        let (nx, ni) = model.hybrid_sizes().expect("a Model Exchange form");
+        let c = Box::into_raw(Box::new(Instance::new(Log::silent(), &VOCABULARY, "", model, Interface::ModelExchange)))
+            as Fmi2Component;
         let host = mxcsr();
         let (mut statuses, mut seen) = (Vec::new(), Vec::new());
         let mut kept = true;
@@ -243,9 +253,12 @@ mod host_environment {
             next_event_time_defined: 0,
             next_event_time: 0.0,
         };
-        let (mut x, mut dx, mut z) = ([0.0; 2], [0.0; 2], [0.0; 2]);
+        let (mut x, mut dx, mut z) = (vec![0.0; nx], vec![0.0; nx], vec![0.0; ni]);
+        // Each set of states: its first values, then the last repeated.
+        let states = |values: &[f64]| -> Vec<f64> { (0..nx).map(|i| values[i.min(values.len() - 1)]).collect() };
         // SAFETY: `c` is a live Model Exchange instance made above, freed
-        // last; every array has the length passed with it.
+        // last; every array has the length passed with it (but the one
+        // call that passes nx + 1 on purpose, refused before any access).
         unsafe {
             let mut call = |status: Status, out: &[f64]| {
                 statuses.push(status);
@@ -266,40 +279,78 @@ mod host_environment {
             for time in [-5e-324, -0.0, 5e-324, 1e-310, f64::NAN, 2e-9] {
                 call(fmi2SetTime(c, time), &[]);
             }
-            for states in [[1e-310, -0.0], [0.3, -5e-324], [f64::INFINITY, 1.0], [0.25, 1e-3]] {
-                call(fmi2SetContinuousStates(c, states.as_ptr(), 2), &[]);
-                call(fmi2GetContinuousStates(c, x.as_mut_ptr(), 2), &x);
-                call(fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), &dx);
-                call(fmi2GetEventIndicators(c, z.as_mut_ptr(), 2), &z);
+            for values in [&[1e-310, -0.0][..], &[0.3, -5e-324], &[f64::INFINITY, 1.0], &[0.25, 1e-3]] {
+                let values = states(values);
+                call(fmi2SetContinuousStates(c, values.as_ptr(), nx), &[]);
+                call(fmi2GetContinuousStates(c, x.as_mut_ptr(), nx), &x);
+                call(fmi2GetDerivatives(c, dx.as_mut_ptr(), nx), &dx);
+                call(fmi2GetEventIndicators(c, z.as_mut_ptr(), ni), &z);
                 // Again, now from what the evaluation left.
-                call(fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), &dx);
-                call(fmi2GetEventIndicators(c, z.as_mut_ptr(), 2), &z);
-                call(fmi2GetDerivatives(c, dx.as_mut_ptr(), 3), &[]);
+                call(fmi2GetDerivatives(c, dx.as_mut_ptr(), nx), &dx);
+                call(fmi2GetEventIndicators(c, z.as_mut_ptr(), ni), &z);
+                call(fmi2GetDerivatives(c, dx.as_mut_ptr(), nx + 1), &[]);
             }
             fmi2FreeInstance(c);
         }
         (statuses, seen, kept)
     }
 
+    /// Models with plain states (the hand-marked ones among them) and one
+    /// whose states are scaled when set.
+    const MODELS: [&str; 6] = [
+        "HillFrictionInertia",
+        "CoupledClutches",
+        "TwoInertiaClutch",
+        "LuGreInertia",
+        "DahlInertia",
+        "AntennaAzimuthServo",
+    ];
+
     #[test]
     fn hot_calls_answer_as_in_the_default_environment_in_any_host() {
-        let (statuses, reference, kept) = with_host_mxcsr(DEFAULT_MXCSR, run);
-        assert!(kept);
-        // The refusals are where IEEE 754 puts them: the times -5e-324 (9)
-        // and NaN (13), not -0.0 (not before 0.0); the infinite state (29);
-        // the derivatives asked for three states, once per set (21, 28, 35, 42).
-        let refused: Vec<usize> = (0..statuses.len()).filter(|&i| statuses[i] == Status::Error).collect();
-        assert_eq!(refused, [9, 13, 21, 28, 29, 35, 42], "{statuses:?}");
-        for (name, host) in [
-            ("FTZ + DAZ", DEFAULT_MXCSR | 0x8040),
-            ("upward", DEFAULT_MXCSR | 0x4000),
-            ("toward zero", DEFAULT_MXCSR | 0x6000),
-            ("invalid, divide by zero, overflow unmasked", DEFAULT_MXCSR & !0x0680),
-        ] {
-            let (answers, seen, kept) = with_host_mxcsr(host, run);
-            assert!(kept, "{name}: a call changed the host's MXCSR");
-            assert_eq!(answers, statuses, "{name}: statuses differ from the default environment's");
-            assert_eq!(seen, reference, "{name}: statuses or values differ from the default environment's");
+        for id in MODELS {
+            let (statuses, reference, kept) = with_host_mxcsr(DEFAULT_MXCSR, || run(id));
+            assert!(kept, "{id}");
+            // The refusals are where IEEE 754 puts them: the times -5e-324
+            // (9) and NaN (13), not -0.0 (not before 0.0); the infinite
+            // state (29); the derivatives asked for nx + 1 states, once per
+            // set (21, 28, 35, 42).
+            let refused: Vec<usize> = (0..statuses.len()).filter(|&i| statuses[i] == Status::Error).collect();
+            assert_eq!(refused, [9, 13, 21, 28, 29, 35, 42], "{id}: {statuses:?}");
+            for (name, host) in HOSTS {
+                let (answers, seen, kept) = with_host_mxcsr(host, || run(id));
+                assert!(kept, "{id}, {name}: a call changed the host's MXCSR");
+                assert_eq!(answers, statuses, "{id}, {name}: statuses differ from the default environment's");
+                assert_eq!(seen, reference, "{id}, {name}: values differ from the default environment's");
+            }
+        }
+    }
+
+    /// A state marked plain (`State::plain`, by the `states!` macro or by
+    /// hand) is stored as it is in any host: set in the host's environment,
+    /// it reads back with the same bits, where arithmetic that is an
+    /// identity in the default environment (`x - 0.0`, `x * 1.0`) would
+    /// flush a subnormal under DAZ or turn +0.0 into -0.0 rounding downward.
+    #[test]
+    fn plain_states_are_stored_as_they_are_in_any_host() {
+        for m in crate::registry::MODELS.iter().filter(|m| m.model_exchange) {
+            let mut model = (m.new_instance)();
+            if !model.states_plain() {
+                continue;
+            }
+            let (nx, _) = model.hybrid_sizes().unwrap();
+            for (name, host) in [("default", DEFAULT_MXCSR)].into_iter().chain(HOSTS) {
+                for x in [0.0, 1e-310, -5e-324, -0.0, 0.1, -1.0 / 3.0, 1e300] {
+                    let back = with_host_mxcsr(host, || {
+                        model.set_continuous_states(&vec![x; nx]).unwrap();
+                        let mut back = vec![1.0; nx];
+                        model.continuous_states(&mut back).unwrap();
+                        back
+                    });
+                    let same = back.iter().all(|b| b.to_bits() == x.to_bits());
+                    assert!(same, "{}, {name}: {x:e} read back as {back:?}", m.info.identifier);
+                }
+            }
         }
     }
 }
