@@ -17,6 +17,8 @@ pub struct Slice {
     pub min_os: String,
     /// LC_LOAD_DYLIB paths.
     pub libraries: Vec<String>,
+    /// LC_ID_DYLIB: the name importers record when they link it.
+    pub install_name: String,
     /// Exported symbol names as stored (with the leading underscore).
     pub exports: Vec<String>,
     /// The slice's size in bytes.
@@ -60,7 +62,7 @@ fn slice(arch: &'static str, bytes: &[u8]) -> Result<Slice> {
         return Err(format!("{arch}: the slice's own header names another CPU"));
     }
     let file_type = if header.filetype(endian) == macho::MH_DYLIB { "dylib" } else { "not a dylib" };
-    let (mut min_os, mut libraries) = (String::new(), Vec::new());
+    let (mut min_os, mut libraries, mut install_name) = (String::new(), Vec::new(), String::new());
     let mut commands = file.macho_load_commands().map_err(|e| e.to_string())?;
     while let Some(command) = commands.next().map_err(|e| e.to_string())? {
         match command.variant().map_err(|e| e.to_string())? {
@@ -74,6 +76,10 @@ fn slice(arch: &'static str, bytes: &[u8]) -> Result<Slice> {
                 let name = command.string(endian, d.dylib.name).map_err(|e| e.to_string())?;
                 libraries.push(String::from_utf8_lossy(name).into_owned());
             }
+            LoadCommandVariant::IdDylib(d) => {
+                let name = command.string(endian, d.dylib.name).map_err(|e| e.to_string())?;
+                install_name = String::from_utf8_lossy(name).into_owned();
+            }
             _ => {}
         }
     }
@@ -83,5 +89,5 @@ fn slice(arch: &'static str, bytes: &[u8]) -> Result<Slice> {
         .iter()
         .map(|e| String::from_utf8_lossy(e.name()).into_owned())
         .collect();
-    Ok(Slice { arch, file_type, min_os, libraries, exports, bytes: bytes.len() })
+    Ok(Slice { arch, file_type, min_os, libraries, install_name, exports, bytes: bytes.len() })
 }

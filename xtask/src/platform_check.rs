@@ -582,6 +582,11 @@ fn darwin_structure(dir: &Path, models: &[&str]) -> Outcome {
                 if s.file_type != "dylib" {
                     return Err(format!("{id}: {arch} slice is a {}", s.file_type));
                 }
+                // Not the build machine's path: what an importer that links
+                // the dylib records.
+                if s.install_name != format!("@rpath/{id}.dylib") {
+                    return Err(format!("{id}: {arch} is named {:?} (expected @rpath/{id}.dylib)", s.install_name));
+                }
                 for lib in &s.libraries {
                     if !MACOS_SYSTEM_LIBS.contains(&lib.as_str()) {
                         return Err(format!("{id}: {arch} links {lib}"));
@@ -596,7 +601,12 @@ fn darwin_structure(dir: &Path, models: &[&str]) -> Outcome {
                 check_exports(&exported).map_err(|e| format!("{id}: {arch}: {e}"))?;
                 sizes.entry(s.arch).or_default().push((*id, s.bytes));
                 if summary.len() < 400 && id == &models[0] {
-                    summary += &format!("{arch} (macOS >= {}, links {}), ", s.min_os, s.libraries.join(" "));
+                    summary += &format!(
+                        "{arch} (macOS >= {}, named {}, links {}), ",
+                        s.min_os,
+                        s.install_name,
+                        s.libraries.join(" ")
+                    );
                 }
             }
             if slices.len() != wanted.len() {

@@ -222,13 +222,15 @@ fn darwin64() -> Result<Binary> {
         let mut slices = Vec::new();
         for (target, _) in DARWIN_SLICES {
             let stripped = dir.join(format!("{id}-{target}.dylib"));
-            run(Command::new(&strip)
-                .arg("-x")
-                .arg(dir.join(target).join(format!("release/examples/lib{id}.dylib")))
-                .arg("-o")
-                .arg(&stripped))?;
-            // The install name would be this machine's build path.
-            run(Command::new(&install_name_tool).args(["-id", &format!("@rpath/{id}.dylib")]).arg(&stripped))?;
+            // The install name would be this machine's build path. Named
+            // before stripping: Debian's llvm-install-name-tool-14 crashes
+            // (SIGSEGV) on some llvm-strip outputs (ConventionalCoulombBaseline's
+            // x86_64 slice as built by 008887d), never on the linker's.
+            let named = dir.join(format!("{id}-{target}.named.dylib"));
+            std::fs::copy(dir.join(target).join(format!("release/examples/lib{id}.dylib")), &named)
+                .map_err(|e| format!("{}: {e}", named.display()))?;
+            run(Command::new(&install_name_tool).args(["-id", &format!("@rpath/{id}.dylib")]).arg(&named))?;
+            run(Command::new(&strip).arg("-x").arg(&named).arg("-o").arg(&stripped))?;
             slices.push(stripped);
         }
         // FMI 2.0 has one darwin64 folder; importers on Apple silicon (FMPy:
