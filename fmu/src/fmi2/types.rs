@@ -43,9 +43,10 @@ pub struct CallbackFunctions {
     pub component_environment: Fmi2ComponentEnvironment,
 }
 
-/// `fmi2EventInfo` (Model Exchange, fmi2NewDiscreteStates).
+/// `fmi2EventInfo` (Model Exchange, fmi2NewDiscreteStates); all false
+/// and 0 by default, as an importer passes it in.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct EventInfo {
     pub new_discrete_states_needed: Fmi2Boolean,
     pub terminate_simulation: Fmi2Boolean,

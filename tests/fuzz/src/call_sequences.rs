@@ -253,14 +253,7 @@ fuzz_target!(|data: &[u8]| {
                     let _ = fmi2EnterEventMode(c);
                 }
                 24 => {
-                    let mut info = EventInfo {
-                        new_discrete_states_needed: 0,
-                        terminate_simulation: 0,
-                        nominals_of_continuous_states_changed: 0,
-                        values_of_continuous_states_changed: 0,
-                        next_event_time_defined: 0,
-                        next_event_time: 0.0,
-                    };
+                    let mut info = EventInfo::default();
                     let _ = fmi2NewDiscreteStates(c, if op & 0x80 != 0 { null_mut() } else { &mut info });
                 }
                 25 => {

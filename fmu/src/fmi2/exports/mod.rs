@@ -245,14 +245,7 @@ mod host_environment {
         let host = mxcsr();
         let (mut statuses, mut seen) = (Vec::new(), Vec::new());
         let mut kept = true;
-        let mut info = EventInfo {
-            new_discrete_states_needed: 0,
-            terminate_simulation: 0,
-            nominals_of_continuous_states_changed: 0,
-            values_of_continuous_states_changed: 0,
-            next_event_time_defined: 0,
-            next_event_time: 0.0,
-        };
+        let mut info = EventInfo::default();
         let (mut x, mut dx, mut z) = (vec![0.0; nx], vec![0.0; nx], vec![0.0; ni]);
         // Each set of states: its first values, then the last repeated.
         let states = |values: &[f64]| -> Vec<f64> { (0..nx).map(|i| values[i.min(values.len() - 1)]).collect() };
