@@ -176,27 +176,91 @@ fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<bool> {
     {
         let corpus = root().join("target").join(corpus);
         std::fs::create_dir_all(&corpus).map_err(|e| e.to_string())?;
-        let status = Command::new(target_dir.join("x86_64-unknown-linux-gnu/release").join(target))
+        let binary = target_dir.join("x86_64-unknown-linux-gnu/release").join(target);
+        let before = fuzz_artifacts()?;
+        let status = Command::new(&binary)
             .arg(&corpus)
             .arg(match budget {
                 FuzzBudget::Seconds(seconds) => format!("-max_total_time={seconds}"),
                 FuzzBudget::Runs(runs) => format!("-runs={runs}"),
             })
             // Long inputs are long call sequences: let them grow early.
-            .args(["-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1", "-max_len=2048", "-len_control=10"])
+            .args([
+                &format!("-timeout={FUZZ_TIMEOUT}"),
+                "-rss_limit_mb=2048",
+                "-print_final_stats=1",
+                "-max_len=2048",
+                "-len_control=10",
+            ])
             // Fork mode counts a timeout and goes on (a child starved of CPU by
             // another job is not a hang); a crash still stops the run.
             .args(if jobs > 1 { vec![format!("-fork={jobs}")] } else { vec![] })
             .arg(format!("-artifact_prefix={}/", root().join("target").display()))
             .status()
             .map_err(|e| format!("cannot run the fuzz target {target}: {e}"))?;
+        let found: Vec<_> = fuzz_artifacts()?.into_iter().filter(|a| !before.contains(a)).collect();
+        let ok = status.success() || (!found.is_empty() && found.iter().all(|a| timeout_not_reproduced(&binary, a)));
         println!(
             "fuzz {standard}* ({budget_text} over all models): {}",
-            if status.success() { "no crash, hang or panic" } else { "FOUND A PROBLEM (see target/crash-*)" }
+            if status.success() {
+                "no crash, hang or panic"
+            } else if ok {
+                "no crash, hang or panic (the timeout above did not reproduce: see the re-run)"
+            } else {
+                "FOUND A PROBLEM (the input is printed above in hex, and kept as target/<kind>-<sha1>)"
+            }
         );
-        all_ok &= status.success();
+        all_ok &= ok;
     }
     Ok(all_ok)
+}
+
+/// libFuzzer's limit on one input (s). It measures the wall clock
+/// (`system_clock`), so a stalled machine or a clock step looks like a hang
+/// too: [`timeout_not_reproduced`] tells them apart.
+const FUZZ_TIMEOUT: u32 = 10;
+
+/// The inputs libFuzzer has written into `target/` (`crash-`, `timeout-`,
+/// `oom-`, `leak-`, `slow-unit-` and its SHA-1).
+fn fuzz_artifacts() -> Result<Vec<std::path::PathBuf>> {
+    let kinds = ["crash-", "timeout-", "oom-", "leak-", "slow-unit-"];
+    let entries = std::fs::read_dir(root().join("target")).map_err(|e| e.to_string())?;
+    Ok(entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| kinds.iter().any(|k| n.starts_with(k))))
+        .collect())
+}
+
+/// Print a finding's input in hex (CI keeps the log, not `target/`:
+/// `xxd -r -p` turns it back into the file), then, for a timeout, run that
+/// input alone once more under the same limit, timed by a monotonic clock.
+/// True only for a timeout whose input then runs through in under a tenth
+/// of the limit: not a hang, nor a slow input, but a run whose wall clock
+/// jumped or whose process was stopped. Anything else is a finding.
+fn timeout_not_reproduced(binary: &std::path::Path, artifact: &std::path::Path) -> bool {
+    let name = artifact.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let bytes = std::fs::read(artifact).unwrap_or_default();
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    println!("fuzz finding {name} ({} bytes, hex): {hex}", bytes.len());
+    if !name.starts_with("timeout-") {
+        return false;
+    }
+    let started = std::time::Instant::now();
+    let status = Command::new(binary)
+        .arg(artifact)
+        .arg(format!("-timeout={FUZZ_TIMEOUT}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+    let seconds = started.elapsed().as_secs_f64();
+    let passed = status.as_ref().is_ok_and(|s| s.success());
+    let quick = passed && seconds < FUZZ_TIMEOUT as f64 / 10.0;
+    println!(
+        "fuzz re-run of {name} alone: {} in {seconds:.3} s (monotonic clock): {}",
+        if passed { "ran through" } else { "failed again" },
+        if quick { "the timeout does not reproduce" } else { "it reproduces (a hang or a slow input)" }
+    );
+    quick
 }
 
 /// Run the memcheck harness under valgrind; true when clean.
@@ -311,5 +375,26 @@ fn test(extra: &[String]) -> Result<()> {
         Err(format!(
             "cargo test: {status}; memcheck passed: {memcheck_ok}; fuzz passed: {fuzz_ok}; platforms passed: {platforms_ok}"
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::timeout_not_reproduced;
+
+    /// A timeout passes only if its input then runs through quickly; a crash
+    /// or a timeout that fails again is a finding.
+    #[test]
+    fn only_a_timeout_that_runs_through_alone_is_forgiven() {
+        let dir = std::env::temp_dir().join(format!("xtask-fuzz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (timeout, crash) = (dir.join("timeout-0a"), dir.join("crash-0a"));
+        std::fs::write(&timeout, [1u8, 2]).unwrap();
+        std::fs::write(&crash, [1u8, 2]).unwrap();
+        let (passes, fails) = (std::path::Path::new("/bin/true"), std::path::Path::new("/bin/false"));
+        assert!(timeout_not_reproduced(passes, &timeout));
+        assert!(!timeout_not_reproduced(fails, &timeout));
+        assert!(!timeout_not_reproduced(passes, &crash));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
