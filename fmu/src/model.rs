@@ -53,6 +53,18 @@ pub trait Model: Clone + Default + Send + Serialize + DeserializeOwned + 'static
     /// step-averaged outputs never come from a sliver step).
     fn max_substep(&self) -> f64;
 
+    /// For a model that takes a step of any length in one exact pass whose
+    /// work grows with the length (`HillFrictionShaftLoad`'s search for the
+    /// load's stops): that work for a step of `h`, counted as substeps, and
+    /// the time each stands for, so that the instance refuses a step of more
+    /// than `MAX_SUBSTEPS_PER_STEP` of them as it does for a model that
+    /// substeps. `None` (the default): the substeps of `max_substep`.
+    #[inline(always)]
+    fn one_pass_work(&self, h: f64) -> Option<(f64, f64)> {
+        let _ = h;
+        None
+    }
+
     /// True for a model that takes its own internal steps inside one call
     /// of [`Model::step_in`]: a shaft port, whose drive end moves within the
     /// communication step. The instance then calls `step_in` once per

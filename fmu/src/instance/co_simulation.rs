@@ -6,7 +6,7 @@
 use super::log::Status;
 use super::machine::{Instance, Outcome};
 use super::phase::Phase;
-use super::step::{substep_count, StepEnd, StepError, MAX_SUBSTEPS_PER_STEP};
+use super::step::{StepEnd, StepError, MAX_SUBSTEPS_PER_STEP};
 use crate::text::number;
 
 impl Instance {
@@ -75,6 +75,13 @@ impl Instance {
         Ok(Status::Ok)
     }
 
+    /// The work a Co-Simulation step of `h` asks, counted as internal steps:
+    /// a step of more than `MAX_SUBSTEPS_PER_STEP` is refused. For a caller
+    /// that weighs a step before it asks for it (the fuzz targets).
+    pub fn step_work(&self, h: f64) -> f64 {
+        self.model.step_work(h).0
+    }
+
     /// The first rule of the step's arguments that (t, h) breaks (the
     /// checks of `do_step` one by one).
     #[cold]
@@ -82,8 +89,7 @@ impl Instance {
     fn step_refused(&self, t: f64, h: f64) -> String {
         let (end, t_shown, h_shown) = (number(t + h), number(t), number(h));
         let tolerance = 1e-9 * self.clock.time.abs().max(1.0);
-        let max_substep = self.model.max_substep();
-        let substeps = substep_count(h, max_substep);
+        let (work, each) = self.model.step_work(h);
         if !h.is_finite() || h <= 0.0 {
             return format!("communicationStepSize = {h} rejected: must be finite and > 0");
         }
@@ -110,9 +116,10 @@ impl Instance {
             }
         }
         format!(
-            "communicationStepSize = {h_shown} s rejected: it would take {substeps:e} internal steps of {} s \
-             (limit {MAX_SUBSTEPS_PER_STEP:e}); use smaller communication steps or a larger internal step",
-            number(max_substep)
+            "communicationStepSize = {h_shown} s rejected: it would take {work:e} internal steps of {} s \
+             (limit {MAX_SUBSTEPS_PER_STEP:e}); use smaller communication steps (or, where the model has the \
+             parameter, a larger internal_step)",
+            number(each)
         )
     }
 

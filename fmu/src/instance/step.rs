@@ -80,6 +80,11 @@ pub struct StepEnd {
 /// The model-side half of Co-Simulation.
 pub trait Stepper {
     fn max_substep(&self) -> f64;
+    /// The work a step of `h` asks, counted as substeps, and the time each
+    /// stands for: the substeps of `max_substep`, or what a model that takes
+    /// any step in one pass counts ([`Model::one_pass_work`]). A step of
+    /// more than [`MAX_SUBSTEPS_PER_STEP`] is refused.
+    fn step_work(&self, h: f64) -> (f64, f64);
     /// `DoStep` from `t` over `h` in one dynamic call, so that the checks
     /// and the model's step are compiled together per model: `t`, `h` and
     /// the end checked against `clock` ([`step_accepted`]), then
@@ -371,9 +376,15 @@ impl<M: Model> Stepper for ModelBox<M> {
         self.model.max_substep()
     }
 
+    fn step_work(&self, h: f64) -> (f64, f64) {
+        let max_substep = self.model.max_substep();
+        self.model.one_pass_work(h).unwrap_or((substep_count(h, max_substep), max_substep))
+    }
+
     fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError> {
         let substeps = substep_count(h, self.model.max_substep());
-        if !step_accepted(clock, t, h, substeps) {
+        let work = self.model.one_pass_work(h).map_or(substeps, |(work, _)| work);
+        if !step_accepted(clock, t, h, work) {
             return Err(StepError::Refused);
         }
         let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
@@ -398,7 +409,8 @@ impl<M: Model> Stepper for ModelBox<M> {
         early_return: bool,
     ) -> Result<StepEnd, StepError> {
         let substeps = substep_count(h, self.model.max_substep());
-        if !step_accepted(clock, t, h, substeps) {
+        let work = self.model.one_pass_work(h).map_or(substeps, |(work, _)| work);
+        if !step_accepted(clock, t, h, work) {
             return Err(StepError::Refused);
         }
         let substeps = if substeps == 1.0 { 1 } else { several(substeps) };

@@ -81,7 +81,6 @@ fuzz_target!(|data: &[u8]| {
     let entry = &fmu::registry::MODELS[index];
     let variables = (entry.variables)();
     let n_vars = variables.len() as u32;
-    let internal_step_vr = variables.iter().find(|v| v.name == "internal_step").map(|v| v.value_reference);
     // The registry's GUID is computed once (writing the model description
     // on every execution would halve the fuzzer's rate).
     let guid = CString::new(fmu::registry::guid(index)).unwrap();
@@ -154,12 +153,10 @@ fuzz_target!(|data: &[u8]| {
                     // seconds to minutes, not a finding, so the fuzzer skips
                     // accepted steps of more than 1e3 substeps (refused ones
                     // beyond the limit are cheap and still exercised).
-                    let mut internal_step = 0.0;
-                    if let Some(r) = internal_step_vr {
-                        let _ = fmi2GetReal(c, &r, 1, &mut internal_step);
-                    }
-                    let substeps = h / internal_step;
-                    if internal_step > 0.0 && substeps > 1e3 && substeps <= 1e8 {
+                    // The instance's own count (internal steps, or the points
+                    // of a one-pass model's search), read in-process.
+                    let work = fmu::ffi::instance(c).map_or(0.0, |comp| comp.step_work(h));
+                    if work > 1e3 && work <= 1e8 {
                         continue;
                     }
                     if fmi2DoStep(c, t, h, 1) == Status::Ok {

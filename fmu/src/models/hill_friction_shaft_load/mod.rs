@@ -188,6 +188,16 @@ impl Model for HillFrictionShaftLoad {
         f64::INFINITY
     }
 
+    /// The one pass searches for the load's stops on a grid of half a
+    /// radian of the shaft's fastest motion (`ShaftLoad::grid_step`): a step
+    /// of more than 1e8 of its points is refused, as a step of more than 1e8
+    /// internal steps of another model.
+    #[inline(always)]
+    fn one_pass_work(&self, h: f64) -> Option<(f64, f64)> {
+        let grid = self.load.grid_step();
+        Some((h / grid, grid))
+    }
+
     fn check(&self) -> Result<(), String> {
         static_at_least_coulomb("tau_static", self.load.law.static_torque, "tau_coulomb", self.load.law.coulomb_torque)
     }
