@@ -62,11 +62,34 @@ fn per_model(dir: &Path, prefix: &str, extension: &str) -> Result<BTreeMap<&'sta
         .collect()
 }
 
-/// Every platform; what cannot be built is reported and left out.
+/// Why a platform has no binaries.
+enum Missing {
+    /// Its tools cannot be had on this machine (not root, no apt, no
+    /// network): the platform is left out, and the build says why.
+    Tools(String),
+    /// Its tools ran and failed: the build fails (a tool that crashes on
+    /// one binary must not ship FMUs without that platform unnoticed).
+    Failed(String),
+}
+
+impl From<String> for Missing {
+    fn from(e: String) -> Self {
+        Missing::Failed(e)
+    }
+}
+
+/// A provisioning step: its failure leaves the platform out.
+fn tools<T>(provided: Result<T>) -> std::result::Result<T, Missing> {
+    provided.map_err(Missing::Tools)
+}
+
+/// Every platform; one whose tools cannot be had is reported and left out,
+/// one whose tools fail fails the build.
 pub fn all() -> Result<Vec<Binary>> {
     let mut binaries = Vec::new();
     let mut skipped = Vec::new();
-    let mut timed = |name: &str, build: &dyn Fn() -> Result<Binary>| {
+    let mut failed = Vec::new();
+    let mut timed = |name: &str, build: &dyn Fn() -> std::result::Result<Binary, Missing>| {
         let start = Instant::now();
         match build() {
             Ok(b) => {
@@ -81,9 +104,13 @@ pub fn all() -> Result<Vec<Binary>> {
                 );
                 binaries.push(b);
             }
-            Err(e) => {
-                println!("platform {name}: SKIPPED: {e}");
+            Err(Missing::Tools(e)) => {
+                println!("platform {name}: SKIPPED (its tools cannot be had here): {e}");
                 skipped.push(name.to_string());
+            }
+            Err(Missing::Failed(e)) => {
+                println!("platform {name}: FAILED: {e}");
+                failed.push(format!("{name}: {e}"));
             }
         }
     };
@@ -91,6 +118,9 @@ pub fn all() -> Result<Vec<Binary>> {
     timed("win64", &win64);
     timed("darwin64 (universal x86_64 + arm64)", &darwin64);
     timed("aarch64 Linux (glibc 2.17)", &aarch64_linux);
+    if !failed.is_empty() {
+        return Err(format!("the build of a platform failed: {}", failed.join("; ")));
+    }
     if !binaries.iter().any(|b| b.folder == "linux64") {
         println!("platform linux64: falling back to the host build (needs this machine's glibc or newer)");
         binaries.extend(host()?);
@@ -119,9 +149,10 @@ fn build_command(program: &Path) -> Command {
     cmd
 }
 
-/// Debian's cargo and rustc with std built from source for `target`.
-fn debian_build(program: &Path, target: &str) -> Result<Command> {
-    let (cargo, rustc) = cross_tools::debian_rust()?;
+/// Debian's cargo and rustc (`rust`, from [`cross_tools::debian_rust`])
+/// with std built from source for `target`.
+fn debian_build(program: &Path, rust: &(PathBuf, PathBuf), target: &str) -> Command {
+    let (cargo, rustc) = rust;
     let mut cmd = build_command(program);
     cmd.env_remove("RUSTUP_TOOLCHAIN")
         .env_remove("RUSTC_WRAPPER")
@@ -130,7 +161,7 @@ fn debian_build(program: &Path, target: &str) -> Result<Command> {
         .env("RUSTDOC", "/usr/bin/rustdoc")
         // build-std is unstable; Debian's stable rustc allows it this way.
         .env("RUSTC_BOOTSTRAP", "1");
-    if program == cargo.as_path() {
+    if program == cargo {
         cmd.arg("build");
     } else {
         cmd.arg("zigbuild");
@@ -151,7 +182,7 @@ fn debian_build(program: &Path, target: &str) -> Result<Command> {
     // no longer carries a DWARF symbolizer (gimli, addr2line, miniz_oxide:
     // 180 KB of each model's 600 KB).
     cmd.arg("-Zbuild-std-features=panic-unwind");
-    Ok(cmd)
+    cmd
 }
 
 fn zigbuild() -> Result<PathBuf> {
@@ -162,21 +193,21 @@ fn zigbuild() -> Result<PathBuf> {
     Ok(zigbuild)
 }
 
-fn linux64() -> Result<Binary> {
-    let zigbuild = zigbuild()?;
+fn linux64() -> std::result::Result<Binary, Missing> {
+    let (zigbuild, rust) = (tools(zigbuild())?, tools(cross_tools::debian_rust())?);
     let dir = target_dir("linux64");
     // Against glibc 2.17 through zig, std built from source as for the
     // other platforms (without its backtrace symbolizer).
-    run(debian_build(&zigbuild, "x86_64-unknown-linux-gnu.2.17")?.arg("--target-dir").arg(&dir))?;
+    run(debian_build(&zigbuild, &rust, "x86_64-unknown-linux-gnu.2.17").arg("--target-dir").arg(&dir))?;
     let built = dir.join("x86_64-unknown-linux-gnu/release/examples");
     Ok(Binary { folder: "linux64", extension: ".so", per_model: per_model(&built, "lib", ".so")? })
 }
 
-fn win64() -> Result<Binary> {
-    apt(&["gcc-mingw-w64-x86-64"])?;
-    let (cargo, _) = cross_tools::debian_rust()?;
+fn win64() -> std::result::Result<Binary, Missing> {
+    tools(apt(&["gcc-mingw-w64-x86-64"]))?;
+    let rust = tools(cross_tools::debian_rust())?;
     let dir = target_dir("win64");
-    run(debian_build(&cargo, "x86_64-pc-windows-gnu")?
+    run(debian_build(&rust.0, &rust, "x86_64-pc-windows-gnu")
         .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER", "x86_64-w64-mingw32-gcc")
         .arg("--target-dir")
         .arg(&dir))?;
@@ -184,10 +215,10 @@ fn win64() -> Result<Binary> {
     Ok(Binary { folder: "win64", extension: ".dll", per_model: per_model(&built, "", ".dll")? })
 }
 
-fn aarch64_linux() -> Result<Binary> {
-    let zigbuild = zigbuild()?;
+fn aarch64_linux() -> std::result::Result<Binary, Missing> {
+    let (zigbuild, rust) = (tools(zigbuild())?, tools(cross_tools::debian_rust())?);
     let dir = target_dir("aarch64-linux");
-    run(debian_build(&zigbuild, "aarch64-unknown-linux-gnu.2.17")?.arg("--target-dir").arg(&dir))?;
+    run(debian_build(&zigbuild, &rust, "aarch64-unknown-linux-gnu.2.17").arg("--target-dir").arg(&dir))?;
     let built = dir.join("aarch64-unknown-linux-gnu/release/examples");
     Ok(Binary { folder: AARCH64_FOLDER, extension: ".so", per_model: per_model(&built, "lib", ".so")? })
 }
@@ -196,14 +227,14 @@ fn aarch64_linux() -> Result<Binary> {
 /// first arm64 release. Without it zig stamps the newest SDK (macOS 15).
 pub const DARWIN_SLICES: [(&str, &str); 2] = [("x86_64-apple-darwin", "10.12"), ("aarch64-apple-darwin", "11.0")];
 
-fn darwin64() -> Result<Binary> {
-    let zigbuild = zigbuild()?;
-    let lipo = cross_tools::llvm_tool("llvm-lipo")?;
-    let strip = cross_tools::llvm_tool("llvm-strip")?;
-    let install_name_tool = cross_tools::llvm_tool("llvm-install-name-tool")?;
+fn darwin64() -> std::result::Result<Binary, Missing> {
+    let (zigbuild, rust) = (tools(zigbuild())?, tools(cross_tools::debian_rust())?);
+    let lipo = tools(cross_tools::llvm_tool("llvm-lipo"))?;
+    let strip = tools(cross_tools::llvm_tool("llvm-strip"))?;
+    let install_name_tool = tools(cross_tools::llvm_tool("llvm-install-name-tool"))?;
     let dir = target_dir("darwin");
     for (target, min_os) in DARWIN_SLICES {
-        run(debian_build(&zigbuild, target)?
+        run(debian_build(&zigbuild, &rust, target)
             .env("MACOSX_DEPLOYMENT_TARGET", min_os)
             // rustc strips Mach-O with `rust-objcopy`, which Debian's Rust
             // lacks: llvm-strip does it after the link, keeping the global
