@@ -149,8 +149,9 @@ impl TwoInertiaClutch {
         let (w1_start, w2_start) = (self.rate1, self.rate2);
         let (mut w1, mut w2) = (w1_start, w2_start);
         let sticking_slope = (slope1 * j2 - slope2 * j1) / (j1 + j2);
-        // The capacity reaches 0 (and stays there) at `empty`.
-        let empty = if capacity <= 0.0 {
+        // The capacity reaches 0 (and stays there) at `empty`; one that starts
+        // at 0 and rises is not empty (a clutch engaging).
+        let empty = if capacity <= 0.0 && capacity_slope <= 0.0 {
             0.0
         } else if capacity_slope < 0.0 {
             -capacity / capacity_slope
@@ -234,13 +235,21 @@ impl TwoInertiaClutch {
             } else {
                 sign(sticking)
             };
+            let from_break = v == 0.0 && forced != 0.0;
             forced = 0.0;
             let slip = c * direction;
             let (a1, a2) = ((a - slip) / j1, (b + slip) / j2);
             let (b1, b2) = ((slope1 - c_slope * direction) / j1, (slope2 + c_slope * direction) / j2);
+            // Right after a break (|T_s| = capacity) the relative acceleration
+            // is 0 exactly, the jerk pushing the slip on: its round-off, of
+            // either sign, is no lock at once (that held the step at the
+            // break, lock and break again, until the passes ran out).
+            let relative = a1 - a2;
+            let scale = (a.abs() + c) / j1 + (b.abs() + c) / j2;
+            let relative = if from_break && relative.abs() <= 16.0 * f64::EPSILON * scale { 0.0 } else { relative };
             // v(u) = v + (a1 - a2)*u + (b1 - b2)*u^2/2; a crossing a rounding
             // error past the end is a lock at the end.
-            let crossing = crate::laws::exact::first_positive_root(0.5 * (b1 - b2), a1 - a2, v, ramp);
+            let crossing = crate::laws::exact::first_positive_root(0.5 * (b1 - b2), relative, v, ramp);
             let u = crossing.unwrap_or(ramp);
             if elapsed == 0.0 && crossing.is_none() && u == remaining {
                 whole_step_slip = Some(direction * (c + 0.5 * c_slope * dt));
@@ -307,6 +316,51 @@ impl TwoInertiaClutch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One step is as exact as the same interval in 400 steps, for torques
+    /// and a capacity that ramp (up to 200 N.m/s each way; a capacity that
+    /// falls to 0, holds, or rises from 0 as a clutch engages), from slip or
+    /// from lock, over 1 ms to 0.2 s: 4000 cases. Until this test, 16 held
+    /// the step at a lock's break (the relative acceleration there, 0 but
+    /// for round-off, closed the slip at once, and the break and lock
+    /// repeated until the eight passes ran out: the rest of the step was
+    /// never taken), and 147 took a capacity rising from 0 as empty for the
+    /// whole step.
+    #[test]
+    fn one_step_is_as_exact_as_many() {
+        for case in 0..4000_u32 {
+            let x = |k: u32| f64::from(case.wrapping_mul(7919).wrapping_add(k * 104_729) % 1000) / 1000.0;
+            let mut one = TwoInertiaClutch::new(0.1 + x(1), 0.1 + x(2), 4.0 * (x(3) - 0.5), 4.0 * (x(4) - 0.5));
+            if case % 3 == 0 {
+                (one.rate2, one.locked) = (one.rate1, true);
+            }
+            let (t1, t2, s1, s2) = (4.0 * (x(5) - 0.5), 4.0 * (x(6) - 0.5), 400.0 * (x(7) - 0.5), 400.0 * (x(8) - 0.5));
+            let capacity = if case % 7 == 0 { 0.0 } else { 2.0 * x(9) };
+            let capacity_slope = [-100.0 * x(10), 100.0 * x(10), 0.0, 0.0][case as usize % 4];
+            let h = [0.001, 0.01, 0.05, 0.2][case as usize % 4];
+            let mut many = one;
+            one.step_ramps(t1, t2, s1, s2, capacity, capacity_slope, h);
+            let n = 400;
+            for i in 0..n {
+                let u = h * i as f64 / n as f64;
+                let c = capacity + capacity_slope * u;
+                let (c, c_slope) = if c <= 0.0 && capacity_slope <= 0.0 { (0.0, 0.0) } else { (c, capacity_slope) };
+                many.step_ramps(t1 + s1 * u, t2 + s2 * u, s1, s2, c, c_slope, h / n as f64);
+            }
+            let error =
+                (one.rate1 - many.rate1).abs() + (one.rate2 - many.rate2).abs() + (one.angle1 - many.angle1).abs();
+            assert!(
+                error < 1e-6 && one.locked == many.locked,
+                "case {case} over {h} s: one step w = ({}, {}), locked {}; {n} steps w = ({}, {}), locked {}",
+                one.rate1,
+                one.rate2,
+                one.locked,
+                many.rate1,
+                many.rate2,
+                many.locked
+            );
+        }
+    }
 
     /// `step_ramps_to_event`: a slip that closes at 0.05 s (the test below)
     /// stops a 0.2 s step there, locked at the common 0.5 rad/s; a lock whose
