@@ -153,6 +153,13 @@ pub fn step_accepted(clock: &Clock, t: f64, h: f64, substeps: f64) -> bool {
         && substeps <= MAX_SUBSTEPS_PER_STEP
 }
 
+/// The work a step of `h` in `substeps` asks, counted as substeps: those,
+/// or what a one-pass model counts ([`Model::one_pass_work`]).
+#[inline(always)]
+fn work<M: Model>(model: &M, h: f64, substeps: f64) -> f64 {
+    model.one_pass_work(h).map_or(substeps, |(work, _)| work)
+}
+
 /// A substep count above 1 (checked <= MAX_SUBSTEPS_PER_STEP) as an integer,
 /// off the path of the usual single substep.
 #[cold]
@@ -383,8 +390,7 @@ impl<M: Model> Stepper for ModelBox<M> {
 
     fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError> {
         let substeps = substep_count(h, self.model.max_substep());
-        let work = self.model.one_pass_work(h).map_or(substeps, |(work, _)| work);
-        if !step_accepted(clock, t, h, work) {
+        if !step_accepted(clock, t, h, work(&self.model, h, substeps)) {
             return Err(StepError::Refused);
         }
         let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
@@ -409,8 +415,7 @@ impl<M: Model> Stepper for ModelBox<M> {
         early_return: bool,
     ) -> Result<StepEnd, StepError> {
         let substeps = substep_count(h, self.model.max_substep());
-        let work = self.model.one_pass_work(h).map_or(substeps, |(work, _)| work);
-        if !step_accepted(clock, t, h, work) {
+        if !step_accepted(clock, t, h, work(&self.model, h, substeps)) {
             return Err(StepError::Refused);
         }
         let substeps = if substeps == 1.0 { 1 } else { several(substeps) };

@@ -376,10 +376,8 @@ impl ShaftLoad {
         // chatter; the caller bounds the work by the step's length
         // ([`ShaftLoad::grid_step`]).
         let window = WINDOW_PHASE / speed;
-        let phases = 256.0 + 64.0 * (dt / window).ceil();
-        let mut phase = 0.0;
-        while phase < phases {
-            phase += 1.0;
+        let phases = ((dt / window).ceil() as u64).saturating_mul(64).saturating_add(256);
+        for _ in 0..phases {
             let remaining = dt - t;
             if remaining <= 0.0 {
                 break;
@@ -439,13 +437,15 @@ impl ShaftLoad {
             // `rise` or, at the level itself (F_s = F_c), the curvature `bend`:
             // with |g^(3)| <= speed*curvature/2 it stays above zero up to
             // 4*rise/curvature, or 6*bend/(speed*curvature) (taken at a quarter).
-            let rise = direction * (drive.acceleration - (k / j) * y0 - (d / j) * v0);
-            let bend = direction * (-(k / j) * v0 + (d / j) * (k / j * y0 + d / j * v0));
             let mut lo = 0.0;
-            if w == 0.0 && rise >= 0.0 {
-                let by_rise = rise / curvature;
-                let by_bend = if bend > 0.0 { 1.5 * bend / (speed * curvature) } else { 0.0 };
-                lo = by_rise.max(by_bend).min(horizon);
+            if w == 0.0 {
+                let rise = direction * (drive.acceleration - (k / j) * y0 - (d / j) * v0);
+                let bend = direction * (-(k / j) * v0 + (d / j) * (k / j * y0 + d / j * v0));
+                if rise >= 0.0 {
+                    let by_rise = rise / curvature;
+                    let by_bend = if bend > 0.0 { 1.5 * bend / (speed * curvature) } else { 0.0 };
+                    lo = by_rise.max(by_bend).min(horizon);
+                }
             }
             let mut g_lo = if lo == 0.0 { w * direction } else { g(lo) };
             // At least four points, each interval with its own budget of halvings.

@@ -245,8 +245,8 @@ impl TwoInertiaClutch {
             // either sign, is no lock at once (that held the step at the
             // break, lock and break again, until the passes ran out).
             let relative = a1 - a2;
-            let scale = (a.abs() + c) / j1 + (b.abs() + c) / j2;
-            let relative = if from_break && relative.abs() <= 16.0 * f64::EPSILON * scale { 0.0 } else { relative };
+            let round_off = |x: f64| x.abs() <= 16.0 * f64::EPSILON * ((a.abs() + c) / j1 + (b.abs() + c) / j2);
+            let relative = if from_break && round_off(relative) { 0.0 } else { relative };
             // v(u) = v + (a1 - a2)*u + (b1 - b2)*u^2/2; a crossing a rounding
             // error past the end is a lock at the end.
             let crossing = crate::laws::exact::first_positive_root(0.5 * (b1 - b2), relative, v, ramp);
