@@ -410,6 +410,21 @@ impl ShaftLoad {
                 };
                 friction_impulse -= c0 * u + c1 * u * u / 2.0 + c2 * u * u * u / 3.0;
                 t += u;
+                if let Some((earliest, _)) = stop_from.filter(|_| t >= dt) {
+                    // Stuck to the end, where a breakaway at the end, or one
+                    // that the next step would find before its own `earliest`
+                    // (within round-off of this instant), is one here: a step
+                    // that starts at a breakaway does not stop for it.
+                    let round_off_time = 2.0 * (earliest + dt * f64::EPSILON);
+                    let level = k * (drive.angle_at(dt) - phi) + d * drive.rate_at(dt);
+                    let rising = (k * drive.rate_at(dt) + d * drive.acceleration) * sign(level);
+                    let noise = 4.0 * f64::EPSILON * fs;
+                    if next != 0.0 || (rising > 0.0 && fs - level.abs() <= rising * round_off_time + noise) {
+                        direction = if next != 0.0 { next } else { sign(level) };
+                        events += 1;
+                        first_event = first_event.or(Some(dt));
+                    }
+                }
                 if next == 0.0 || t >= dt {
                     break;
                 }
@@ -468,6 +483,27 @@ impl ShaftLoad {
                     phi = p;
                     w = v;
                     if horizon == remaining {
+                        // A stop that the next step would find before its own
+                        // `earliest` (within round-off of this instant) is one
+                        // here, as a breakaway is above.
+                        if let Some((earliest, _)) = stop_from {
+                            let round_off_time = 2.0 * (earliest + dt * f64::EPSILON);
+                            let tau = k * (drive.angle_at(dt) - phi) + d * (drive.rate_at(dt) - w);
+                            // (Its curvature's share: a glancing stop; and the
+                            // rate's own round-off, against the drive's rate and
+                            // the swing's.)
+                            let slowing = (fc * direction - tau) / j * direction;
+                            let swing = curvature / (2.0 * speed * speed);
+                            let noise = 4.0 * f64::EPSILON * (drive.rate_at(dt).abs() + swing);
+                            let reach = slowing.max(0.0) * round_off_time + 0.5 * curvature * round_off_time.powi(2);
+                            if w * direction <= reach + noise {
+                                w = 0.0;
+                                events += 1;
+                                let level = k * (drive.angle_at(dt) - phi) + d * drive.rate_at(dt);
+                                direction = if level.abs() > fs { sign(level) } else { 0.0 };
+                                first_event = first_event.or(Some(dt));
+                            }
+                        }
                         break;
                     }
                     t += horizon;
@@ -777,5 +813,58 @@ mod tests {
             assert!((t - t_exact).abs() < 1e-12, "stopped at {t}, exactly {t_exact}");
             assert_eq!((*sense, *w), (sense_exact, 0.0), "at {t}");
         }
+    }
+    /// A master that brings an FMU back to an early return's instant steps
+    /// it again from the step's start to exactly there: that step ends at
+    /// the event, not a hair before it (where the next step would meet it at
+    /// its very start, before its `earliest`, and take it without a stop).
+    /// Every breakaway and stop of 400 stick-slip cycles (drive rates,
+    /// levels) is taken again to its instant: the event is at the end, in
+    /// the same sense of motion, with the rate exactly 0.0; and to one
+    /// rounding of the absolute time short of it (`t + at` as another FMU's
+    /// clock reads it, less `t`): there the event is at the step's end,
+    /// or the next step stops at it.
+    #[test]
+    fn a_step_to_an_early_return_instant_ends_at_the_event() {
+        let mut checked = 0;
+        for i in 0..400 {
+            let (k, v) = (10.0 + 0.37 * i as f64, 0.3 + 0.011 * i as f64);
+            let (fs, fc) = (1.5, 1.0 - 0.002 * (i % 100) as f64);
+            let mut body = load(k, 0.01 * (i % 3) as f64, fs, fc);
+            let (mut t, mut sense) = (0.0_f64, 0.0);
+            for _ in 0..4 {
+                let drive = DriveEnd { angle: v * t, rate: v, acceleration: 0.0 };
+                let earliest = (t * f64::EPSILON).max(f64::MIN_POSITIVE);
+                let before = body.clone();
+                let (_, taken, new_sense) = body.step_to_event(drive, 3.0, earliest, sense);
+                if taken < 3.0 {
+                    let mut again = before;
+                    let (event, to, again_sense) = again.step_to_event(drive, taken, earliest, sense);
+                    assert_eq!(to, taken, "case {i} at {t}");
+                    assert_eq!(event, Some(taken), "case {i} at {t}: the event is not at the step's end");
+                    assert_eq!((again_sense, again.rate), (new_sense, body.rate), "case {i} at {t}");
+                    // Just short of it: the event at this step's end, or
+                    // stopped at in the next.
+                    let short = taken - (t + taken) * f64::EPSILON;
+                    let mut again = before;
+                    let (event, _, again_sense) = again.step_to_event(drive, short, earliest, sense);
+                    if event.is_none() {
+                        let earliest = ((t + short) * f64::EPSILON).max(f64::MIN_POSITIVE);
+                        let was = if again.rate != 0.0 { sign(again.rate) } else { again_sense };
+                        // (A microsecond: no later event in it.)
+                        let (event, to, next_sense) = again.step_to_event(drive.moved_by(short), 1e-6, earliest, was);
+                        let changed = (if again.rate != 0.0 { sign(again.rate) } else { next_sense }) != was;
+                        let stopped = to < 1e-6 && event.is_some_and(|at| at >= earliest);
+                        assert!(!changed || stopped, "case {i} at {t}: the next step changed the motion unseen");
+                    } else {
+                        assert_eq!(event, Some(short), "case {i} at {t}");
+                    }
+                    checked += 1;
+                }
+                t += taken;
+                sense = if body.rate != 0.0 { sign(body.rate) } else { new_sense };
+            }
+        }
+        assert!(checked > 800, "{checked} events");
     }
 }

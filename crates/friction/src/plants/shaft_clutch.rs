@@ -53,13 +53,7 @@ pub fn step_between_shafts(
     let shown = clutch.locked;
     for i in 0..n {
         let u = i as f64 * h;
-        let (t1, t2) = (
-            drive_shaft.torque(drive, u, clutch.angle1, clutch.rate1),
-            load_shaft.torque(load, u, clutch.angle2, clutch.rate2),
-        );
-        let slope1 =
-            drive_shaft.stiffness * (drive.rate_at(u) - clutch.rate1) + drive_shaft.damping * drive.acceleration;
-        let slope2 = load_shaft.stiffness * (load.rate_at(u) - clutch.rate2) + load_shaft.damping * load.acceleration;
+        let ((t1, t2), (slope1, slope2)) = shaft_ramps(clutch, (drive_shaft, drive), (load_shaft, load), u);
         let (event, taken, stopped) = match stop_from {
             None => (clutch.step_ramp(t1, t2, slope1, slope2, capacity, h), h, false),
             // The substeps of the plain step (the same results where none
@@ -81,9 +75,20 @@ pub fn step_between_shafts(
         // The shafts' torques from here (the ends moving as the step's
         // inputs say) break the lock: at this instant, the step's end too.
         let next = if i + 1 == n { dt } else { u + h };
+        // A break that the next step would find before its own `earliest`
+        // (within round-off of this instant) is a break here: a step that
+        // starts at a break does not stop for it.
+        let horizon = stop_from.map_or(0.0, |earliest| 2.0 * (earliest + dt * f64::EPSILON));
         if stop_from.is_some()
-            && release_lock(clutch, (drive_shaft, drive), (load_shaft, load), capacity, next)
+            && release_lock(clutch, (drive_shaft, drive), (load_shaft, load), capacity, next, horizon)
             && shown
+        {
+            return (impulses, first_event.or(Some(next)), next);
+        }
+        // Likewise a slip that closes within round-off of this instant.
+        if stop_from.is_some()
+            && close_slip(clutch, (drive_shaft, drive), (load_shaft, load), capacity, next, horizon)
+            && !shown
         {
             return (impulses, first_event.or(Some(next)), next);
         }
@@ -91,23 +96,77 @@ pub fn step_between_shafts(
     (impulses, first_event, dt)
 }
 
-/// A lock that the shafts' torques `u` seconds into the step break is
-/// released (the plates' rates stay equal; the next substep slips from
-/// there): what a substep from `u` would find at its start. Whether it broke.
+/// The shafts' torques on the plates `u` seconds into the step, and their
+/// slopes with the plates' rates held (the ramps of a substep from there).
+fn shaft_ramps(
+    clutch: &TwoInertiaClutch,
+    (drive_shaft, drive): (&Shaft, &DriveEnd),
+    (load_shaft, load): (&Shaft, &DriveEnd),
+    u: f64,
+) -> ((f64, f64), (f64, f64)) {
+    let torques = (
+        drive_shaft.torque(drive, u, clutch.angle1, clutch.rate1),
+        load_shaft.torque(load, u, clutch.angle2, clutch.rate2),
+    );
+    let slope1 = drive_shaft.stiffness * (drive.rate_at(u) - clutch.rate1) + drive_shaft.damping * drive.acceleration;
+    let slope2 = load_shaft.stiffness * (load.rate_at(u) - clutch.rate2) + load_shaft.damping * load.acceleration;
+    (torques, (slope1, slope2))
+}
+
+/// A lock that the shafts' torques `u` seconds into the step break, or
+/// break within `horizon` seconds as they ramp from there, is released
+/// (the plates' rates stay equal; the next substep slips from there): what
+/// a substep from `u` would find at its start. Whether it broke.
 pub fn release_lock(
     clutch: &mut TwoInertiaClutch,
     (drive_shaft, drive): (&Shaft, &DriveEnd),
     (load_shaft, load): (&Shaft, &DriveEnd),
     capacity: f64,
     u: f64,
+    horizon: f64,
 ) -> bool {
-    let t1 = drive_shaft.torque(drive, u, clutch.angle1, clutch.rate1);
-    let t2 = load_shaft.torque(load, u, clutch.angle2, clutch.rate2);
-    let breaks = clutch.locked && clutch.sticking_torque(t1, t2).abs() > capacity;
+    if !clutch.locked {
+        return false;
+    }
+    let ((t1, t2), (slope1, slope2)) = shaft_ramps(clutch, (drive_shaft, drive), (load_shaft, load), u);
+    let sticking = clutch.sticking_torque(t1, t2);
+    // The sticking torque's slope outwards (locked: both plates at one rate).
+    let outwards = clutch.sticking_torque(slope1, slope2) * sticking.signum();
+    let breaks = sticking.abs() > capacity || (outwards > 0.0 && capacity - sticking.abs() <= outwards * horizon);
     if breaks {
         clutch.locked = false;
     }
     breaks
+}
+
+/// A slip that closes within `horizon` seconds of `u` under the shafts'
+/// torques there closes at `u`: the plates join at the rate that conserves
+/// their momentum, and lock if the clutch holds the sticking torque. What
+/// a substep from `u` would find at its start. Whether it locked.
+pub fn close_slip(
+    clutch: &mut TwoInertiaClutch,
+    (drive_shaft, drive): (&Shaft, &DriveEnd),
+    (load_shaft, load): (&Shaft, &DriveEnd),
+    capacity: f64,
+    u: f64,
+    horizon: f64,
+) -> bool {
+    let slip = clutch.rate1 - clutch.rate2;
+    if clutch.locked || slip == 0.0 {
+        return false;
+    }
+    let ((t1, t2), _) = shaft_ramps(clutch, (drive_shaft, drive), (load_shaft, load), u);
+    let (j1, j2) = (clutch.inertia1, clutch.inertia2);
+    let sliding = capacity * slip.signum();
+    let closing = -((t1 - sliding) / j1 - (t2 + sliding) / j2) * slip.signum();
+    if closing <= 0.0 || slip.abs() > closing * horizon {
+        return false;
+    }
+    let joined = (j1 * clutch.rate1 + j2 * clutch.rate2) / (j1 + j2);
+    (clutch.rate1, clutch.rate2) = (joined, joined);
+    clutch.locked = clutch.sticking_torque(t1, t2).abs() <= capacity;
+    (clutch.acceleration1, clutch.acceleration2) = clutch.accelerations(t1, t2, capacity);
+    clutch.locked
 }
 
 #[cfg(test)]
@@ -148,5 +207,62 @@ mod tests {
         let exact = rest * (1.0 - ((k / j).sqrt() * 0.5).cos());
         assert!(c.locked && c.rate1 == c.rate2, "{c:?}");
         assert!((c.angle1 - exact).abs() < 1e-5, "{} vs {exact}", c.angle1);
+    }
+    /// A master that brings an FMU back to an early return's instant steps
+    /// it again from the step's start to exactly there: that step ends at
+    /// the lock or break, not a hair before it (where the next step would
+    /// meet it at its very start, before its `earliest`, and take it
+    /// without a stop). 400 breaks of a lock under a turning drive end and
+    /// 400 locks of slipping plates, 1000 s into a run, each taken again to
+    /// its instant and to just short of it, by 0.9 of the next step's
+    /// `earliest` (the instant as another FMU's clock reads it): there the
+    /// event is at the step's end, or the next step stops at it.
+    #[test]
+    fn a_step_to_an_early_return_instant_ends_at_the_event() {
+        let (s1, s2) = (Shaft { stiffness: 10.0, damping: 0.0 }, Shaft { stiffness: 30.0, damping: 0.05 });
+        let load = DriveEnd::default();
+        let mut checked = 0;
+        for i in 0..800 {
+            let x = (i % 400) as f64;
+            let mut c = TwoInertiaClutch::new(0.1 + 0.001 * x, 0.3, 0.0, 0.0);
+            // (One substep, as long as the shafts allow: the step taken again
+            // meets the same ramps.)
+            let (drive, capacity, dt) = if i < 400 {
+                c.locked = true;
+                (DriveEnd { angle: 0.0, rate: 0.5 + 0.013 * x, acceleration: 0.0 }, 1.0, 2.0)
+            } else {
+                (c.rate1, c.rate2) = (0.5 + 0.002 * x, -0.2);
+                (DriveEnd::default(), 3.0, 0.2)
+            };
+            let t0 = 1000.0 + x;
+            let earliest = (t0 * f64::EPSILON).max(f64::MIN_POSITIVE);
+            let before = c.clone();
+            let ends = ((&s1, &drive), (&s2, &load));
+            let (_, _, taken) = step_between_shafts(&mut c, ends.0, ends.1, capacity, dt, 1, Some(earliest));
+            assert!(taken < dt && c.locked == (i >= 400), "case {i}: {c:?}");
+            let mut again = before.clone();
+            let (_, event, to) = step_between_shafts(&mut again, ends.0, ends.1, capacity, taken, 1, Some(earliest));
+            assert_eq!((to, event), (taken, Some(taken)), "case {i}: the event is not at the step's end");
+            assert_eq!(again.locked, c.locked, "case {i}");
+            // Just short of it: the event at this step's end, or stopped at
+            // in the next.
+            let short = taken - 0.9 * (t0 + taken) * f64::EPSILON;
+            let mut again = before;
+            let (_, event, _) = step_between_shafts(&mut again, ends.0, ends.1, capacity, short, 1, Some(earliest));
+            if again.locked == before.locked {
+                assert_eq!(event, None, "case {i}");
+                let earliest = ((t0 + short) * f64::EPSILON).max(f64::MIN_POSITIVE);
+                let (drive, load) = (drive.moved_by(short), load.moved_by(short));
+                let ends = ((&s1, &drive), (&s2, &load));
+                // (A microsecond: no later event in it.)
+                let (_, event, to) = step_between_shafts(&mut again, ends.0, ends.1, capacity, 1e-6, 1, Some(earliest));
+                let stopped = to < 1e-6 && event.is_some_and(|at| at >= earliest);
+                assert!(again.locked == before.locked || stopped, "case {i}: the next step changed the lock unseen");
+            } else {
+                assert_eq!(event, Some(short), "case {i}");
+            }
+            checked += 1;
+        }
+        assert_eq!(checked, 800);
     }
 }

@@ -247,7 +247,8 @@ impl Model for HillFrictionShaftLoad {
         let before = self.contact;
         let (event, taken, sense) = self.load.step_to_event(self.drive, dt, earliest, self.contact.sign());
         let stopped = taken < dt;
-        self.contact = Motion::of_rate(if stopped { sense } else { self.load.rate });
+        // At rest at the end, the sense it goes on in (a breakaway there).
+        self.contact = Motion::of_rate(if stopped || self.load.rate == 0.0 { sense } else { self.load.rate });
         if stopped {
             self.drive = self.drive.moved_by(taken);
         }
