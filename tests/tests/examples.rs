@@ -209,7 +209,10 @@ fn iterating_master_beats_the_hold_master() {
 /// stuck row. The clutch system: within 1 % at 1 ms; at larger steps the
 /// coupled trajectory's own error, bounded by a fifth of the step. Costs:
 /// at most one extra doStep per FMU and one repeated step per FMU for each
-/// event.
+/// event. The iterating master (each step again until the FMUs agree on
+/// the motion they exchange): both systems within 1 % of the step up to
+/// 20 ms, 2.5 % at 50 ms, every event seen once, at most 8 doStep calls
+/// per grid step.
 #[test]
 fn early_return_master_puts_the_events_at_their_instants() {
     let out = out_dir("early_return_master");
@@ -220,7 +223,7 @@ fn early_return_master_puts_the_events_at_their_instants() {
     );
     assert!(out.join("early_return_master.png").exists());
     assert!(!stdout.contains("every stuck row: no"), "{stdout}");
-    assert_eq!(stdout.matches("every stuck row: yes").count(), 8, "{stdout}");
+    assert_eq!(stdout.matches("every stuck row: yes").count(), 12, "{stdout}");
     let instants = std::fs::read_to_string(out.join("instants.csv")).unwrap();
     let mut rows = 0;
     for line in instants.lines().skip(1) {
@@ -233,6 +236,10 @@ fn early_return_master_puts_the_events_at_their_instants() {
             // (README: within 10 microseconds at every step.)
             ("MotorShaftLoadHillFriction", _) => (0.01 * step).min(1e-5),
             (_, _) if step <= 1e-3 => 0.01 * step,
+            // The iterating master: 1 % of the step up to 20 ms (issue 41's
+            // goal), 2.5 % at 50 ms (README: 2.0 % there).
+            (_, "iterating") if step <= 0.02 => 0.01 * step,
+            (_, "iterating") => 0.025 * step,
             _ => 0.2 * step,
         };
         assert!(
@@ -244,12 +251,17 @@ fn early_return_master_puts_the_events_at_their_instants() {
         }
         rows += 1;
     }
-    assert_eq!(rows, (3 + 2) * 4 * 2, "{instants}");
+    assert_eq!(rows, (3 + 2) * 4 * 3, "{instants}");
     let costs = std::fs::read_to_string(out.join("costs.csv")).unwrap();
     let table: Vec<Vec<&str>> = costs.lines().skip(1).map(|l| l.split(',').collect()).collect();
-    for pair in table.chunks(2) {
-        let (grid, early) = (&pair[0], &pair[1]);
-        assert_eq!((grid[2], early[2]), ("grid", "early"));
+    for triple in table.chunks(3) {
+        let (grid, early, iterating) = (&triple[0], &triple[1], &triple[2]);
+        assert_eq!((grid[2], early[2], iterating[2]), ("grid", "early", "iterating"));
+        assert_eq!(iterating[6], iterating[7], "{} at {}: the iterating master's events", grid[0], grid[1]);
+        // The passes settle: at most 8 doStep calls per grid step (README:
+        // 3 to 7 here).
+        let calls: usize = iterating[3].parse().unwrap();
+        assert!(calls <= 8 * grid[3].parse::<usize>().unwrap(), "{} at {}: {calls} doStep calls", grid[0], grid[1]);
         let fmus = if grid[0] == "MotorClutchLoad" { 3 } else { 2 };
         let (seen, exact): (usize, usize) = (early[6].parse().unwrap(), early[7].parse().unwrap());
         let step: f64 = grid[1].parse().unwrap();
