@@ -257,6 +257,8 @@ def iterating_master(system, h, stop, record, tolerance=1e-12, max_passes=50):
                     c.slave.setFMUState(saved[c.name])
                 system.repeated += len(components)
             passes += 1
+            if passes > max_passes:  # cuts to events included
+                raise RuntimeError(f"{system.name}: the step from {t} s does not settle in {max_passes} passes")
             span = t_end - t
             inputs = {(b, i): start[(a, o)] for a, o, b, i in system.connections}
             if last is not None:
@@ -280,8 +282,6 @@ def iterating_master(system, h, stop, record, tolerance=1e-12, max_passes=50):
             last = now
             if agreed:
                 break
-            if passes >= max_passes:
-                raise RuntimeError(f"{system.name}: the step from {t} s does not settle in {max_passes} passes")
         for c in components:
             c.slave.freeFMUState(saved[c.name])
         k, returns = system.reached(reached, t, t_end, target, record, k, returns)

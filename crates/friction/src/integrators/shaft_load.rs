@@ -814,6 +814,7 @@ mod tests {
             assert_eq!((*sense, *w), (sense_exact, 0.0), "at {t}");
         }
     }
+
     /// A master that brings an FMU back to an early return's instant steps
     /// it again from the step's start to exactly there: that step ends at
     /// the event, not a hair before it (where the next step would meet it at

@@ -208,6 +208,7 @@ mod tests {
         assert!(c.locked && c.rate1 == c.rate2, "{c:?}");
         assert!((c.angle1 - exact).abs() < 1e-5, "{} vs {exact}", c.angle1);
     }
+
     /// A master that brings an FMU back to an early return's instant steps
     /// it again from the step's start to exactly there: that step ends at
     /// the lock or break, not a hair before it (where the next step would
