@@ -46,5 +46,5 @@ pub use plants::cmg_gimbal::GimbalRateLoop;
 pub use plants::compliant_drive::{CompliantDrive, DriveInputs};
 pub use plants::flap_actuator::FlapActuatorServo;
 pub use plants::motor_drive::{MotorDrive, ShaftCoupling};
-pub use plants::shaft_clutch::{close_slip, release_lock, step_between_shafts, ClutchImpulses};
+pub use plants::shaft_clutch::{settle_lock, step_between_shafts, ClutchImpulses};
 pub use vocabulary::{sign, substep_count, Advance, Interval, RigidBodyFriction};

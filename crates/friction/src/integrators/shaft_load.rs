@@ -81,6 +81,15 @@ impl DriveEnd {
     }
 }
 
+/// The span after the end of a step of `dt` that began `earliest` seconds
+/// before its first instant that moves the clock (a simulator's early
+/// return, FMI 3.0) within which the next step's own `earliest` falls: an
+/// event there is one the next step would take at its start without
+/// stopping, so the step that ends before it takes it at its end.
+pub fn within_round_off(earliest: f64, dt: f64) -> f64 {
+    2.0 * (earliest + dt * f64::EPSILON)
+}
+
 /// A compliant shaft between a drive end and a body: spring `k` and damper
 /// `d` in parallel. The shaft port of a friction law without a closed form
 /// (Stribeck's maps, Majd-Simaan, Dahl, Borello's load-dependent law) steps
@@ -415,7 +424,7 @@ impl ShaftLoad {
                     // that the next step would find before its own `earliest`
                     // (within round-off of this instant), is one here: a step
                     // that starts at a breakaway does not stop for it.
-                    let round_off_time = 2.0 * (earliest + dt * f64::EPSILON);
+                    let round_off_time = within_round_off(earliest, dt);
                     let level = k * (drive.angle_at(dt) - phi) + d * drive.rate_at(dt);
                     let rising = (k * drive.rate_at(dt) + d * drive.acceleration) * sign(level);
                     let noise = 4.0 * f64::EPSILON * fs;
@@ -487,7 +496,7 @@ impl ShaftLoad {
                         // `earliest` (within round-off of this instant) is one
                         // here, as a breakaway is above.
                         if let Some((earliest, _)) = stop_from {
-                            let round_off_time = 2.0 * (earliest + dt * f64::EPSILON);
+                            let round_off_time = within_round_off(earliest, dt);
                             let tau = k * (drive.angle_at(dt) - phi) + d * (drive.rate_at(dt) - w);
                             // (Its curvature's share: a glancing stop; and the
                             // rate's own round-off, against the drive's rate and

@@ -7,7 +7,7 @@
 //!  drive end --k1,d1-- plate J1 |clutch| plate J2 --k2,d2-- load end
 //! ```
 
-use crate::integrators::shaft_load::{DriveEnd, Shaft};
+use crate::integrators::shaft_load::{within_round_off, DriveEnd, Shaft};
 use crate::plants::clutch::TwoInertiaClutch;
 
 /// What a step of [`step_between_shafts`] transmitted (N.m.s).
@@ -72,25 +72,19 @@ pub fn step_between_shafts(
         if stopped {
             return (impulses, first_event, u + taken);
         }
-        // The shafts' torques from here (the ends moving as the step's
-        // inputs say) break the lock: at this instant, the step's end too.
-        let next = if i + 1 == n { dt } else { u + h };
-        // A break that the next step would find before its own `earliest`
-        // (within round-off of this instant) is a break here: a step that
-        // starts at a break does not stop for it.
-        let horizon = stop_from.map_or(0.0, |earliest| 2.0 * (earliest + dt * f64::EPSILON));
-        if stop_from.is_some()
-            && release_lock(clutch, (drive_shaft, drive), (load_shaft, load), capacity, next, horizon)
-            && shown
-        {
-            return (impulses, first_event.or(Some(next)), next);
-        }
-        // Likewise a slip that closes within round-off of this instant.
-        if stop_from.is_some()
-            && close_slip(clutch, (drive_shaft, drive), (load_shaft, load), capacity, next, horizon)
-            && !shown
-        {
-            return (impulses, first_event.or(Some(next)), next);
+        // The lock's change that the shafts' torques from here (the ends
+        // moving as the step's inputs say) make at once, or within round-off
+        // of this instant (where the next step, before its own `earliest`,
+        // would not stop for it), is made here: at this instant, the step's
+        // end too.
+        if let Some(earliest) = stop_from {
+            let next = if i + 1 == n { dt } else { u + h };
+            let horizon = within_round_off(earliest, dt);
+            if settle_lock(clutch, (drive_shaft, drive), (load_shaft, load), capacity, next, horizon)
+                && clutch.locked != shown
+            {
+                return (impulses, first_event.or(Some(next)), next);
+            }
         }
     }
     (impulses, first_event, dt)
@@ -113,37 +107,14 @@ fn shaft_ramps(
     (torques, (slope1, slope2))
 }
 
-/// A lock that the shafts' torques `u` seconds into the step break, or
-/// break within `horizon` seconds as they ramp from there, is released
-/// (the plates' rates stay equal; the next substep slips from there): what
-/// a substep from `u` would find at its start. Whether it broke.
-pub fn release_lock(
-    clutch: &mut TwoInertiaClutch,
-    (drive_shaft, drive): (&Shaft, &DriveEnd),
-    (load_shaft, load): (&Shaft, &DriveEnd),
-    capacity: f64,
-    u: f64,
-    horizon: f64,
-) -> bool {
-    if !clutch.locked {
-        return false;
-    }
-    let ((t1, t2), (slope1, slope2)) = shaft_ramps(clutch, (drive_shaft, drive), (load_shaft, load), u);
-    let sticking = clutch.sticking_torque(t1, t2);
-    // The sticking torque's slope outwards (locked: both plates at one rate).
-    let outwards = clutch.sticking_torque(slope1, slope2) * sticking.signum();
-    let breaks = sticking.abs() > capacity || (outwards > 0.0 && capacity - sticking.abs() <= outwards * horizon);
-    if breaks {
-        clutch.locked = false;
-    }
-    breaks
-}
-
-/// A slip that closes within `horizon` seconds of `u` under the shafts'
-/// torques there closes at `u`: the plates join at the rate that conserves
-/// their momentum, and lock if the clutch holds the sticking torque. What
-/// a substep from `u` would find at its start. Whether it locked.
-pub fn close_slip(
+/// The clutch's lock as a substep from `u` would find it at its start, or
+/// within `horizon` seconds of it, under the shafts' torques there, made
+/// at `u`: a lock they break (or break within `horizon` as they ramp) is
+/// released, the plates' rates staying equal; a slip that closes within
+/// `horizon` closes, the plates joining at the rate that conserves their
+/// momentum, and locks if the clutch holds the sticking torque. Whether
+/// `locked` changed.
+pub fn settle_lock(
     clutch: &mut TwoInertiaClutch,
     (drive_shaft, drive): (&Shaft, &DriveEnd),
     (load_shaft, load): (&Shaft, &DriveEnd),
@@ -152,10 +123,18 @@ pub fn close_slip(
     horizon: f64,
 ) -> bool {
     let slip = clutch.rate1 - clutch.rate2;
-    if clutch.locked || slip == 0.0 {
+    if !clutch.locked && slip == 0.0 {
         return false;
     }
-    let ((t1, t2), _) = shaft_ramps(clutch, (drive_shaft, drive), (load_shaft, load), u);
+    let ((t1, t2), (slope1, slope2)) = shaft_ramps(clutch, (drive_shaft, drive), (load_shaft, load), u);
+    let sticking = clutch.sticking_torque(t1, t2);
+    if clutch.locked {
+        // The sticking torque's slope outwards (locked: both plates at one rate).
+        let outwards = clutch.sticking_torque(slope1, slope2) * sticking.signum();
+        let breaks = sticking.abs() > capacity || (outwards > 0.0 && capacity - sticking.abs() <= outwards * horizon);
+        clutch.locked = !breaks;
+        return breaks;
+    }
     let (j1, j2) = (clutch.inertia1, clutch.inertia2);
     let sliding = capacity * slip.signum();
     let closing = -((t1 - sliding) / j1 - (t2 + sliding) / j2) * slip.signum();
@@ -164,7 +143,7 @@ pub fn close_slip(
     }
     let joined = (j1 * clutch.rate1 + j2 * clutch.rate2) / (j1 + j2);
     (clutch.rate1, clutch.rate2) = (joined, joined);
-    clutch.locked = clutch.sticking_torque(t1, t2).abs() <= capacity;
+    clutch.locked = sticking.abs() <= capacity;
     (clutch.acceleration1, clutch.acceleration2) = clutch.accelerations(t1, t2, capacity);
     clutch.locked
 }
