@@ -55,8 +55,8 @@ pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) ->
     }
     for (name, env) in handle_rows(b) {
         assert!(
-            ["computes", "host", "computes_if"].contains(&env),
-            "{name}: `computes`, `host` or `computes_if`, not {env:?}"
+            ["computes", "host", "computes_if", "steps"].contains(&env),
+            "{name}: `computes`, `host`, `computes_if` or `steps`, not {env:?}"
         );
         // A `computes_if` row computes when its condition holds: not one
         // of those that never do.

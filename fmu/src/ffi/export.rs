@@ -77,6 +77,12 @@ macro_rules! export_names {
 ///   something changed since the last evaluation, or to word a refusal.
 ///   With the condition false, the core call must copy values and compare
 ///   them only by their bits ([`crate::instance::finite`]);
+/// - `steps`: a step, in the default environment, or in a host's that
+///   only flushes subnormals, which the step checks and takes again in the
+///   default environment when a subnormal was read or flushed
+///   ([`CallEnv::enter_checked`](crate::ffi::float_env::CallEnv::enter_checked),
+///   [`FloatHost`](crate::instance::FloatHost)), entered once the instance
+///   is admitted;
 ///
 /// then the states it is allowed
 /// in, and the core call as a closure over the instance and the row's
@@ -128,6 +134,7 @@ macro_rules! handle_exports {
     };
     (@env host) => {};
     (@env computes_if) => {};
+    (@env steps) => {};
     // `computes_if`: the instance, checked and admitted, says whether the
     // call must compute; only then is the default environment entered,
     // before the row's conversions and core call.
@@ -137,6 +144,17 @@ macro_rules! handle_exports {
             $cond
         }
         .then(CallEnv::enter);
+    };
+    // `steps`: a step, which may run in a flushing host's own environment
+    // and check itself (`CallEnv::enter_checked`, `FloatHost`).
+    (@when steps $instance:ident) => {
+        let (_env, host) = CallEnv::enter_checked();
+        // The step takes it back to `Default` (a row refused before its
+        // step leaves it: the next step then checks itself in the default
+        // environment, where nothing is flushed, and gets the same results).
+        if let $crate::instance::FloatHost::Flushing(_) = host {
+            $instance.float = host;
+        }
     };
     (@when computes_if $instance:ident) => {
         compile_error!("a `computes_if` row needs its condition: `computes_if <states>, when |comp| <condition>`");
@@ -148,6 +166,9 @@ macro_rules! handle_exports {
         $crate::ffi::with
     };
     (@with computes_if) => {
+        $crate::ffi::with
+    };
+    (@with steps) => {
         $crate::ffi::with
     };
     (@with host) => {

@@ -15,7 +15,9 @@
 //! [`handle_exports!`](crate::ffi::export), enter it only when they must
 //! compute: time and states stored, derivatives and event indicators
 //! copied while the last evaluation is current, are compared by their bits
-//! in the host's environment): it saves the
+//! in the host's environment; a step in a host that only flushes
+//! subnormals stays in the host's environment and checks itself,
+//! [`CallEnv::enter_checked`]): it saves the
 //! caller's control and status registers, computes in the default
 //! environment (round to nearest, subnormals kept, all exceptions masked,
 //! flags clear), and gives the caller its registers back, flags included,
@@ -31,6 +33,8 @@
 //! aarch64: FPCR and FPSR. Elsewhere: nothing is changed. The register
 //! accesses may touch memory as far as the compiler knows (no `nomem`), so
 //! the model's results are stored before the host's registers come back.
+
+use crate::instance::FloatHost;
 
 /// The caller's floating-point registers, restored on drop.
 #[must_use = "the caller's environment is restored when this is dropped"]
@@ -55,6 +59,15 @@ pub const DEFAULT_MXCSR: u32 = 0x1F80;
 /// MXCSR's six exception flags (sticky status, bits 0-5).
 #[cfg(target_arch = "x86_64")]
 const FLAGS: u32 = 0x3F;
+
+/// MXCSR's flushing modes: flush-to-zero (bit 15), denormals-are-zero (bit 6).
+#[cfg(target_arch = "x86_64")]
+const FLUSHING: u32 = 0x8040;
+
+/// MXCSR's underflow flag (bit 4): under flush-to-zero, set by every result
+/// that was flushed (Intel SDM vol. 1, 10.2.3.3).
+#[cfg(target_arch = "x86_64")]
+const UNDERFLOW: u32 = 0x10;
 
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
@@ -134,6 +147,57 @@ impl CallEnv {
             CallEnv {}
         }
     }
+}
+
+impl CallEnv {
+    /// [`CallEnv::enter`] for a call that can check its own result and do
+    /// its work again ([`FloatHost`]): in a host whose modes are the
+    /// default but for flushing subnormals (FTZ, DAZ or both), with its
+    /// underflow flag clear, the call stays in the host's environment
+    /// (`FloatHost::Flushing`). Writing MXCSR costs far more than the step
+    /// of a simple model (on the project's machine a call that switches
+    /// and switches back pays about 15 ns more each way, `docs/performance.md`), and in
+    /// such a host the results are the default's bit for bit unless a
+    /// subnormal comes in (DAZ reads it as zero: the core looks for one
+    /// first) or a result is flushed (FTZ raises the underflow flag, which
+    /// [`underflowed`] reads; the core then does the work again in the
+    /// default environment, [`to_default`]). Any other host: as `enter`.
+    #[inline(always)]
+    pub fn enter_checked() -> (Self, FloatHost) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mxcsr = read_mxcsr();
+            let modes = mxcsr & !FLAGS;
+            if modes == DEFAULT_MXCSR {
+                return (CallEnv { mxcsr, switched: false }, FloatHost::Default);
+            }
+            if modes & !FLUSHING == DEFAULT_MXCSR && mxcsr & UNDERFLOW == 0 {
+                let host = FloatHost::Flushing(crate::instance::FloatCheck { underflowed, to_default });
+                return (CallEnv { mxcsr, switched: false }, host);
+            }
+            write_mxcsr(DEFAULT_MXCSR);
+            (CallEnv { mxcsr, switched: true }, FloatHost::Default)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            (Self::enter(), FloatHost::Default)
+        }
+    }
+}
+
+/// Whether a result was flushed since a call entered with
+/// `FloatHost::Flushing` (whose host's underflow flag was clear then).
+#[cfg(target_arch = "x86_64")]
+fn underflowed() -> bool {
+    read_mxcsr() & UNDERFLOW != 0
+}
+
+/// IEEE 754's default environment from here on in a call entered with
+/// `FloatHost::Flushing`; the call's [`CallEnv`] gives the host its own
+/// back (it finds MXCSR changed).
+#[cfg(target_arch = "x86_64")]
+fn to_default() {
+    write_mxcsr(DEFAULT_MXCSR);
 }
 
 impl Drop for CallEnv {

@@ -3,7 +3,8 @@
 
 #![forbid(unsafe_code)]
 
-use super::log::Status;
+use super::float_host::{FloatCheck, FloatHost, InHost};
+use super::log::{self, Status};
 use super::machine::{Instance, Outcome};
 use super::phase::Phase;
 use super::step::{StepEnd, StepError, MAX_SUBSTEPS_PER_STEP};
@@ -24,10 +25,57 @@ impl Instance {
     /// function entry and exit less per call).
     #[inline(always)]
     pub fn do_step(&mut self, t: f64, h: f64) -> Outcome {
+        if let FloatHost::Flushing(check) = self.float {
+            return self.do_step_in_host(check, t, h);
+        }
         match self.model.do_step(&mut self.clock, &self.log, t, h) {
             Ok(()) => Ok(Status::Ok),
-            Err(StepError::Refused) => Err(self.step_refused(t, h)),
-            Err(StepError::Failed(what)) => Err(self.step_failed(t, h, &what)),
+            Err(error) => Err(self.step_error(t, h, error)),
+        }
+    }
+
+    /// [`Instance::do_step`] in a flushing host's environment
+    /// ([`FloatHost::Flushing`], set by the binding for this call): taken
+    /// again in the default environment if it read or flushed a
+    /// subnormal, or ended otherwise than well (refused or failed, which
+    /// changed nothing), so that every refusal is worded there; and in the
+    /// default environment from the start when events are logged (the
+    /// logger runs in the FMU's environment).
+    #[inline(never)]
+    fn do_step_in_host(&mut self, check: FloatCheck, t: f64, h: f64) -> Outcome {
+        self.float = FloatHost::Default;
+        let in_host = self.in_host(check);
+        if !self.log.enabled(log::EVENTS)
+            && self.model.do_step_in_host(&mut self.clock, &self.log, t, h, in_host).is_ok()
+        {
+            self.verified_at = self.calls;
+            return Ok(Status::Ok);
+        }
+        (check.to_default)();
+        self.do_step(t, h)
+    }
+
+    /// The last call was a step that ran in a flushing host's environment
+    /// and verified itself there (for the tests).
+    #[cfg(test)]
+    pub fn last_step_in_host(&self) -> bool {
+        self.verified_at == self.calls
+    }
+
+    /// What a step in the host's environment is told: whether the last
+    /// call before this one was a step that verified the model.
+    #[inline(always)]
+    fn in_host(&self, check: FloatCheck) -> InHost {
+        InHost { underflowed: check.underflowed, verified: self.verified_at.wrapping_add(1) == self.calls }
+    }
+
+    /// The error of a step in the default environment, worded.
+    #[cold]
+    fn step_error(&mut self, t: f64, h: f64, error: StepError) -> String {
+        match error {
+            StepError::Refused => self.step_refused(t, h),
+            StepError::Failed(what) => self.step_failed(t, h, &what),
+            StepError::Flushed => unreachable!("only a step in a flushing host's environment is flushed"),
         }
     }
 
@@ -36,10 +84,29 @@ impl Instance {
     /// importer allowed early return at instantiation; the end says where,
     /// and whether an event is there (for an importer that uses event mode).
     pub fn do_step_to_event(&mut self, t: f64, h: f64) -> Result<StepEnd, String> {
-        match self.model.do_step_to_event(&mut self.clock, &self.log, t, h, self.co_simulation_events.early_return) {
+        let early_return = self.co_simulation_events.early_return;
+        let end = match std::mem::take(&mut self.float) {
+            FloatHost::Flushing(check) => {
+                let in_host = Some(self.in_host(check));
+                let (clock, log) = (&mut self.clock, &self.log);
+                match (!log.enabled(log::EVENTS))
+                    .then(|| self.model.do_step_to_event(clock, log, t, h, early_return, in_host))
+                {
+                    Some(Ok(end)) => {
+                        self.verified_at = self.calls;
+                        Ok(end)
+                    }
+                    _ => {
+                        (check.to_default)();
+                        self.model.do_step_to_event(clock, log, t, h, early_return, None)
+                    }
+                }
+            }
+            FloatHost::Default => self.model.do_step_to_event(&mut self.clock, &self.log, t, h, early_return, None),
+        };
+        match end {
             Ok(end) => Ok(StepEnd { event: end.event && self.co_simulation_events.event_mode, ..end }),
-            Err(StepError::Refused) => Err(self.step_refused(t, h)),
-            Err(StepError::Failed(what)) => Err(self.step_failed(t, h, &what)),
+            Err(error) => Err(self.step_error(t, h, error)),
         }
     }
 

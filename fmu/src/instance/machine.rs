@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 use super::erased::Erased;
+use super::float_host::FloatHost;
 use super::hybrid::Evaluated;
 use super::log::{self, Log, Status};
 use super::phase::{Allowed, Phase, CO_SIMULATION_ONLY, MODEL_EXCHANGE_ONLY};
@@ -84,6 +85,15 @@ pub struct Instance {
     /// Co-Simulation: what the importer asked for at instantiation (FMI
     /// 3.0; FMI 2.0 has neither).
     pub co_simulation_events: CoSimulationEvents,
+    /// Where the current call computes: set by the binding's step rows,
+    /// taken by the step ([`super::FloatHost`]).
+    pub float: FloatHost,
+    /// Calls admitted through [`Instance::call`] (wrapping): every call but
+    /// the one-value reads and sets.
+    pub(super) calls: u64,
+    /// The call whose step, in a flushing host's environment, found no
+    /// subnormal in the model and flushed nothing ([`super::InHost`]).
+    pub(super) verified_at: u64,
 }
 
 /// FMI 3.0 Co-Simulation's options of an instance, set at instantiation.
@@ -126,6 +136,9 @@ impl Instance {
             earliest_time: earliest(0.0),
             event_passes: 0,
             co_simulation_events: CoSimulationEvents::default(),
+            float: FloatHost::Default,
+            calls: 0,
+            verified_at: u64::MAX,
         }
     }
 
@@ -155,6 +168,8 @@ impl Instance {
     /// `Err(message)` into a logged error that leaves the instance as it was.
     #[inline(always)]
     pub fn call(&mut self, function: &str, allowed: Allowed, body: impl FnOnce(&mut Self) -> Outcome) -> Status {
+        // Any call may change the model: a step after it looks at it again.
+        self.calls = self.calls.wrapping_add(1);
         if self.phase.bit() & allowed == 0 || allowed & self.foreign() != 0 {
             return self.refuse(function, allowed);
         }

@@ -20,6 +20,7 @@ pub mod co_simulation;
 pub mod common;
 pub mod erased;
 pub mod finite;
+pub mod float_host;
 pub mod fmu_state;
 pub mod hybrid;
 pub mod log;
@@ -31,6 +32,7 @@ pub mod snapshot;
 pub mod step;
 
 pub use erased::{Erased, Kind};
+pub use float_host::{FloatCheck, FloatHost, InHost};
 pub use log::{Log, Sink, Status};
 pub use machine::{CoSimulationEvents, Instance, Interface, Outcome, Vocabulary, INSTANCE_MAGIC};
 pub use model_box::ModelBox;

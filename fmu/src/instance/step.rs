@@ -7,6 +7,7 @@
 
 use super::access::{check_input_order, check_lengths, check_output_order, lookup};
 use super::finite::{all_finite, first_non_finite, fixed_parameters_changed, non_finite};
+use super::float_host::{holds_subnormal, subnormal, InHost};
 use super::log::{self, Log, Status};
 use super::model_box::ModelBox;
 use crate::description::Value;
@@ -62,6 +63,10 @@ pub enum StepError {
     Refused,
     /// The model could not take the step and is back where it was: why.
     Failed(String),
+    /// A step in a flushing host's environment read or flushed a subnormal
+    /// ([`super::FloatHost`]); the model is back where it was, for the step
+    /// to be taken again in the default environment.
+    Flushed,
 }
 
 /// How a step ended, for a binding that offers early return and event
@@ -92,7 +97,15 @@ pub trait Stepper {
     /// transition logged in category `logEvents`, and `clock` advanced. If a
     /// Real variable ends non-finite, the model is put back as it was and the
     /// error names the variable.
+    ///
     fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError>;
+    /// [`Stepper::do_step`] in a flushing host's environment
+    /// ([`super::FloatHost::Flushing`]; compiled apart, so that the step in
+    /// the default environment carries none of it): refused with
+    /// [`StepError::Flushed`] when `t` or `h`, or unless verified the model
+    /// or the clock, holds a subnormal, and undone with it when the host
+    /// says a result was flushed.
+    fn do_step_in_host(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64, host: InHost) -> Result<(), StepError>;
     /// [`Stepper::do_step`] telling how the step ended (FMI 3.0; compiled
     /// apart, so that FMI 2.0's step carries none of it).
     ///
@@ -112,6 +125,8 @@ pub trait Stepper {
         t: f64,
         h: f64,
         early_return: bool,
+        // In a flushing host's environment: as `do_step_in_host`.
+        in_host: Option<InHost>,
     ) -> Result<StepEnd, StepError>;
     /// Event mode (FMI 3.0 Co-Simulation): the modes the next step would
     /// take at its start, applied now ([`Model::settle`]), each change
@@ -151,6 +166,21 @@ pub fn step_accepted(clock: &Clock, t: f64, h: f64, substeps: f64) -> bool {
         && end_finite
         && clock.within_stop(end)
         && substeps <= MAX_SUBSTEPS_PER_STEP
+}
+
+/// Whether a step of `model` from `t` over `h` reads a subnormal: in the
+/// arguments, or unless `verified` in the model or the clock (see
+/// [`super::FloatHost`]).
+#[inline(always)]
+fn reads_subnormal<M: Model>(model: &M, clock: &Clock, t: f64, h: f64, verified: bool) -> bool {
+    subnormal(t) || subnormal(h) || (!verified && model_reads_subnormal(model, clock))
+}
+
+/// The model and the clock hold a subnormal (off the path of a verified step).
+#[cold]
+#[inline(never)]
+fn model_reads_subnormal<M: Model>(model: &M, clock: &Clock) -> bool {
+    subnormal(clock.time) || subnormal(clock.stop_limit) || holds_subnormal(model)
 }
 
 /// The work a step of `h` in `substeps` asks, counted as substeps: those,
@@ -265,8 +295,9 @@ impl<M: Model> ModelBox<M> {
         h: f64,
         substeps: u64,
         early_return: bool,
+        in_host: Option<InHost>,
         on_transition: &mut dyn FnMut(f64, f64, Transition),
-    ) -> Result<(StepEnd, u64), String> {
+    ) -> Result<(StepEnd, u64), StepError> {
         // A stack copy (the models hold plain numbers): restores the state if
         // the step fails, without allocating on the step path.
         let saved = self.model.clone();
@@ -358,12 +389,18 @@ impl<M: Model> ModelBox<M> {
                 None => "a Real variable became non-finite".into(), // all_finite and first_non_finite agree
             };
             self.model = saved;
-            return Err(error);
+            return Err(StepError::Failed(error));
         }
         if cfg!(debug_assertions) {
             if let Some(name) = fixed_parameters_changed(&saved, &self.model) {
                 panic!("a step changed the fixed parameter {name}");
             }
+        }
+        // Last, so that it sees every result of the step (and the end time
+        // the caller computed before).
+        if in_host.is_some_and(|host| (host.underflowed)()) {
+            self.model = saved;
+            return Err(StepError::Flushed);
         }
         // The inputs keep the values the environment set (after an early
         // return, where the step left them: a port's drive end moved on);
@@ -378,6 +415,40 @@ impl<M: Model> ModelBox<M> {
     }
 }
 
+impl<M: Model> ModelBox<M> {
+    /// [`Stepper::do_step`], and with `in_host` [`Stepper::do_step_in_host`]:
+    /// written once, compiled twice (`in_host` is a constant in each).
+    #[inline(always)]
+    fn take_step(
+        &mut self,
+        clock: &mut Clock,
+        log: &Log,
+        t: f64,
+        h: f64,
+        in_host: Option<InHost>,
+    ) -> Result<(), StepError> {
+        if in_host.is_some_and(|host| reads_subnormal(&self.model, clock, t, h, host.verified)) {
+            return Err(StepError::Flushed);
+        }
+        let substeps = substep_count(h, self.model.max_substep());
+        if !step_accepted(clock, t, h, work(&self.model, h, substeps)) {
+            return Err(StepError::Refused);
+        }
+        let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
+        let events_on = log.enabled(log::EVENTS);
+        // Computed before the check of `flushed`, in `advance`.
+        let end = t + h;
+        self.advance::<false>(t, h, substeps, false, in_host, &mut |start, end, tr| {
+            if events_on {
+                log_transition(log, M::IDENTIFIER, start, end, tr);
+            }
+        })?;
+        clock.time = end;
+        clock.substeps += substeps;
+        Ok(())
+    }
+}
+
 impl<M: Model> Stepper for ModelBox<M> {
     fn max_substep(&self) -> f64 {
         self.model.max_substep()
@@ -389,21 +460,11 @@ impl<M: Model> Stepper for ModelBox<M> {
     }
 
     fn do_step(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64) -> Result<(), StepError> {
-        let substeps = substep_count(h, self.model.max_substep());
-        if !step_accepted(clock, t, h, work(&self.model, h, substeps)) {
-            return Err(StepError::Refused);
-        }
-        let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
-        let events_on = log.enabled(log::EVENTS);
-        self.advance::<false>(t, h, substeps, false, &mut |start, end, tr| {
-            if events_on {
-                log_transition(log, M::IDENTIFIER, start, end, tr);
-            }
-        })
-        .map_err(StepError::Failed)?;
-        clock.time = t + h;
-        clock.substeps += substeps;
-        Ok(())
+        self.take_step(clock, log, t, h, None)
+    }
+
+    fn do_step_in_host(&mut self, clock: &mut Clock, log: &Log, t: f64, h: f64, host: InHost) -> Result<(), StepError> {
+        self.take_step(clock, log, t, h, Some(host))
     }
 
     fn do_step_to_event(
@@ -413,21 +474,24 @@ impl<M: Model> Stepper for ModelBox<M> {
         t: f64,
         h: f64,
         early_return: bool,
+        in_host: Option<InHost>,
     ) -> Result<StepEnd, StepError> {
+        if in_host.is_some_and(|host| reads_subnormal(&self.model, clock, t, h, host.verified)) {
+            return Err(StepError::Flushed);
+        }
         let substeps = substep_count(h, self.model.max_substep());
         if !step_accepted(clock, t, h, work(&self.model, h, substeps)) {
             return Err(StepError::Refused);
         }
         let substeps = if substeps == 1.0 { 1 } else { several(substeps) };
         let events_on = log.enabled(log::EVENTS);
-        let (end, taken) = self
-            .advance::<true>(t, h, substeps, early_return, &mut |start, end, tr| {
-                if events_on {
-                    log_transition(log, M::IDENTIFIER, start, end, tr);
-                }
-            })
-            .map_err(StepError::Failed)?;
-        clock.time = end.early.unwrap_or(t + h);
+        let full = t + h;
+        let (end, taken) = self.advance::<true>(t, h, substeps, early_return, in_host, &mut |start, end, tr| {
+            if events_on {
+                log_transition(log, M::IDENTIFIER, start, end, tr);
+            }
+        })?;
+        clock.time = end.early.unwrap_or(full);
         clock.substeps += taken;
         Ok(end)
     }

@@ -28,7 +28,7 @@ crate::ffi::export::handle_exports! { Fmi2Component =>
         current_communication_point: Fmi2Real,
         communication_step_size: Fmi2Real,
         _no_set_fmu_state_prior_to_current_point: Fmi2Boolean
-    ) computes allowed::STEP_COMPLETE => |comp| comp.do_step(current_communication_point, communication_step_size);
+    ) steps allowed::STEP_COMPLETE => |comp| comp.do_step(current_communication_point, communication_step_size);
     fn fmi2CancelStep() host allowed::ANY_BUT_FATAL => |_| {
         Err("no step is pending: fmi2DoStep never returns fmi2Pending (canRunAsynchronuously=\"false\")".into())
     };

@@ -348,6 +348,140 @@ mod host_environment {
     }
 }
 
+/// A Co-Simulation step in a host that only flushes subnormals runs in the
+/// host's environment (`steps` rows, `crate::instance::FloatHost`) and
+/// gives the default environment's results bit for bit: when nothing
+/// subnormal is read or flushed, in the host's; when a subnormal is an
+/// input, a parameter or a state, or a result would be one, taken again in
+/// the default environment. And it leaves the host's registers, flags
+/// included, as they were.
+#[cfg(all(test, target_arch = "x86_64"))]
+mod steps_in_a_flushing_host {
+    use super::ffi::*;
+    use super::*;
+    use crate::ffi::float_env::{with_host_mxcsr, DEFAULT_MXCSR};
+    use crate::instance::Log;
+
+    /// A run: parameters set before initialization, then per step the
+    /// inputs set and one step of `h`.
+    struct Run {
+        id: &'static str,
+        parameters: &'static [(&'static str, f64)],
+        inputs: &'static [&'static [(&'static str, f64)]],
+        h: f64,
+    }
+
+    /// What a run gives: every status, the bits of every Real after every
+    /// step, whether every call left MXCSR as it was, and per step whether
+    /// it ran in the host's environment (a step that verified itself there).
+    fn run(r: &Run) -> (Vec<Status>, Vec<u64>, bool, Vec<bool>) {
+        #[allow(deprecated)]
+        // SAFETY: `stmxcsr` reads MXCSR; SSE is part of x86_64.
+        let mxcsr = || unsafe { std::arch::x86_64::_mm_getcsr() };
+        let entry = crate::registry::get(r.id);
+        let variables = (entry.variables)();
+        let vr = |name: &str| variables.iter().find(|v| v.name == name).expect(name).value_reference;
+        let reals: Vec<u32> = variables.iter().filter(|v| v.type_name == "Real").map(|v| v.value_reference).collect();
+        let model = with_host_mxcsr(DEFAULT_MXCSR, entry.new_instance);
+        let c = Box::into_raw(Box::new(Instance::new(Log::silent(), &VOCABULARY, "", model, Interface::CoSimulation)))
+            as Fmi2Component;
+        let host = mxcsr();
+        let (mut statuses, mut bits, mut kept, mut in_host) = (Vec::new(), Vec::new(), true, Vec::new());
+        let mut out = vec![0.0; reals.len()];
+        // SAFETY: `c` is a live Co-Simulation instance made above, freed
+        // last; every array has the length passed with it.
+        unsafe {
+            let mut call = |status: Status| {
+                statuses.push(status);
+                kept &= mxcsr() == host;
+            };
+            let set = |name: &str, x: f64| fmi2SetReal(c, &vr(name), 1, &x);
+            for &(name, x) in r.parameters {
+                call(set(name, x));
+            }
+            call(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0));
+            call(fmi2EnterInitializationMode(c));
+            call(fmi2ExitInitializationMode(c));
+            for (k, inputs) in r.inputs.iter().enumerate() {
+                for &(name, x) in inputs.iter() {
+                    call(set(name, x));
+                }
+                call(fmi2DoStep(c, k as f64 * r.h, r.h, 1));
+                in_host.push((*(c as *const Instance)).last_step_in_host());
+                // One value per call, as an importer reading its outputs
+                // does: these calls leave the step's verification standing.
+                for (vr, x) in reals.iter().zip(out.iter_mut()) {
+                    call(fmi2GetReal(c, vr, 1, x));
+                }
+                bits.extend(out.iter().map(|v| v.to_bits()));
+            }
+            fmi2FreeInstance(c);
+        }
+        (statuses, bits, kept, in_host)
+    }
+
+    const FTZ_DAZ: u32 = DEFAULT_MXCSR | 0x8040;
+
+    #[test]
+    fn a_step_gives_the_default_results_and_runs_in_the_host_only_when_nothing_subnormal_is_involved() {
+        let sliding: &[&[(&str, f64)]] = &[&[("tau", 2.0)], &[], &[], &[("tau", -3.0)], &[]];
+        // Frictionless, a torque whose acceleration over 1 ms is subnormal:
+        // flushed in the host (step 1); then w is subnormal (steps 2, 3); a
+        // subnormal input (step 4); all normal again (5, 6), from the step
+        // after the first in the host on.
+        let tiny: &[&[(&str, f64)]] =
+            &[&[("tau", 1e-306)], &[("tau", 0.0)], &[], &[("tau", 5e-324)], &[("tau", 1e3)], &[], &[]];
+        let frictionless: &[(&str, f64)] = &[("tau_static", 0.0), ("tau_coulomb", 0.0), ("internal_step", 1e-3)];
+        let runs = [
+            (Run { id: "HillFrictionInertia", parameters: &[], inputs: sliding, h: 1e-3 }, vec![true; 5]),
+            (Run { id: "ConventionalCoulombBaseline", parameters: &[], inputs: sliding, h: 1e-3 }, vec![true; 5]),
+            (
+                Run { id: "HillFrictionInertia", parameters: frictionless, inputs: tiny, h: 1e-3 },
+                vec![false, false, false, false, false, true, true],
+            ),
+            (
+                Run { id: "ConventionalCoulombBaseline", parameters: frictionless, inputs: tiny, h: 1e-3 },
+                vec![false, false, false, false, false, true, true],
+            ),
+            // A subnormal parameter: never in the host's environment.
+            (
+                Run { id: "HillFrictionInertia", parameters: &[("w_start", 1e-310)], inputs: sliding, h: 1e-3 },
+                vec![false; 5],
+            ),
+            // A subnormal input after steps in the host's environment.
+            (
+                Run {
+                    id: "HillFrictionInertia",
+                    parameters: &[],
+                    inputs: &[&[("tau", 2.0)], &[], &[("tau", 5e-324)], &[("tau", 2.0)], &[]],
+                    h: 1e-3,
+                },
+                vec![true, true, false, true, true],
+            ),
+            (Run { id: "LuGreInertia", parameters: &[], inputs: sliding, h: 1e-3 }, vec![true; 5]),
+            (Run { id: "CoupledClutches", parameters: &[], inputs: &[&[], &[], &[]], h: 1e-3 }, vec![true; 3]),
+        ];
+        for (r, expected_in_host) in &runs {
+            let (statuses, reference, kept, in_default) = with_host_mxcsr(DEFAULT_MXCSR, || run(r));
+            assert!(kept, "{}", r.id);
+            assert!(statuses.iter().all(|&s| s == Status::Ok), "{}: {statuses:?}", r.id);
+            assert!(in_default.iter().all(|&x| !x), "{}: a default host switches nothing", r.id);
+            // The host's own flags, some raised (inexact), must come back.
+            for (name, host) in [("FTZ + DAZ", FTZ_DAZ), ("FTZ + DAZ, inexact raised", FTZ_DAZ | 0x20)] {
+                let (answers, seen, kept, in_host) = with_host_mxcsr(host, || run(r));
+                assert!(kept, "{}, {name}: a call changed the host's MXCSR", r.id);
+                assert_eq!(answers, statuses, "{}, {name}", r.id);
+                assert_eq!(seen, reference, "{}, {name}: values differ from the default environment's", r.id);
+                assert_eq!(&in_host, expected_in_host, "{}, {name}: steps in the host's environment", r.id);
+            }
+            // A host whose underflow flag is already raised cannot tell a
+            // flush of ours: every step switches.
+            let (_, seen, kept, in_host) = with_host_mxcsr(FTZ_DAZ | 0x10, || run(r));
+            assert!(kept && seen == reference && in_host.iter().all(|&x| !x), "{}, underflow raised", r.id);
+        }
+    }
+}
+
 #[cfg(test)]
 mod float_environment {
     /// The functions that do no floating-point arithmetic and compare no

@@ -30,7 +30,7 @@ crate::ffi::export::handle_exports! { Fmi3Instance =>
         terminate_simulation: *mut Fmi3Boolean,
         early_return: *mut Fmi3Boolean,
         last_successful_time: *mut Fmi3Float64
-    ) computes allowed::STEP_MODE
+    ) steps allowed::STEP_MODE
         => |comp,
             event_handling_needed = out("eventHandlingNeeded"),
             terminate_simulation = out("terminateSimulation"),
