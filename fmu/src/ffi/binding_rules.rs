@@ -94,8 +94,14 @@ fn handle_rows(b: &Binding) -> Vec<(&str, &str)> {
                 (depth == 0).then_some(open + i)
             })
             .expect("the arguments' end");
-        let after = &rest[close + 1..];
-        rows.push((name, after.split_whitespace().next().unwrap_or("")));
+        let mut words = rest[close + 1..].split_whitespace();
+        let mut word = words.next().unwrap_or("");
+        if word == "[first" {
+            // `[first <fast path>]`, then the environment's word.
+            words.next();
+            word = words.next().unwrap_or("");
+        }
+        rows.push((name, word));
     }
     rows
 }

@@ -77,6 +77,8 @@ macro_rules! export_names {
 ///   something changed since the last evaluation, or to word a refusal.
 ///   With the condition false, the core call must copy values and compare
 ///   them only by their bits ([`crate::instance::finite`]);
+/// - before the word, `[first <function>]`: a fast path of [`crate::ffi::hot`]
+///   tried first, on `computes_if` rows only;
 /// - `steps`: a step, in the default environment, or in a host's that
 ///   only flushes subnormals, which the step checks and takes again in the
 ///   default environment when a subnormal was read or flushed
@@ -108,27 +110,50 @@ macro_rules! export_names {
 macro_rules! handle_exports {
     ($handle:ty => $(
         $(#[$meta:meta])*
-        fn $name:ident($($arg:ident: $t:ty),*) $env:ident $allowed:expr $(, when |$when:ident| $cond:expr)?
+        fn $name:ident($($arg:ident: $t:ty),*) $([first $first:ident])? $env:ident $allowed:expr $(, when |$when:ident| $cond:expr)?
             => |$comp:pat_param $(, $p:ident = $conv:ident($($conv_arg:expr),*))*| $body:expr;
     )*) => {$(
         $(#[$meta])*
         #[inline]
         pub unsafe extern "C" fn $name(c: $handle $(, $arg: $t)*) -> Status {
             $crate::ffi::export::handle_exports!(@env $env);
-            let body = |instance: &mut Instance| -> $crate::instance::Outcome {
-                $crate::ffi::export::handle_exports!(@when $env instance $(|$when| $cond)?);
-                let $comp = instance;
-                $(
-                    #[allow(unused_variables)] // checked, but not every row writes it
-                    // SAFETY: as the standard says, the pointer is NULL or the importer's for the call with as many elements as the count the row gives it (FMI 2.0, 2.1.7; FMI 3.0, 2.2.6); the conversion refuses NULL.
-                    let $p = unsafe { $crate::ffi::$conv($p, $($conv_arg),*) }?;
-                )*
-                $body
-            };
-            // SAFETY: `c` is checked by `with` (NULL, alignment, magic); `body` dereferences no pointer but through the row's conversions above.
-            unsafe { $crate::ffi::export::handle_exports!(@with $env)(c, stringify!($name), $allowed, body) }
+            $crate::ffi::export::handle_exports!(@first [$($first)?] $env c $allowed, ($($arg),*));
+            $crate::ffi::export::handle_exports!(@rest [$($first)?] {
+                let body = |instance: &mut Instance| -> $crate::instance::Outcome {
+                    $crate::ffi::export::handle_exports!(@when $env instance $(|$when| $cond)?);
+                    let $comp = instance;
+                    $(
+                        #[allow(unused_variables)] // checked, but not every row writes it
+                        // SAFETY: as the standard says, the pointer is NULL or the importer's for the call with as many elements as the count the row gives it (FMI 2.0, 2.1.7; FMI 3.0, 2.2.6); the conversion refuses NULL.
+                        let $p = unsafe { $crate::ffi::$conv($p, $($conv_arg),*) }?;
+                    )*
+                    $body
+                };
+                // SAFETY: `c` is checked by `with` (NULL, alignment, magic); `body` dereferences no pointer but through the row's conversions above.
+                unsafe { $crate::ffi::export::handle_exports!(@with $env)(c, stringify!($name), $allowed, body) }
+            })
         }
     )*};
+    // After a fast path, the row's general path in a function of its own, so
+    // that the fast path's function saves no register it does not use.
+    (@rest [] { $($rest:tt)* }) => {{ $($rest)* }};
+    (@rest [$first:ident] { $($rest:tt)* }) => { $crate::ffi::export::general(move || { $($rest)* }) };
+    // `[first hot_function]`: a `computes_if` row's fast path
+    // ([`crate::ffi::hot`]), tried before anything else; `None` leaves the
+    // call to the row.
+    (@first [] $env:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {};
+    (@first [$first:ident] computes_if $c:ident $allowed:expr, ($($arg:ident),*)) => {
+        // SAFETY: the handle and the row's arguments, unchanged, as the
+        // importer passed them: `hot`'s contract is the standard's (the
+        // handle NULL or an instance; each array NULL or with as many
+        // elements as its count), and each is checked before use.
+        if let Some(status) = unsafe { $crate::ffi::hot::$first($c, $allowed, $($arg),*) } {
+            return status;
+        }
+    };
+    (@first [$first:ident] $env:ident $($rest:tt)*) => {
+        compile_error!("`first` only on a `computes_if` row: the fast path runs in the host's environment");
+    };
     (@env computes) => {
         let _env = CallEnv::enter();
     };
@@ -176,3 +201,10 @@ macro_rules! handle_exports {
     };
 }
 pub(crate) use handle_exports;
+
+/// A row's general path after its fast path failed ([`handle_exports!`]'s
+/// `[first ..]`): out of line.
+#[inline(never)]
+pub fn general(path: impl FnOnce() -> crate::instance::Status) -> crate::instance::Status {
+    path()
+}

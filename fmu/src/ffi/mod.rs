@@ -18,6 +18,7 @@
 pub(crate) mod binding_rules;
 pub mod export;
 pub mod float_env;
+pub mod hot;
 
 use crate::instance::{Erased, Instance, Interface, Status, INSTANCE_MAGIC};
 use std::ffi::c_void;

@@ -21,11 +21,20 @@ pub trait Hybrid {
     /// the event indicators, as [`Hybrid::derivatives`] and
     /// [`Hybrid::event_indicators`] give them.
     fn fill(&self, into: &mut Evaluated);
+    /// [`Hybrid::evaluate`], then [`Hybrid::fill`]: one dynamic call.
+    fn evaluate_into(&mut self, into: &mut Evaluated) {
+        self.evaluate();
+        self.fill(into);
+    }
     /// The variable of continuous state `i` (for messages).
     fn state_variable(&self, i: usize) -> &'static str;
     fn continuous_states(&self, out: &mut [f64]) -> Result<(), String>;
     /// All checked (count, finite) before any is stored.
     fn set_continuous_states(&mut self, x: &[f64]) -> Result<(), String>;
+    /// [`Hybrid::set_continuous_states`] of states all stored as they are,
+    /// as many as the model has, all finite (by their bits): stored, true;
+    /// else nothing changes, false (the general path words why).
+    fn set_plain_states(&mut self, x: &[f64]) -> bool;
     /// Every state's setter stores the value as it is ([`crate::model::State::plain`]):
     /// [`Hybrid::set_continuous_states`] then computes nothing.
     fn states_plain(&self) -> bool;
@@ -172,6 +181,17 @@ impl<M: Model> Hybrid for ModelBox<M> {
             (s.set)(&mut self.model, value);
         }
         Ok(())
+    }
+
+    fn set_plain_states(&mut self, x: &[f64]) -> bool {
+        let states = hybrid_states::<M>();
+        if !states.iter().all(|s| s.plain) || x.len() != states.len() || !x.iter().all(|&value| finite_bits(value)) {
+            return false;
+        }
+        for (&value, s) in x.iter().zip(states) {
+            (s.set)(&mut self.model, value);
+        }
+        true
     }
 
     fn derivatives(&self, out: &mut [f64]) -> Result<(), String> {

@@ -82,6 +82,9 @@ pub struct Instance {
     /// Model Exchange: the derivatives and event indicators of the last
     /// evaluation, current while `dirty` is false.
     pub(super) evaluated: Evaluated,
+    /// Model Exchange: every state is stored as it is (`State::plain`), a
+    /// constant of the model, read once.
+    pub(super) states_plain: bool,
     /// Co-Simulation: what the importer asked for at instantiation (FMI
     /// 3.0; FMI 2.0 has neither).
     pub co_simulation_events: CoSimulationEvents,
@@ -128,6 +131,7 @@ impl Instance {
             stale: false,
             declared: model.variable_count(),
             evaluated: Evaluated::new(model.hybrid_sizes()),
+            states_plain: model.states_plain(),
             model,
             snapshots: Vec::new(),
             interface,
@@ -265,8 +269,7 @@ impl Instance {
     pub(super) fn fresh(&mut self) -> Result<(), String> {
         self.refresh()?;
         if self.dirty && self.interface == Interface::ModelExchange {
-            self.model.evaluate();
-            self.model.fill(&mut self.evaluated);
+            self.model.evaluate_into(&mut self.evaluated);
             self.dirty = false;
         }
         Ok(())

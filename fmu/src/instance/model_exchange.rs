@@ -7,7 +7,7 @@ use super::finite::{finite_bits, less_bits};
 use super::hybrid::{check_indicator_count, check_state_count, non_finite_indicator};
 use super::log::Status;
 use super::machine::{Instance, Outcome, MAX_EVENT_ITERATIONS};
-use super::phase::Phase;
+use super::phase::{Allowed, Phase};
 use crate::text::number;
 
 /// What one pass of the event iteration reports.
@@ -60,7 +60,7 @@ impl Instance {
     /// finiteness told by their bits.
     #[inline(always)]
     pub fn states_computed(&self) -> bool {
-        !self.model.states_plain()
+        !self.states_plain
     }
 
     pub fn set_continuous_states(&mut self, x: &[f64]) -> Outcome {
@@ -157,6 +157,63 @@ impl Instance {
         self.commit(self.clock.time);
         Ok((self.model.event_pending(), false))
     }
+}
+
+/// Model Exchange's hot calls when they compute nothing and break no rule:
+/// each does what its general form does (above) and says true, or changes
+/// nothing and says false, and the general form then words the refusal.
+/// Without a `Result`, a closure or a message to build, so that the
+/// binding answers them in a few instructions (`crate::ffi::hot`).
+impl Instance {
+    /// The call is allowed now (its phases, its interface).
+    #[inline(always)]
+    fn admits(&self, allowed: Allowed) -> bool {
+        self.phase.bit() & allowed != 0 && allowed & self.foreign() == 0
+    }
+
+    /// [`Instance::set_time`].
+    #[inline(always)]
+    pub fn set_time_now(&mut self, time: f64, allowed: Allowed) -> bool {
+        if !self.admits(allowed) || self.refuses_time(time) {
+            return false;
+        }
+        self.clock.time = time;
+        self.dirty = true;
+        true
+    }
+
+    /// [`Instance::set_continuous_states`] of states stored as they are.
+    #[inline(always)]
+    pub fn set_plain_states_now(&mut self, x: &[f64], allowed: Allowed) -> bool {
+        if !self.admits(allowed) || !self.states_plain || !self.model.set_plain_states(x) {
+            return false;
+        }
+        self.dirty = true;
+        true
+    }
+
+    /// [`Instance::get_event_indicators`] while the last evaluation is current.
+    #[inline(always)]
+    pub fn copy_indicators_now(&self, out: &mut [f64], allowed: Allowed) -> bool {
+        let done = &self.evaluated;
+        self.admits(allowed) && !self.must_evaluate() && copy_if_finite(&done.indicators, done.indicator_count, out)
+    }
+}
+
+/// The first `n` of `from` copied into `out` if it holds `n` and all are
+/// finite (told by their bits, without a branch per value); else false,
+/// `out` perhaps written.
+#[inline(always)]
+fn copy_if_finite(from: &[f64], n: usize, out: &mut [f64]) -> bool {
+    if out.len() != n || n > from.len() {
+        return false;
+    }
+    let mut finite = true;
+    for (slot, &x) in out.iter_mut().zip(from) {
+        *slot = x;
+        finite &= finite_bits(x);
+    }
+    finite
 }
 
 /// `from` copied into `out` (as long), and the first value that is not
