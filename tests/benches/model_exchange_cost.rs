@@ -296,10 +296,13 @@ fn main() {
     }
     println!(
         "\nIn a host that flushes subnormals (FTZ + DAZ set around each timed round, the same rounds): our \
-         functions compute in IEEE 754's default environment whatever the host's, so a call that computes \
-         switches MXCSR in and out; those that find the last evaluation current (`fmi2SetTime`, \
-         `fmi2SetContinuousStates` of states stored as they are, a read after the evaluation) run in the \
-         host's.\n"
+         functions give IEEE 754's default results whatever the host's. Those that compute nothing run in the \
+         host's environment (`fmi2SetTime`, `fmi2SetContinuousStates` of states stored as they are, a read \
+         after the evaluation); so do the evaluation and the setting of scaled states in a host whose only \
+         departure from the default is flushing, with its underflow flag clear (as here): they look for a \
+         subnormal first and read the underflow flag after, and on either are done again in the default \
+         environment (`docs/robustness.md`). Writing MXCSR, which a switch costs, waits for the work in \
+         flight, so the figures of an earlier build vary from run to run.\n"
     );
     let earlier = if before_path.is_some() { " earlier build, flushing (ns) | this / earlier |" } else { "" };
     let rule = if before_path.is_some() { "---|---|" } else { "" };

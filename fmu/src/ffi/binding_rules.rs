@@ -55,8 +55,8 @@ pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) ->
     }
     for (name, env) in handle_rows(b) {
         assert!(
-            ["computes", "host", "computes_if", "steps"].contains(&env),
-            "{name}: `computes`, `host`, `computes_if` or `steps`, not {env:?}"
+            ["computes", "host", "computes_if", "steps", "checks_if"].contains(&env),
+            "{name}: `computes`, `host`, `computes_if`, `steps` or `checks_if`, not {env:?}"
         );
         // A `computes_if` row computes when its condition holds: not one
         // of those that never do.
@@ -125,6 +125,15 @@ fn the_handle_rows_template_enters_the_environment_of_its_word() {
     let when = &source[source.find("(@when computes_if").expect("the condition's arm")..];
     let when = &when[..when.find("};").unwrap()];
     assert!(when.contains(".then(CallEnv::enter);"), "the condition enters the default environment: {when}");
+    let evaluates = &source[source.find("(@when checks_if").expect("the evaluation's arm")..];
+    let evaluates = &evaluates[..evaluates.find("};").unwrap()];
+    assert!(
+        evaluates.contains("CallEnv::enter_checked()"),
+        "the condition enters the checked environment: {evaluates}"
+    );
+    let steps = &source[source.find("(@when steps").expect("the step's arm")..];
+    let steps = &steps[..steps.find("};").unwrap()];
+    assert!(steps.contains("CallEnv::enter_checked()"), "a step enters the checked environment: {steps}");
     let body = template.lines().skip_while(|l| !l.contains("let body = |instance")).nth(1).unwrap();
     assert_eq!(
         body.trim(),

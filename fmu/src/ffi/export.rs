@@ -77,6 +77,10 @@ macro_rules! export_names {
 ///   something changed since the last evaluation, or to word a refusal.
 ///   With the condition false, the core call must copy values and compare
 ///   them only by their bits ([`crate::instance::finite`]);
+/// - `checks_if` (with its condition, as `computes_if`): Model
+///   Exchange's evaluation or states set by computing, in the default
+///   environment or in a host's that only flushes subnormals, where the
+///   core checks itself as a step does;
 /// - before the word, `[first <function>]`: a fast path of [`crate::ffi::hot`]
 ///   tried first, on `computes_if` rows only;
 /// - `steps`: a step, in the default environment, or in a host's that
@@ -142,7 +146,19 @@ macro_rules! handle_exports {
     // ([`crate::ffi::hot`]), tried before anything else; `None` leaves the
     // call to the row.
     (@first [] $env:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {};
-    (@first [$first:ident] computes_if $c:ident $allowed:expr, ($($arg:ident),*)) => {
+    (@first [$first:ident] $env:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {
+        $crate::ffi::export::handle_exports!(@first_checked [$first] $env $c $allowed, ($($arg),*));
+    };
+    (@first_checked [$first:ident] computes_if $c:ident $allowed:expr, ($($arg:ident),*)) => {
+        $crate::ffi::export::handle_exports!(@fast $first $c $allowed, ($($arg),*));
+    };
+    (@first_checked [$first:ident] checks_if $c:ident $allowed:expr, ($($arg:ident),*)) => {
+        $crate::ffi::export::handle_exports!(@fast $first $c $allowed, ($($arg),*));
+    };
+    (@first_checked [$first:ident] $env:ident $($rest:tt)*) => {
+        compile_error!("`first` only on a `computes_if` or `checks_if` row: the fast path runs in the host's environment");
+    };
+    (@fast $first:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {
         // SAFETY: the handle and the row's arguments, unchanged, as the
         // importer passed them: `hot`'s contract is the standard's (the
         // handle NULL or an instance; each array NULL or with as many
@@ -151,15 +167,14 @@ macro_rules! handle_exports {
             return status;
         }
     };
-    (@first [$first:ident] $env:ident $($rest:tt)*) => {
-        compile_error!("`first` only on a `computes_if` row: the fast path runs in the host's environment");
-    };
+
     (@env computes) => {
         let _env = CallEnv::enter();
     };
     (@env host) => {};
     (@env computes_if) => {};
     (@env steps) => {};
+    (@env checks_if) => {};
     // `computes_if`: the instance, checked and admitted, says whether the
     // call must compute; only then is the default environment entered,
     // before the row's conversions and core call.
@@ -181,6 +196,23 @@ macro_rules! handle_exports {
             $instance.float = host;
         }
     };
+    // `checks_if`: as `computes_if`, for a call whose computing is Model
+    // Exchange's evaluation, which may run in a flushing host's own
+    // environment and check itself (`CallEnv::enter_checked`, `FloatHost`).
+    (@when checks_if $instance:ident |$when:ident| $cond:expr) => {
+        let _env = {
+            let $when: &Instance = &*$instance;
+            $cond
+        }
+        .then(|| {
+            let (env, host) = CallEnv::enter_checked();
+            $instance.float = host;
+            env
+        });
+    };
+    (@when checks_if $instance:ident) => {
+        compile_error!("an `checks_if` row needs its condition: `checks_if <states>, when |comp| <condition>`");
+    };
     (@when computes_if $instance:ident) => {
         compile_error!("a `computes_if` row needs its condition: `computes_if <states>, when |comp| <condition>`");
     };
@@ -194,6 +226,9 @@ macro_rules! handle_exports {
         $crate::ffi::with
     };
     (@with steps) => {
+        $crate::ffi::with
+    };
+    (@with checks_if) => {
         $crate::ffi::with
     };
     (@with host) => {

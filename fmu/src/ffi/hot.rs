@@ -20,14 +20,19 @@ use crate::instance::{Allowed, Status};
 use std::ffi::c_void;
 
 /// `ptr[0..n]` when the importer passed an array the general path would
-/// accept as one (non-NULL, a count above zero and within bounds).
+/// accept as one: none (a count of zero, any pointer: a model without
+/// states or indicators is asked for its empty arrays on every evaluation),
+/// or non-NULL with a count within bounds.
 ///
 /// # Safety
 /// `ptr` is NULL or points at `n` elements for the call (FMI 2.0, 2.1.7;
 /// FMI 3.0, 2.2.6).
 #[inline(always)]
 unsafe fn array<'a>(ptr: *const f64, n: usize) -> Option<&'a [f64]> {
-    if ptr.is_null() || n == 0 || n > MAX_ARRAY_LEN {
+    if n == 0 {
+        return Some(&[]);
+    }
+    if ptr.is_null() || n > MAX_ARRAY_LEN {
         return None;
     }
     // SAFETY: non-NULL, and `n` elements by this function's contract.
@@ -41,7 +46,10 @@ unsafe fn array<'a>(ptr: *const f64, n: usize) -> Option<&'a [f64]> {
 /// or writes during the call.
 #[inline(always)]
 unsafe fn array_mut<'a>(ptr: *mut f64, n: usize) -> Option<&'a mut [f64]> {
-    if ptr.is_null() || n == 0 || n > MAX_ARRAY_LEN {
+    if n == 0 {
+        return Some(&mut []);
+    }
+    if ptr.is_null() || n > MAX_ARRAY_LEN {
         return None;
     }
     // SAFETY: non-NULL, and `n` writable elements by this function's contract.

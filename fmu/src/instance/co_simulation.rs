@@ -44,12 +44,14 @@ impl Instance {
     #[inline(never)]
     fn do_step_in_host(&mut self, check: FloatCheck, t: f64, h: f64) -> Outcome {
         self.float = FloatHost::Default;
-        let in_host = self.in_host(check);
-        if !self.log.enabled(log::EVENTS)
-            && self.model.do_step_in_host(&mut self.clock, &self.log, t, h, in_host).is_ok()
-        {
-            self.verified_at = self.calls;
-            return Ok(Status::Ok);
+        if !self.log.enabled(log::EVENTS) && self.host_tries.step.now() {
+            let in_host = self.in_host(check);
+            if self.model.do_step_in_host(&mut self.clock, &self.log, t, h, in_host).is_ok() {
+                self.verified_at = self.calls;
+                self.host_tries.step.stayed();
+                return Ok(Status::Ok);
+            }
+            self.host_tries.step.switched();
         }
         (check.to_default)();
         self.do_step(t, h)
@@ -88,15 +90,18 @@ impl Instance {
         let end = match std::mem::take(&mut self.float) {
             FloatHost::Flushing(check) => {
                 let in_host = Some(self.in_host(check));
+                let try_host = !self.log.enabled(log::EVENTS) && self.host_tries.step.now();
                 let (clock, log) = (&mut self.clock, &self.log);
-                match (!log.enabled(log::EVENTS))
-                    .then(|| self.model.do_step_to_event(clock, log, t, h, early_return, in_host))
-                {
+                match try_host.then(|| self.model.do_step_to_event(clock, log, t, h, early_return, in_host)) {
                     Some(Ok(end)) => {
                         self.verified_at = self.calls;
+                        self.host_tries.step.stayed();
                         Ok(end)
                     }
-                    _ => {
+                    tried => {
+                        if tried.is_some() {
+                            self.host_tries.step.switched();
+                        }
                         (check.to_default)();
                         self.model.do_step_to_event(clock, log, t, h, early_return, None)
                     }

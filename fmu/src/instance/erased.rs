@@ -67,6 +67,8 @@ pub trait Erased: Send + Stepper + Hybrid {
     fn check_all(&self, co_simulation: bool) -> Result<(), String>;
     fn reset_to_start(&mut self);
     fn boxed_clone(&self) -> Box<dyn Erased>;
+    /// A subnormal number in any field of the model ([`super::float_host`]).
+    fn holds_subnormal(&self) -> bool;
     /// Copy `other` into `self`; false if it is another model type.
     fn assign(&mut self, other: &dyn Erased) -> bool;
     fn to_bytes(&self) -> Vec<u8>;
@@ -202,6 +204,10 @@ impl<M: Model> Erased for ModelBox<M> {
 
     fn reset_to_start(&mut self) {
         self.model = start_values::<M>();
+    }
+
+    fn holds_subnormal(&self) -> bool {
+        super::float_host::holds_subnormal(&self.model)
     }
 
     fn boxed_clone(&self) -> Box<dyn Erased> {

@@ -49,6 +49,43 @@ pub struct InHost {
     pub verified: bool,
 }
 
+/// After a call that could not stay in a flushing host's environment (it
+/// read or flushed a subnormal), the next ones switch at once for a while,
+/// 1, 2, 4 ... up to 64 calls, so that a model that keeps meeting
+/// subnormals (a state decaying towards zero, an `exp` that underflows)
+/// pays the try seldom: the work done in vain, and the switch after it,
+/// which waits for that work.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tries {
+    wait: u8,
+    misses: u8,
+}
+
+impl Tries {
+    /// Whether to try the host's environment in this call.
+    #[inline(always)]
+    pub fn now(&mut self) -> bool {
+        if self.wait == 0 {
+            return true;
+        }
+        self.wait -= 1;
+        false
+    }
+
+    /// The try stayed in the host's environment.
+    #[inline(always)]
+    pub fn stayed(&mut self) {
+        self.misses = 0;
+    }
+
+    /// The try had to switch.
+    #[cold]
+    pub fn switched(&mut self) {
+        self.misses = if self.misses == 0 { 1 } else { (self.misses * 2).min(64) };
+        self.wait = self.misses;
+    }
+}
+
 /// What the binding gives the core to check a step run in a flushing host.
 #[derive(Clone, Copy, Debug)]
 pub struct FloatCheck {

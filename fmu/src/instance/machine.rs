@@ -7,7 +7,7 @@
 #![forbid(unsafe_code)]
 
 use super::erased::Erased;
-use super::float_host::FloatHost;
+use super::float_host::{subnormal, FloatCheck, FloatHost, Tries};
 use super::hybrid::Evaluated;
 use super::log::{self, Log, Status};
 use super::phase::{Allowed, Phase, CO_SIMULATION_ONLY, MODEL_EXCHANGE_ONLY};
@@ -97,6 +97,20 @@ pub struct Instance {
     /// The call whose step, in a flushing host's environment, found no
     /// subnormal in the model and flushed nothing ([`super::InHost`]).
     pub(super) verified_at: u64,
+    /// When to try a flushing host's environment again
+    /// ([`super::float_host::Tries`]), for each kind of call apart: one
+    /// that always meets a subnormal must not be tried as often as the
+    /// others succeed.
+    pub(super) host_tries: HostTries,
+}
+
+/// [`Tries`] of each kind of call that may run in a flushing host's
+/// environment.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HostTries {
+    pub step: Tries,
+    pub states: Tries,
+    pub evaluation: Tries,
 }
 
 /// FMI 3.0 Co-Simulation's options of an instance, set at instantiation.
@@ -143,6 +157,7 @@ impl Instance {
             float: FloatHost::Default,
             calls: 0,
             verified_at: u64::MAX,
+            host_tries: HostTries::default(),
         }
     }
 
@@ -267,12 +282,53 @@ impl Instance {
     /// before initialization for the current parameters.
     #[inline(always)]
     pub(super) fn fresh(&mut self) -> Result<(), String> {
-        self.refresh()?;
+        if self.stale {
+            // Initializing and settling is not checked: the default
+            // environment first, if the call was left in a flushing host's.
+            if let FloatHost::Flushing(check) = std::mem::take(&mut self.float) {
+                (check.to_default)();
+            }
+            self.refresh_now()?;
+        }
         if self.dirty && self.interface == Interface::ModelExchange {
-            self.model.evaluate_into(&mut self.evaluated);
+            match std::mem::take(&mut self.float) {
+                FloatHost::Default => self.model.evaluate_into(&mut self.evaluated),
+                FloatHost::Flushing(check) => self.evaluate_in_host(check),
+            }
             self.dirty = false;
         }
         Ok(())
+    }
+
+    /// The evaluation in a flushing host's environment ([`FloatHost`], set
+    /// by the binding's evaluating rows): there unless the time, or unless
+    /// verified the model, holds a subnormal, and again in the default
+    /// environment if it flushed one. An evaluation is a function of the
+    /// time, the states, the inputs and the discrete state, none of which
+    /// it changes: done again, it gives the default's values.
+    #[inline(never)]
+    fn evaluate_in_host(&mut self, check: FloatCheck) {
+        if self.host_tries.evaluation.now() {
+            let verified = self.verified_at.wrapping_add(1) == self.calls;
+            if !subnormal(self.clock.time) && (verified || !self.model.holds_subnormal()) {
+                self.model.evaluate_into(&mut self.evaluated);
+                if !(check.underflowed)() {
+                    self.verified_at = self.calls;
+                    self.host_tries.evaluation.stayed();
+                    return;
+                }
+            }
+            self.host_tries.evaluation.switched();
+        }
+        (check.to_default)();
+        self.model.evaluate_into(&mut self.evaluated);
+    }
+
+    /// The last call evaluated the model in a flushing host's environment
+    /// and verified itself there (for the tests).
+    #[cfg(test)]
+    pub fn last_evaluation_in_host(&self) -> bool {
+        self.verified_at == self.calls
     }
 
     /// The whole event iteration at once (after initialization): the

@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 use super::finite::{finite_bits, less_bits};
+use super::float_host::{subnormal, FloatCheck, FloatHost};
 use super::hybrid::{check_indicator_count, check_state_count, non_finite_indicator};
 use super::log::Status;
 use super::machine::{Instance, Outcome, MAX_EVENT_ITERATIONS};
@@ -64,9 +65,42 @@ impl Instance {
     }
 
     pub fn set_continuous_states(&mut self, x: &[f64]) -> Outcome {
+        if let FloatHost::Flushing(check) = std::mem::take(&mut self.float) {
+            if self.set_states_in_host(check, x) {
+                return Ok(Status::Ok);
+            }
+        }
         self.model.set_continuous_states(x)?;
         self.dirty = true;
         Ok(Status::Ok)
+    }
+
+    /// States that are scaled or computed when set, set in a flushing
+    /// host's environment ([`FloatHost`]): unless `x` or the model holds a
+    /// subnormal, or the setting flushed one (then done again in the default
+    /// environment: a setter stores what `x` gives, whatever was there). True
+    /// when set there; else the default environment is entered, and nothing
+    /// is set.
+    #[inline(never)]
+    fn set_states_in_host(&mut self, check: FloatCheck, x: &[f64]) -> bool {
+        if self.host_tries.states.now() {
+            // The model as the last call that verified it left it (an
+            // evaluation or a setting of states there), or looked at now.
+            let verified = self.verified_at.wrapping_add(1) == self.calls;
+            if !x.iter().any(|&value| subnormal(value))
+                && (verified || !self.model.holds_subnormal())
+                && self.model.set_continuous_states(x).is_ok()
+                && !(check.underflowed)()
+            {
+                self.verified_at = self.calls;
+                self.host_tries.states.stayed();
+                self.dirty = true;
+                return true;
+            }
+            self.host_tries.states.switched();
+        }
+        (check.to_default)();
+        false
     }
 
     pub fn get_continuous_states(&mut self, out: &mut [f64]) -> Outcome {
@@ -180,6 +214,7 @@ impl Instance {
         self.clock.time = time;
         self.dirty = true;
         true
+        // (A subnormal time is looked at by the evaluation itself.)
     }
 
     /// [`Instance::set_continuous_states`] of states stored as they are.
@@ -187,6 +222,10 @@ impl Instance {
     pub fn set_plain_states_now(&mut self, x: &[f64], allowed: Allowed) -> bool {
         if !self.admits(allowed) || !self.states_plain || !self.model.set_plain_states(x) {
             return false;
+        }
+        if x.iter().any(|&value| subnormal(value)) {
+            // An evaluation in a flushing host looks at the model again.
+            self.verified_at = u64::MAX;
         }
         self.dirty = true;
         true

@@ -229,19 +229,29 @@ mod host_environment {
         ("invalid, divide by zero, overflow unmasked", DEFAULT_MXCSR & !0x0680),
     ];
 
-    /// Statuses and output bits of one run of the calls on a Model Exchange
-    /// instance of `id`, and whether every call left MXCSR as the host set it.
-    fn run(id: &str) -> (Vec<Status>, Vec<u64>, bool) {
+    fn mxcsr() -> u32 {
         #[allow(deprecated)]
         // SAFETY: `stmxcsr` reads MXCSR; SSE is part of x86_64.
-        let mxcsr = || unsafe { std::arch::x86_64::_mm_getcsr() };
-        let entry = crate::registry::get(id);
-        // Made as fmi2Instantiate makes it, in the default environment (the
-        // start values are computed when the model is made).
-        let model = with_host_mxcsr(DEFAULT_MXCSR, entry.new_instance);
+        unsafe {
+            std::arch::x86_64::_mm_getcsr()
+        }
+    }
+
+    /// A Model Exchange instance of `id` as fmi2Instantiate makes it, in the
+    /// default environment (the start values are computed when the model is
+    /// made), and its numbers of states and indicators; freed by the caller.
+    fn model_exchange_instance(id: &str) -> (Fmi2Component, usize, usize) {
+        let model = with_host_mxcsr(DEFAULT_MXCSR, crate::registry::get(id).new_instance);
         let (nx, ni) = model.hybrid_sizes().expect("a Model Exchange form");
         let c = Box::into_raw(Box::new(Instance::new(Log::silent(), &VOCABULARY, "", model, Interface::ModelExchange)))
             as Fmi2Component;
+        (c, nx, ni)
+    }
+
+    /// Statuses and output bits of one run of the calls on a Model Exchange
+    /// instance of `id`, and whether every call left MXCSR as the host set it.
+    fn run(id: &str) -> (Vec<Status>, Vec<u64>, bool) {
+        let (c, nx, ni) = model_exchange_instance(id);
         let host = mxcsr();
         let (mut statuses, mut seen) = (Vec::new(), Vec::new());
         let mut kept = true;
@@ -317,6 +327,125 @@ mod host_environment {
                 assert_eq!(seen, reference, "{id}, {name}: values differ from the default environment's");
             }
         }
+    }
+
+    /// The evaluation runs in a flushing host's own environment when it
+    /// reads and flushes no subnormal, and gives the default's values
+    /// either way: per evaluation (new states each), whether it ran there,
+    /// and the bits of the derivatives and indicators.
+    fn evaluations(id: &str, host: u32) -> (Vec<bool>, Vec<u64>, bool) {
+        let (c, nx, ni) = model_exchange_instance(id);
+        let (mut in_host, mut seen, mut kept) = (Vec::new(), Vec::new(), true);
+        with_host_mxcsr(host, || {
+            let mut info = EventInfo::default();
+            let (mut dx, mut z) = (vec![0.0; nx], vec![0.0; ni]);
+            // Whether each call left MXCSR as it found it (this test's own
+            // arithmetic raises flags between calls).
+            let mut before = mxcsr();
+            let mut ok = |status: Status, before: &mut u32| {
+                assert_eq!(status, Status::Ok, "{id}");
+                kept &= mxcsr() == *before;
+            };
+            // SAFETY: `c` is a live Model Exchange instance made above, freed
+            // last; every array has the length passed with it.
+            unsafe {
+                ok(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), &mut before);
+                ok(fmi2EnterInitializationMode(c), &mut before);
+                ok(fmi2ExitInitializationMode(c), &mut before);
+                ok(fmi2NewDiscreteStates(c, &mut info), &mut before);
+                ok(fmi2EnterContinuousTimeMode(c), &mut before);
+                // Normal states; one subnormal (the 3rd); normal again.
+                for (k, x) in [0.25, 0.5, 1e-310, 0.75, 1.0, 1.25].into_iter().enumerate() {
+                    let states: Vec<f64> =
+                        (0..nx).map(|i| if i == nx - 1 { x } else { 0.1 * (i + 1) as f64 }).collect();
+                    let time = 1e-3 * (k + 1) as f64;
+                    before = mxcsr();
+                    ok(fmi2SetTime(c, time), &mut before);
+                    ok(fmi2SetContinuousStates(c, states.as_ptr(), nx), &mut before);
+                    ok(fmi2GetDerivatives(c, dx.as_mut_ptr(), nx), &mut before);
+                    in_host.push((*(c as *const Instance)).last_evaluation_in_host());
+                    ok(fmi2GetEventIndicators(c, z.as_mut_ptr(), ni), &mut before);
+                    seen.extend(dx.iter().chain(&z).map(|v| v.to_bits()));
+                }
+                fmi2FreeInstance(c);
+            }
+        });
+        (in_host, seen, kept)
+    }
+
+    #[test]
+    fn an_evaluation_runs_in_a_flushing_host_unless_a_subnormal_is_involved() {
+        for id in [
+            "HillFrictionInertia",
+            "HillFrictionShaftLoad",
+            "TwoInertiaClutch",
+            "CoupledClutches",
+            "DahlInertia",
+            "AntennaAzimuthServo",
+            "CmgGimbalRateLoop",
+        ] {
+            let (in_default, reference, kept) = evaluations(id, DEFAULT_MXCSR);
+            assert!(kept && in_default.iter().all(|&x| !x), "{id}");
+            let (in_host, seen, kept) = evaluations(id, DEFAULT_MXCSR | 0x8040);
+            assert!(kept, "{id}: a call changed the host's MXCSR");
+            assert_eq!(seen, reference, "{id}: values differ from the default environment's");
+            // The evaluation after the subnormal one may find what that one
+            // derived from it (in the default environment) still stored.
+            let expected = [true, true, false, in_host[3], true, true];
+            assert_eq!(in_host, expected, "{id}: evaluations in the host's environment");
+            let (in_host, seen, _) = evaluations(id, DEFAULT_MXCSR | 0x8040 | 0x10);
+            assert!(seen == reference && in_host.iter().all(|&x| !x), "{id}: underflow flag raised");
+        }
+    }
+
+    /// An evaluation whose derivative is subnormal (a frictionless body of
+    /// 1e10 kg.m2 under 1e-300 N.m, after one under 1 N.m): flushed in the
+    /// host's environment, so evaluated again in the default one, with the
+    /// default's bits.
+    #[test]
+    fn an_evaluation_that_flushes_is_evaluated_again_in_the_default_environment() {
+        let derivative = |host: u32| -> (Vec<u64>, [bool; 2]) {
+            let entry = crate::registry::get("HillFrictionInertia");
+            let variables = (entry.variables)();
+            let vr = |name: &str| variables.iter().find(|v| v.name == name).expect(name).value_reference;
+            let model = with_host_mxcsr(DEFAULT_MXCSR, entry.new_instance);
+            let c =
+                Box::into_raw(Box::new(Instance::new(Log::silent(), &VOCABULARY, "", model, Interface::ModelExchange)))
+                    as Fmi2Component;
+            let mut info = EventInfo::default();
+            let mut dx = [0.0; 2];
+            let set = [("tau_static", 0.0), ("tau_coulomb", 0.0), ("J", 1e10), ("tau", 1.0)];
+            with_host_mxcsr(host, || {
+                // SAFETY: `c` is a live Model Exchange instance made above,
+                // freed last; `dx` holds the model's two states.
+                unsafe {
+                    for (name, x) in set {
+                        assert_eq!(fmi2SetReal(c, &vr(name), 1, &x), Status::Ok);
+                    }
+                    assert_eq!(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), Status::Ok);
+                    assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);
+                    assert_eq!(fmi2ExitInitializationMode(c), Status::Ok);
+                    assert_eq!(fmi2NewDiscreteStates(c, &mut info), Status::Ok);
+                    assert_eq!(fmi2EnterContinuousTimeMode(c), Status::Ok);
+                    assert_eq!(fmi2SetTime(c, 1e-3), Status::Ok);
+                    assert_eq!(fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), Status::Ok);
+                    let first = (*(c as *const Instance)).last_evaluation_in_host();
+                    // A torque whose acceleration is subnormal: nothing the
+                    // model holds is, so only the flush can tell.
+                    assert_eq!(fmi2SetReal(c, &vr("tau"), 1, &1e-300), Status::Ok);
+                    assert_eq!(fmi2SetTime(c, 2e-3), Status::Ok);
+                    assert_eq!(fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), Status::Ok);
+                    let second = (*(c as *const Instance)).last_evaluation_in_host();
+                    fmi2FreeInstance(c);
+                    (dx.iter().map(|v| v.to_bits()).collect(), [first, second])
+                }
+            })
+        };
+        let (reference, _) = derivative(DEFAULT_MXCSR);
+        assert!(reference[1] != 0 && f64::from_bits(reference[1]).abs() < f64::MIN_POSITIVE, "{reference:?}");
+        let (seen, in_host) = derivative(DEFAULT_MXCSR | 0x8040);
+        assert_eq!(seen, reference);
+        assert_eq!(in_host, [true, false], "the flushed evaluation was done again in the default environment");
     }
 
     /// A state marked plain (`State::plain`, by the `states!` macro or by
@@ -456,7 +585,8 @@ mod steps_in_a_flushing_host {
                     inputs: &[&[("tau", 2.0)], &[], &[("tau", 5e-324)], &[("tau", 2.0)], &[]],
                     h: 1e-3,
                 },
-                vec![true, true, false, true, true],
+                // After the switch, the next step switches at once (`Tries`).
+                vec![true, true, false, false, true],
             ),
             (Run { id: "LuGreInertia", parameters: &[], inputs: sliding, h: 1e-3 }, vec![true; 5]),
             (Run { id: "CoupledClutches", parameters: &[], inputs: &[&[], &[], &[]], h: 1e-3 }, vec![true; 3]),
