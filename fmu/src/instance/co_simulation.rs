@@ -57,18 +57,11 @@ impl Instance {
         self.do_step(t, h)
     }
 
-    /// The last call was a step that ran in a flushing host's environment
-    /// and verified itself there (for the tests).
-    #[cfg(test)]
-    pub fn last_step_in_host(&self) -> bool {
-        self.verified_at == self.calls
-    }
-
     /// What a step in the host's environment is told: whether the last
     /// call before this one was a step that verified the model.
     #[inline(always)]
     fn in_host(&self, check: FloatCheck) -> InHost {
-        InHost { underflowed: check.underflowed, verified: self.verified_at.wrapping_add(1) == self.calls }
+        InHost { underflowed: check.underflowed, verified: self.verified_since_last_call() }
     }
 
     /// The error of a step in the default environment, worded.

@@ -309,7 +309,7 @@ impl Instance {
     #[inline(never)]
     fn evaluate_in_host(&mut self, check: FloatCheck) {
         if self.host_tries.evaluation.now() {
-            let verified = self.verified_at.wrapping_add(1) == self.calls;
+            let verified = self.verified_since_last_call();
             if !subnormal(self.clock.time) && (verified || !self.model.holds_subnormal()) {
                 self.model.evaluate_into(&mut self.evaluated);
                 if !(check.underflowed)() {
@@ -324,10 +324,19 @@ impl Instance {
         self.model.evaluate_into(&mut self.evaluated);
     }
 
-    /// The last call evaluated the model in a flushing host's environment
-    /// and verified itself there (for the tests).
+    /// The last call admitted (a step, an evaluation, a setting of states)
+    /// ran in a flushing host's environment and verified the model there,
+    /// and nothing but fast paths came after it: the next one need not look
+    /// at the model again ([`super::InHost::verified`]).
+    #[inline(always)]
+    pub(super) fn verified_since_last_call(&self) -> bool {
+        self.verified_at.wrapping_add(1) == self.calls
+    }
+
+    /// This call ran in a flushing host's environment and verified itself
+    /// there (for the tests).
     #[cfg(test)]
-    pub fn last_evaluation_in_host(&self) -> bool {
+    pub fn last_call_in_host(&self) -> bool {
         self.verified_at == self.calls
     }
 

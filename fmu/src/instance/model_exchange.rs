@@ -86,7 +86,7 @@ impl Instance {
         if self.host_tries.states.now() {
             // The model as the last call that verified it left it (an
             // evaluation or a setting of states there), or looked at now.
-            let verified = self.verified_at.wrapping_add(1) == self.calls;
+            let verified = self.verified_since_last_call();
             if !x.iter().any(|&value| subnormal(value))
                 && (verified || !self.model.holds_subnormal())
                 && self.model.set_continuous_states(x).is_ok()

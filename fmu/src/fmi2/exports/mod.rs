@@ -363,7 +363,7 @@ mod host_environment {
                     ok(fmi2SetTime(c, time), &mut before);
                     ok(fmi2SetContinuousStates(c, states.as_ptr(), nx), &mut before);
                     ok(fmi2GetDerivatives(c, dx.as_mut_ptr(), nx), &mut before);
-                    in_host.push((*(c as *const Instance)).last_evaluation_in_host());
+                    in_host.push((*(c as *const Instance)).last_call_in_host());
                     ok(fmi2GetEventIndicators(c, z.as_mut_ptr(), ni), &mut before);
                     seen.extend(dx.iter().chain(&z).map(|v| v.to_bits()));
                 }
@@ -429,13 +429,13 @@ mod host_environment {
                     assert_eq!(fmi2EnterContinuousTimeMode(c), Status::Ok);
                     assert_eq!(fmi2SetTime(c, 1e-3), Status::Ok);
                     assert_eq!(fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), Status::Ok);
-                    let first = (*(c as *const Instance)).last_evaluation_in_host();
+                    let first = (*(c as *const Instance)).last_call_in_host();
                     // A torque whose acceleration is subnormal: nothing the
                     // model holds is, so only the flush can tell.
                     assert_eq!(fmi2SetReal(c, &vr("tau"), 1, &1e-300), Status::Ok);
                     assert_eq!(fmi2SetTime(c, 2e-3), Status::Ok);
                     assert_eq!(fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), Status::Ok);
-                    let second = (*(c as *const Instance)).last_evaluation_in_host();
+                    let second = (*(c as *const Instance)).last_call_in_host();
                     fmi2FreeInstance(c);
                     (dx.iter().map(|v| v.to_bits()).collect(), [first, second])
                 }
@@ -536,7 +536,7 @@ mod steps_in_a_flushing_host {
                     call(set(name, x));
                 }
                 call(fmi2DoStep(c, k as f64 * r.h, r.h, 1));
-                in_host.push((*(c as *const Instance)).last_step_in_host());
+                in_host.push((*(c as *const Instance)).last_call_in_host());
                 // One value per call, as an importer reading its outputs
                 // does: these calls leave the step's verification standing.
                 for (vr, x) in reals.iter().zip(out.iter_mut()) {
