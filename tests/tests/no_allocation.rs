@@ -5,6 +5,7 @@
 //! tests run in parallel), so the property is checked, not timed.
 
 use fmu::description::Causality;
+use fmu::ffi::known::AnyModel;
 use fmu::fmi2::exports::*;
 use fmu::fmi2::types::Status;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -92,7 +93,10 @@ fn set_inputs_do_step_get_outputs_allocate_nothing() {
                 }
                 assert_eq!(fmi2DoStep(c, t, h, 1), Status::Ok, "{id} at {t}");
                 t += h;
-                assert_eq!(fmi2GetReal(c, outputs.as_ptr(), outputs.len(), values.as_mut_ptr()), Status::Ok);
+                assert_eq!(
+                    fmi2GetReal::<AnyModel>(c, outputs.as_ptr(), outputs.len(), values.as_mut_ptr()),
+                    Status::Ok
+                );
             }
             let allocations = allocations() - before;
             fmi2FreeInstance(c);
@@ -169,9 +173,12 @@ fn fmi3_set_inputs_do_step_get_outputs_allocate_nothing() {
                 assert_eq!(step(c, t), Status3::Ok, "{id} at {t}");
                 t += h;
                 let n = outputs.len();
-                assert_eq!(fmi3::fmi3GetFloat64(c, outputs.as_ptr(), n, values.as_mut_ptr(), n), Status3::Ok);
+                assert_eq!(
+                    fmi3::fmi3GetFloat64::<AnyModel>(c, outputs.as_ptr(), n, values.as_mut_ptr(), n),
+                    Status3::Ok
+                );
                 for (vr, x) in outputs.iter().zip(values.iter_mut()) {
-                    assert_eq!(fmi3::fmi3GetFloat64(c, vr, 1, x, 1), Status3::Ok);
+                    assert_eq!(fmi3::fmi3GetFloat64::<AnyModel>(c, vr, 1, x, 1), Status3::Ok);
                 }
                 let n = integers.len();
                 assert_eq!(fmi3::fmi3GetInt32(c, integers.as_ptr(), n, ints.as_mut_ptr(), n), Status3::Ok, "{id}");

@@ -13,10 +13,6 @@ pub struct Binding {
     /// The exports that do no floating-point work (see
     /// [`crate::ffi::float_env`]): they run in the host's environment.
     pub computes_nothing: &'static [&'static str],
-    /// (export, helper): a one-value read or set answered in the host's
-    /// environment when the variable is plain, else by `helper`, which
-    /// enters the default environment first.
-    pub plain_first: &'static [(&'static str, &'static str)],
 }
 
 /// Every export in `b.source` (written out, or a macro's template) enters
@@ -40,14 +36,6 @@ pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) ->
         // The closing brace at the signature's indentation.
         let close = format!("{}}}", &written[..written.len() - line.len()]);
         let end = lines[body..].iter().position(|l| l.trim_end() == close).expect("the closing brace") + body;
-        if let Some((_, helper)) = b.plain_first.iter().find(|(f, _)| *f == name) {
-            let text = lines[body..end].join("\n");
-            assert!(text.contains("_one_plain_real") && text.contains(helper), "{name}: plain access, then {helper}");
-            let at = lines.iter().position(|l| l.contains(&format!("fn {helper}("))).expect(helper);
-            let first = lines[at..].iter().position(|l| l.trim_end().ends_with('{')).unwrap() + at + 1;
-            assert!(enters(lines[first]), "{helper}: enters the default environment first");
-            continue;
-        }
         let computes = !b.computes_nothing.contains(&name);
         assert_eq!(enters(lines[body]), computes, "{name}: enters the default environment?");
         let elsewhere = lines[body + 1..end].iter().any(|l| l.contains("CallEnv"));
@@ -140,8 +128,16 @@ fn the_handle_rows_template_enters_the_environment_of_its_word() {
         "$crate::ffi::export::handle_exports!(@when $env instance $(|$when| $cond)?);",
         "the condition first in the body, before the conversions and the core call"
     );
-    let first = template.lines().skip_while(|l| !l.contains("pub unsafe extern \"C\" fn $name")).nth(1).unwrap();
-    assert_eq!(first.trim(), "$crate::ffi::export::handle_exports!(@env $env);", "the environment first");
+    // The fast path of a `[first ..]` row first (in the host's environment,
+    // `crate::ffi::hot`), then the row's environment first in its general path.
+    let mut function = template.lines().skip_while(|l| !l.contains("pub unsafe extern \"C\" fn $name")).skip(1);
+    let mut next = || function.next().unwrap().trim();
+    assert_eq!(
+        next(),
+        "$crate::ffi::export::handle_exports!(@first [$($first)?] [$($known)?] $env c $allowed, ($($arg),*));"
+    );
+    assert_eq!(next(), "$crate::ffi::export::handle_exports!(@rest [$($first)?] {");
+    assert_eq!(next(), "$crate::ffi::export::handle_exports!(@env $env);", "the environment first");
 }
 
 /// Every function of the binding has a row in its export table (`rows`),

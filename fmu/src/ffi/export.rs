@@ -16,8 +16,8 @@ macro_rules! export_model {
     ($model:ty, $guid:literal) => {
         /// The model this binary exports, and only it.
         static MODELS: [$crate::ffi::Exported; 1] = [$crate::ffi::Exported::of::<$model>($guid)];
-        $crate::fmi2_table!(forward_exports { fmi2, MODELS });
-        $crate::fmi3_table!(forward_exports { fmi3, MODELS });
+        $crate::fmi2_table!(forward_exports { fmi2, MODELS, $model });
+        $crate::fmi3_table!(forward_exports { fmi3, MODELS, $model });
     };
 }
 
@@ -26,16 +26,16 @@ macro_rules! export_model {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! forward_exports {
-    ($std:ident, $models:ident ; $($rows:tt)*) => {
+    ($std:ident, $models:ident, $model:ty ; $($rows:tt)*) => {
         #[allow(non_snake_case, unused_imports, clippy::missing_safety_doc, clippy::too_many_arguments)]
         mod $std {
             use ::std::ffi::{c_char, c_int, c_void};
             use $crate::$std::types::*;
-            $crate::forward_exports!(@rows $std, $models ; $($rows)*);
+            $crate::forward_exports!(@rows $std, $models, $model ; $($rows)*);
         }
     };
-    (@rows $std:ident, $models:ident ;) => {};
-    (@rows $std:ident, $models:ident ; models fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty; $($rest:tt)*) => {
+    (@rows $std:ident, $models:ident, $model:ty ;) => {};
+    (@rows $std:ident, $models:ident, $model:ty ; models fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty; $($rest:tt)*) => {
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> $ret {
             // SAFETY: the importer's arguments, unchanged, to the binding's
@@ -43,16 +43,25 @@ macro_rules! forward_exports {
             // function), which checks each of them.
             unsafe { $crate::$std::exports::$name(&super::$models, $($arg),*) }
         }
-        $crate::forward_exports!(@rows $std, $models ; $($rest)*);
+        $crate::forward_exports!(@rows $std, $models, $model ; $($rest)*);
     };
-    (@rows $std:ident, $models:ident ; fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; $($rest:tt)*) => {
+    (@rows $std:ident, $models:ident, $model:ty ; known fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty; $($rest:tt)*) => {
+        #[no_mangle]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> $ret {
+            // SAFETY: as above, to the binding's function that knows this
+            // binary's model (`crate::ffi::known`).
+            unsafe { $crate::$std::exports::$name::<$model>($($arg),*) }
+        }
+        $crate::forward_exports!(@rows $std, $models, $model ; $($rest)*);
+    };
+    (@rows $std:ident, $models:ident, $model:ty ; fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; $($rest:tt)*) => {
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
             // SAFETY: as above: the arguments unchanged to the binding's
             // function of the same name and contract.
             unsafe { $crate::$std::exports::$name($($arg),*) }
         }
-        $crate::forward_exports!(@rows $std, $models ; $($rest)*);
+        $crate::forward_exports!(@rows $std, $models, $model ; $($rest)*);
     };
 }
 
@@ -60,7 +69,7 @@ macro_rules! forward_exports {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! export_names {
-    ( ; $($(models)? fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
+    ( ; $($(models)? $(known)? fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
         &[$(stringify!($name)),*]
     };
 }
@@ -82,13 +91,20 @@ macro_rules! export_names {
 ///   environment or in a host's that only flushes subnormals, where the
 ///   core checks itself as a step does;
 /// - before the word, `[first <function>]`: a fast path of [`crate::ffi::hot`]
-///   tried first, on `computes_if` rows only;
+///   tried first, in the host's environment, on a row that may compute
+///   (`computes`, `computes_if`, `checks_if`): the row's environment is
+///   entered only when the fast path leaves the call to it;
 /// - `steps`: a step, in the default environment, or in a host's that
 ///   only flushes subnormals, which the step checks and takes again in the
 ///   default environment when a subnormal was read or flushed
 ///   ([`CallEnv::enter_checked`](crate::ffi::float_env::CallEnv::enter_checked),
 ///   [`FloatHost`](crate::instance::FloatHost)), entered once the instance
 ///   is admitted;
+///
+/// - after the name, `<K>`: the row is generic over the model its binary
+///   exports ([`Known`](crate::ffi::known::Known)), which its fast path and
+///   body may call as `K::..` without a call through the instance's vtable;
+///   the export tables mark it `known`;
 ///
 /// then the states it is allowed
 /// in, and the core call as a closure over the instance and the row's
@@ -114,15 +130,15 @@ macro_rules! export_names {
 macro_rules! handle_exports {
     ($handle:ty => $(
         $(#[$meta:meta])*
-        fn $name:ident($($arg:ident: $t:ty),*) $([first $first:ident])? $env:ident $allowed:expr $(, when |$when:ident| $cond:expr)?
+        fn $name:ident $(<$known:ident>)? ($($arg:ident: $t:ty),*) $([first $first:ident])? $env:ident $allowed:expr $(, when |$when:ident| $cond:expr)?
             => |$comp:pat_param $(, $p:ident = $conv:ident($($conv_arg:expr),*))*| $body:expr;
     )*) => {$(
         $(#[$meta])*
         #[inline]
-        pub unsafe extern "C" fn $name(c: $handle $(, $arg: $t)*) -> Status {
-            $crate::ffi::export::handle_exports!(@env $env);
-            $crate::ffi::export::handle_exports!(@first [$($first)?] $env c $allowed, ($($arg),*));
+        pub unsafe extern "C" fn $name $(<$known: $crate::ffi::known::Known>)? (c: $handle $(, $arg: $t)*) -> Status {
+            $crate::ffi::export::handle_exports!(@first [$($first)?] [$($known)?] $env c $allowed, ($($arg),*));
             $crate::ffi::export::handle_exports!(@rest [$($first)?] {
+                $crate::ffi::export::handle_exports!(@env $env);
                 let body = |instance: &mut Instance| -> $crate::instance::Outcome {
                     $crate::ffi::export::handle_exports!(@when $env instance $(|$when| $cond)?);
                     let $comp = instance;
@@ -145,25 +161,28 @@ macro_rules! handle_exports {
     // `[first hot_function]`: a `computes_if` row's fast path
     // ([`crate::ffi::hot`]), tried before anything else; `None` leaves the
     // call to the row.
-    (@first [] $env:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {};
-    (@first [$first:ident] $env:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {
-        $crate::ffi::export::handle_exports!(@first_checked [$first] $env $c $allowed, ($($arg),*));
+    (@first [] [$($known:ident)?] $env:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {};
+    (@first [$first:ident] [$($known:ident)?] $env:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {
+        $crate::ffi::export::handle_exports!(@first_checked [$first] [$($known)?] $env $c $allowed, ($($arg),*));
     };
-    (@first_checked [$first:ident] computes_if $c:ident $allowed:expr, ($($arg:ident),*)) => {
-        $crate::ffi::export::handle_exports!(@fast $first $c $allowed, ($($arg),*));
+    (@first_checked [$first:ident] [$($known:ident)?] computes_if $($rest:tt)*) => {
+        $crate::ffi::export::handle_exports!(@fast $first [$($known)?] $($rest)*);
     };
-    (@first_checked [$first:ident] checks_if $c:ident $allowed:expr, ($($arg:ident),*)) => {
-        $crate::ffi::export::handle_exports!(@fast $first $c $allowed, ($($arg),*));
+    (@first_checked [$first:ident] [$($known:ident)?] checks_if $($rest:tt)*) => {
+        $crate::ffi::export::handle_exports!(@fast $first [$($known)?] $($rest)*);
     };
-    (@first_checked [$first:ident] $env:ident $($rest:tt)*) => {
-        compile_error!("`first` only on a `computes_if` or `checks_if` row: the fast path runs in the host's environment");
+    (@first_checked [$first:ident] [$($known:ident)?] computes $($rest:tt)*) => {
+        $crate::ffi::export::handle_exports!(@fast $first [$($known)?] $($rest)*);
     };
-    (@fast $first:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {
+    (@first_checked [$first:ident] [$($known:ident)?] $env:ident $($rest:tt)*) => {
+        compile_error!("`first` only on a row that computes: the fast path is what runs in the host's environment");
+    };
+    (@fast $first:ident [$($known:ident)?] $c:ident $allowed:expr, ($($arg:ident),*)) => {
         // SAFETY: the handle and the row's arguments, unchanged, as the
         // importer passed them: `hot`'s contract is the standard's (the
         // handle NULL or an instance; each array NULL or with as many
         // elements as its count), and each is checked before use.
-        if let Some(status) = unsafe { $crate::ffi::hot::$first($c, $allowed, $($arg),*) } {
+        if let Some(status) = unsafe { $crate::ffi::hot::$first $(::<$known>)? ($c, $allowed, $($arg),*) } {
             return status;
         }
     };

@@ -15,6 +15,7 @@
 //! One set for both standards: the two bindings' functions take the same
 //! arguments.
 
+use super::known::Known;
 use super::{instance, MAX_ARRAY_LEN};
 use crate::instance::{Allowed, Status};
 use std::ffi::c_void;
@@ -87,4 +88,98 @@ pub unsafe fn get_event_indicators(c: *mut c_void, allowed: Allowed, out: *mut f
     // SAFETY: this function's contract.
     let (comp, out) = unsafe { (instance(c)?, array_mut(out, ni)?) };
     comp.copy_indicators_now(out, allowed).then_some(Status::Ok)
+}
+
+/// Where a one-value read may be answered here: where the row allows a
+/// read, but not in Instantiated, where FMI 3.0 allows the start values
+/// only and the row decides which (FMI 2.0 reads nothing there).
+const READ_NOW: Allowed = !crate::instance::phase::set(&[crate::instance::Phase::Instantiated]);
+
+/// `fmi2GetReal` of one variable stored in a field (an importer reading an
+/// output after each step): a copy that computes nothing.
+///
+/// # Safety
+/// `c` as [`instance`]'s; `vr` and `value` NULL or pointing at `nvr`
+/// elements for the call.
+#[inline(always)]
+pub unsafe fn get_one_real<K: Known>(
+    c: *mut c_void,
+    allowed: Allowed,
+    vr: *const u32,
+    nvr: usize,
+    value: *mut f64,
+) -> Option<Status> {
+    if nvr != 1 || vr.is_null() || value.is_null() {
+        return None;
+    }
+    // SAFETY: this function's contract; `vr` and `value` are non-NULL and,
+    // with one value, point at one element each.
+    unsafe {
+        let x = K::get_one_plain_real(instance(c)?, *vr, allowed & READ_NOW)?;
+        *value = x;
+    }
+    Some(Status::Ok)
+}
+
+/// `fmi3GetFloat64`: as [`get_one_real`], with one value.
+///
+/// # Safety
+/// As [`get_one_real`]'s, `values` pointing at `n_values` elements.
+#[inline(always)]
+pub unsafe fn get_one_float64<K: Known>(
+    c: *mut c_void,
+    allowed: Allowed,
+    vr: *const u32,
+    nvr: usize,
+    values: *mut f64,
+    n_values: usize,
+) -> Option<Status> {
+    if n_values != nvr {
+        return None;
+    }
+    // SAFETY: this function's contract, with as many values as references.
+    unsafe { get_one_real::<K>(c, allowed, vr, nvr, values) }
+}
+
+/// `fmi2SetReal` of one input stored as it is, with no range to check (an
+/// importer setting an input before each step): a store.
+///
+/// # Safety
+/// `c` as [`instance`]'s; `vr` and `value` NULL or pointing at `nvr`
+/// elements for the call.
+#[inline(always)]
+pub unsafe fn set_one_real(
+    c: *mut c_void,
+    allowed: Allowed,
+    vr: *const u32,
+    nvr: usize,
+    value: *const f64,
+) -> Option<Status> {
+    if nvr != 1 || vr.is_null() || value.is_null() {
+        return None;
+    }
+    // SAFETY: this function's contract; `vr` and `value` are non-NULL and,
+    // with one value, point at one element each.
+    let stored = unsafe { instance(c)?.set_one_plain_real(*vr, *value, allowed) };
+    stored.then_some(Status::Ok)
+}
+
+/// `fmi3SetFloat64`: as [`set_one_real`], with one value.
+///
+/// # Safety
+/// As [`set_one_real`]'s, `values` pointing at `n_values` elements.
+#[inline(always)]
+pub unsafe fn set_one_float64(
+    c: *mut c_void,
+    allowed: Allowed,
+    vr: *const u32,
+    nvr: usize,
+    values: *const f64,
+    n_values: usize,
+) -> Option<Status> {
+    if n_values != nvr {
+        return None;
+    }
+    // SAFETY: this function's contract, with as many values as references.
+    unsafe { set_one_real(c, allowed, vr, nvr, values) }
 }

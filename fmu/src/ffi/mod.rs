@@ -19,6 +19,7 @@ pub(crate) mod binding_rules;
 pub mod export;
 pub mod float_env;
 pub mod hot;
+pub mod known;
 
 use crate::instance::{Erased, Instance, Interface, Status, INSTANCE_MAGIC};
 use std::ffi::c_void;

@@ -9,6 +9,7 @@
 
 use super::exports::*;
 use super::types::*;
+use crate::ffi::known::AnyModel;
 use std::ffi::{c_char, c_void, CString};
 
 /// An instance of one model, freed on drop.
@@ -106,7 +107,7 @@ impl Instance {
             return Status::Error;
         }
         // SAFETY: a live instance; both arrays hold `vrs.len()` elements, `values` writable.
-        unsafe { fmi2GetReal(self.component, vrs.as_ptr(), vrs.len(), values.as_mut_ptr()) }
+        unsafe { fmi2GetReal::<AnyModel>(self.component, vrs.as_ptr(), vrs.len(), values.as_mut_ptr()) }
     }
 
     /// `fmi2GetInteger`; `fmi2Error` without a call if the lengths differ.

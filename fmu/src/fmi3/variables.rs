@@ -87,14 +87,6 @@ fn only(comp: &Instance, vrs: &[u32], kinds: &[Kind], wanted: &str) -> Result<()
     Ok(())
 }
 
-/// Whether `fmi3GetFloat64` may answer a read of `vr` alone as FMI 2.0's
-/// one-value read does: a declared variable, and not in Instantiated (start
-/// values only); otherwise the general path answers.
-#[inline(always)]
-pub fn one_value_read(comp: &Instance, vr: u32) -> bool {
-    comp.phase != crate::instance::Phase::Instantiated && crate::description::index_of(vr) < comp.variable_count()
-}
-
 /// In Instantiated only start values may be read (FMI 3.0, 2.3.2): not a
 /// calculated variable (an output, a derivative, an event indicator).
 fn start_values_only(comp: &Instance, layout: &Layout, vrs: &[u32]) -> Result<(), String> {

@@ -184,27 +184,24 @@ pub(super) fn check_output_order(function_order: i32, name: &str) -> Result<(), 
     Ok(())
 }
 
-/// The value of Real variable `vr` of `model`, None for another variable or
-/// none (with `PLAIN`, None also for a variable whose getter computes, see
-/// [`crate::description::Variable::plain`], and for a derivative): written
-/// out per index (as `first_non_finite`), so that it compiles to a jump on
-/// `vr` into direct reads of the fields, not a call through the getter's
-/// function pointer.
+/// The value of Real variable `vr` of `model` when its getter copies a
+/// stored field ([`crate::description::Variable::plain`]); None for any
+/// other variable, a derivative, or none: written out per index (as
+/// `first_non_finite`), so that it compiles to a jump on `vr` into direct
+/// reads of the fields, not a call through the getter's function pointer.
 #[inline(always)]
-pub(super) fn real_value<M: Model, const PLAIN: bool>(model: &M, vr: u32) -> Option<f64> {
+pub(super) fn plain_real_value<M: Model>(model: &M, vr: u32) -> Option<f64> {
     let index = index_of(vr);
     macro_rules! case {
         ($($i:literal)*) => {
             match index {
                 $($i if $i < M::VARIABLES.len() => match M::VARIABLES[$i].value {
-                    Value::Real { get, plain, .. } if plain || !PLAIN => Some(get(model)),
+                    Value::Real { get, plain: true, .. } => Some(get(model)),
                     _ => None,
                 },)*
                 _ => match M::VARIABLES.get(index) {
-                    Some(Variable { value: Value::Real { get, plain, .. }, .. }) if *plain || !PLAIN => Some(get(model)),
-                    Some(_) => None,
-                    None if PLAIN => None,
-                    None => derivative_value(model, vr),
+                    Some(Variable { value: Value::Real { get, plain: true, .. }, .. }) => Some(get(model)),
+                    _ => None,
                 },
             }
         };

@@ -165,21 +165,12 @@ impl Instance {
         Ok(view)
     }
 
-    /// One Real value when reading is allowed now and needs no refresh;
-    /// None otherwise ([`Instance::get_real`] then says why, or refreshes).
-    /// `allowed`: where the binding allows a read.
-    #[inline(always)]
-    pub fn get_one_real(&self, vr: u32, allowed: Allowed) -> Option<f64> {
-        if self.readable_now(vr, allowed) {
-            self.model.get_one_real(vr)
-        } else {
-            None
-        }
-    }
-
-    /// [`Instance::get_one_real`] of a variable whose getter copies a
-    /// stored field: a read that computes nothing, so that the binding may
-    /// answer it in the host's floating-point environment.
+    /// One Real value, of a variable whose getter copies a stored field,
+    /// when reading is allowed now and needs no refresh: a read that
+    /// computes nothing, so that the binding may answer it in the host's
+    /// floating-point environment. None otherwise ([`Instance::get_real`]
+    /// then reads it, says why not, or refreshes). `allowed`: where the
+    /// binding allows this read.
     #[inline(always)]
     pub fn get_one_plain_real(&self, vr: u32, allowed: Allowed) -> Option<f64> {
         if self.readable_now(vr, allowed) {
@@ -189,11 +180,19 @@ impl Instance {
         }
     }
 
+    /// The model and its concrete type, which never changes: for a binding
+    /// that knows its binary's model, to read it without a call through the
+    /// vtable ([`Instance::readable_now`] first).
+    #[inline(always)]
+    pub fn model_and_type(&self) -> (&dyn super::erased::Erased, std::any::TypeId) {
+        (self.model.as_ref(), self.model_type())
+    }
+
     /// Reading `vr` is allowed now and needs no refresh: Model Exchange
     /// evaluates afresh after a set; Co-Simulation reads a derivative from a
     /// copy ([`Instance::get_real`]).
     #[inline(always)]
-    fn readable_now(&self, vr: u32, allowed: Allowed) -> bool {
+    pub fn readable_now(&self, vr: u32, allowed: Allowed) -> bool {
         let refresh = match self.interface {
             Interface::ModelExchange => self.dirty,
             Interface::CoSimulation => index_of(vr) >= self.declared,

@@ -53,12 +53,10 @@ pub trait Erased: Send + Stepper + Hybrid {
     /// ([`Model::check_model_exchange`]).
     fn check(&self, co_simulation: bool) -> Result<(), String>;
     fn initialize(&mut self);
-    /// `GetReal` of one value when `vr` is a Real variable: the call's
-    /// usual form, answered without building a `Result` (None: use
-    /// [`Erased::get_real`], which words the refusal).
-    fn get_one_real(&self, vr: u32) -> Option<f64>;
-    /// [`Erased::get_one_real`] of a variable whose getter copies a stored
-    /// field (`plain`); None for any other.
+    /// `GetReal` of one value when `vr` is a Real variable whose getter
+    /// copies a stored field (`plain`): the call's usual form, answered
+    /// without building a `Result`; None for any other (then
+    /// [`Erased::get_real`] reads it, or words the refusal).
     fn get_one_plain_real(&self, vr: u32) -> Option<f64>;
     /// First Real variable whose value is not finite, as an error message.
     fn check_finite(&self) -> Result<(), String>;
@@ -176,12 +174,8 @@ impl<M: Model> Erased for ModelBox<M> {
         self.model.initialize();
     }
 
-    fn get_one_real(&self, vr: u32) -> Option<f64> {
-        real_value::<M, false>(&self.model, vr)
-    }
-
     fn get_one_plain_real(&self, vr: u32) -> Option<f64> {
-        real_value::<M, true>(&self.model, vr)
+        plain_real_value(&self.model, vr)
     }
 
     fn check_all(&self, co_simulation: bool) -> Result<(), String> {

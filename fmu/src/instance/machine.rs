@@ -59,7 +59,13 @@ pub struct Instance {
     pub(super) clock: Clock,
     /// A parameter or start value changed since `initialize`.
     pub(super) stale: bool,
+    /// Its concrete type never changes: it is only replaced by a clone of
+    /// itself, and an FMU state is assigned into it ([`Erased::assign`]), so
+    /// that `model_type` holds for the instance's life.
     pub(super) model: Box<dyn Erased>,
+    /// The concrete type of `model`, for a binding that knows its binary's
+    /// model ([`Instance::model_and_type`]).
+    model_type: std::any::TypeId,
     /// The model's declared variables: a greater Real reference is a
     /// state's derivative (Model Exchange's hybrid form).
     pub(super) declared: usize,
@@ -146,6 +152,7 @@ impl Instance {
             declared: model.variable_count(),
             evaluated: Evaluated::new(model.hybrid_sizes()),
             states_plain: model.states_plain(),
+            model_type: model.as_any().type_id(),
             model,
             snapshots: Vec::new(),
             interface,
@@ -196,6 +203,12 @@ impl Instance {
             Ok(status) => status,
             Err(message) => self.fail(function, Status::Error, &message),
         }
+    }
+
+    /// The concrete type of the model, as when the instance was made.
+    #[inline(always)]
+    pub(super) fn model_type(&self) -> std::any::TypeId {
+        self.model_type
     }
 
     /// The flag of the functions of the other interface.

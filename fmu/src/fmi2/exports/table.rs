@@ -3,7 +3,8 @@
 //! `#[no_mangle]` function of every row into a model's binary, forwarding
 //! to the binding's function of the same name (the same arguments, so a
 //! row that does not match its function does not compile); rows marked
-//! `models` also get the models the binary offers. No export is written
+//! `models` also get the models the binary offers, rows marked `known` the
+//! model's type (`crate::ffi::known`). No export is written
 //! by hand, and a binding function without a row fails
 //! `every_binding_function_is_exported`.
 
@@ -27,7 +28,7 @@ macro_rules! fmi2_table {
             fn fmi2Terminate(c: Fmi2Component) -> Status;
             fn fmi2Reset(c: Fmi2Component) -> Status;
             // values.rs
-            fn fmi2GetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Real) -> Status;
+            known fn fmi2GetReal(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Real) -> Status;
             fn fmi2GetInteger(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Integer) -> Status;
             fn fmi2GetBoolean(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2Boolean) -> Status;
             fn fmi2GetString(c: Fmi2Component, vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) -> Status;

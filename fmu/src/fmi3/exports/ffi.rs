@@ -5,7 +5,10 @@
 #![forbid(unsafe_code)]
 
 pub(super) use crate::ffi::float_env::CallEnv;
-pub(super) use crate::ffi::{instance, poisoned, slice, slice_mut, with, Exported};
+/// The model the tests name to the rows that know one (`crate::ffi::known`).
+#[cfg(test)]
+pub(super) use crate::ffi::known::AnyModel;
+pub(super) use crate::ffi::{instance, Exported};
 pub(super) use crate::fmi3::allowed;
 pub(super) use crate::fmi3::log;
 pub(super) use crate::fmi3::types::*;

@@ -59,14 +59,6 @@ mod float_environment {
         "$clock_function",
     ];
 
-    /// The one-value read and set answer a variable stored in a field (a
-    /// getter that copies an f64, a setter that stores one with no range to
-    /// check, `Variable::plain`) in the host's environment, and hand
-    /// everything else to their computing half, which enters the default
-    /// environment first.
-    pub const PLAIN_FIRST: &[(&str, &str)] =
-        &[("fmi3GetFloat64", "get_float64_computed"), ("fmi3SetFloat64", "set_float64_computed")];
-
     /// This binding's export files and its rules' lists.
     pub fn binding() -> crate::ffi::binding_rules::Binding {
         crate::ffi::binding_rules::Binding {
@@ -80,7 +72,6 @@ mod float_environment {
             ]
             .join("\n"),
             computes_nothing: COMPUTES_NOTHING,
-            plain_first: PLAIN_FIRST,
         }
     }
 
@@ -91,7 +82,7 @@ mod float_environment {
     #[test]
     fn every_export_that_computes_does_it_in_the_default_float_environment() {
         let exports = crate::ffi::binding_rules::every_export_that_computes_enters_the_default_environment(&binding());
-        // 7 written out, 44 rows of `handle_exports!`, and the rows of two
+        // 5 written out, 46 rows of `handle_exports!`, and the rows of two
         // macros for the other 24 (no_variables_of_type!: get and set;
         // no_clocks!: one for its eight); that all 75 are exported is
         // `every_binding_function_is_exported`'s.
@@ -162,7 +153,7 @@ mod steps_in_a_flushing_host {
                 seen.extend([last.to_bits(), u64::from(event), u64::from(early)]);
                 for vr in outputs {
                     let mut x = 0.0;
-                    ok(fmi3GetFloat64(c, &vr, 1, &mut x, 1), "get");
+                    ok(fmi3GetFloat64::<AnyModel>(c, &vr, 1, &mut x, 1), "get");
                     seen.push(x.to_bits());
                 }
                 if event != 0 {

@@ -3,7 +3,8 @@
 //! `#[no_mangle]` function of every row into a model's binary, forwarding
 //! to the binding's function of the same name (the same arguments, so a
 //! row that does not match its function does not compile); rows marked
-//! `models` also get the models the binary offers. No export is written
+//! `models` also get the models the binary offers, rows marked `known` the
+//! model's type (`crate::ffi::known`). No export is written
 //! by hand, and a binding function without a row fails
 //! `every_binding_function_is_exported`.
 
@@ -36,7 +37,7 @@ macro_rules! fmi3_table {
             fn fmi3SetClock(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *const Fmi3Boolean) -> Status;
             fn fmi3GetNumberOfVariableDependencies(c: Fmi3Instance, vr: Fmi3ValueReference, n_dependencies: *mut usize) -> Status;
             fn fmi3GetVariableDependencies(c: Fmi3Instance, dependent: Fmi3ValueReference, element_indices_of_dependent: *mut usize, independents: *mut Fmi3ValueReference, element_indices_of_independents: *mut usize, dependency_kinds: *mut i32, n_dependencies: usize) -> Status;
-            fn fmi3GetFloat64(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *mut f64, n_values: usize) -> Status;
+            known fn fmi3GetFloat64(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *mut f64, n_values: usize) -> Status;
             fn fmi3SetFloat64(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *const f64, n_values: usize) -> Status;
             fn fmi3GetInt32(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *mut i32, n_values: usize) -> Status;
             fn fmi3SetInt32(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *const i32, n_values: usize) -> Status;

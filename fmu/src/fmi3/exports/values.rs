@@ -7,127 +7,15 @@
 
 use super::ffi::*;
 
-/// As FMI 2.0's `fmi2GetReal`: one value of a variable, allowed now, the
-/// commonest call (an importer reading an output after each step),
-/// answered with the same checks but no `Result` or slice bookkeeping;
-/// everything else, and every refusal, takes the general path.
-#[inline]
-pub unsafe extern "C" fn fmi3GetFloat64(
-    c: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *mut f64,
-    n_values: usize,
-) -> Status {
-    // As `fmi2GetReal`: one value of a variable stored in a field copies an
-    // f64 and computes nothing, so it is answered in the host's
-    // environment; every other read computes, below.
-    if nvr == 1 && n_values == 1 && !vr.is_null() && !values.is_null() {
-        // SAFETY: `instance` checks `c` (NULL, alignment, magic); `vr` and
-        // `values` are non-NULL and, with one value, point at one element
-        // each that the importer owns for the call (FMI 3.0, 2.2.6).
-        unsafe {
-            // A plain field is a declared variable (past them, None).
-            if let Some(x) = instance(c).and_then(|comp| comp.get_one_plain_real(*vr, allowed::GET_ONE_PLAIN)) {
-                *values = x;
-                return Status::Ok;
-            }
-        }
-    }
-    // SAFETY: the importer's arguments, as this function's contract.
-    unsafe { get_float64_computed(c, vr, nvr, values, n_values) }
-}
-
-/// `fmi3GetFloat64` of what a getter computes (or a derivative, `time`, an
-/// event indicator, or a refusal), in IEEE 754's default environment.
-///
-/// # Safety
-/// As [`with`] for `c`; `vr` and `values` NULL or pointing at `nvr` and
-/// `n_values` elements.
-#[inline(never)]
-unsafe fn get_float64_computed(
-    c: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *mut f64,
-    n_values: usize,
-) -> Status {
-    let _env = CallEnv::enter();
-    if nvr == 1 && n_values == 1 && !vr.is_null() && !values.is_null() {
-        // SAFETY: `instance` checks `c` (NULL, alignment, magic); `vr` and
-        // `values` are non-NULL and, with one value, point at one element
-        // each that the importer owns for the call (FMI 3.0, 2.2.6).
-        unsafe {
-            if let Some(comp) = instance(c) {
-                if variables::one_value_read(comp, *vr) {
-                    match catch_unwind(AssertUnwindSafe(|| comp.get_one_real(*vr, allowed::GET))) {
-                        Ok(Some(x)) => {
-                            *values = x;
-                            return Status::Ok;
-                        }
-                        Ok(None) => {}
-                        // The reference the closure held is gone with it.
-                        Err(payload) => return poisoned(c, "fmi3GetFloat64", payload),
-                    }
-                }
-            }
-        }
-    }
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice`/`slice_mut` refuse NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi3GetFloat64", allowed::GET, |comp| {
-            variables::get_float64(comp, slice(vr, nvr, "valueReferences")?, slice_mut(values, n_values, "values")?)
-        })
-    }
-}
-
-/// As `fmi2SetReal`: one value of an input stored as it is, with no range,
-/// is a store in the host's environment; every other set checks, below.
-#[inline]
-pub unsafe extern "C" fn fmi3SetFloat64(
-    c: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *const f64,
-    n_values: usize,
-) -> Status {
-    if nvr == 1 && n_values == 1 && !vr.is_null() && !values.is_null() {
-        // SAFETY: `instance` checks `c` (NULL, alignment, magic); `vr` and
-        // `values` are non-NULL and, with one value, point at one element
-        // each that the importer owns for the call (FMI 3.0, 2.2.6).
-        unsafe {
-            if instance(c).is_some_and(|comp| comp.set_one_plain_real(*vr, *values, allowed::SET)) {
-                return Status::Ok;
-            }
-        }
-    }
-    // SAFETY: the importer's arguments, as this function's contract.
-    unsafe { set_float64_computed(c, vr, nvr, values, n_values) }
-}
-
-/// `fmi3SetFloat64` with its checks, in IEEE 754's default environment.
-///
-/// # Safety
-/// As [`with`] for `c`; `vr` and `values` NULL or pointing at `nvr` and
-/// `n_values` elements.
-#[inline(never)]
-unsafe fn set_float64_computed(
-    c: Fmi3Instance,
-    vr: *const Fmi3ValueReference,
-    nvr: usize,
-    values: *const f64,
-    n_values: usize,
-) -> Status {
-    let _env = CallEnv::enter();
-    // SAFETY: `c` is checked by `with`; the importer passes for each array argument NULL or a pointer to as many elements as its count says (FMI 3.0, 2.2.6), and `slice` refuses NULL with a non-zero count.
-    unsafe {
-        with(c, "fmi3SetFloat64", allowed::SET, |comp| {
-            variables::set_float64(comp, slice(vr, nvr, "valueReferences")?, slice(values, n_values, "values")?)
-        })
-    }
-}
-
 crate::ffi::export::handle_exports! { Fmi3Instance =>
+    /// As `fmi2GetReal`: one value of a variable stored in a field, in the
+    /// host's environment ([`crate::ffi::hot::get_one_float64`]).
+    fn fmi3GetFloat64<K>(vr: *const Fmi3ValueReference, nvr: usize, values: *mut f64, n_values: usize) [first get_one_float64] computes allowed::GET
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_float64(comp, vr, values);
+    /// As `fmi2SetReal`: one value of an input stored as it is, with no
+    /// range, in the host's environment ([`crate::ffi::hot::set_one_float64`]).
+    fn fmi3SetFloat64(vr: *const Fmi3ValueReference, nvr: usize, values: *const f64, n_values: usize) [first set_one_float64] computes allowed::SET
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| variables::set_float64(comp, vr, values);
     fn fmi3GetInt32(vr: *const Fmi3ValueReference, nvr: usize, values: *mut i32, n_values: usize) computes allowed::GET
         => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_int32(comp, vr, values);
     fn fmi3SetInt32(vr: *const Fmi3ValueReference, nvr: usize, values: *const i32, n_values: usize) computes allowed::SET
