@@ -89,7 +89,7 @@ fn set_inputs_do_step_get_outputs_allocate_nothing() {
                 let input: f64 = if k % 2 == 0 { 1.0 } else { 0.5 };
                 for (vr, start) in inputs.iter().zip(&starts) {
                     let x = start + input;
-                    assert_eq!(fmi2SetReal(c, vr, 1, &x), Status::Ok);
+                    assert_eq!(fmi2SetReal::<AnyModel>(c, vr, 1, &x), Status::Ok);
                 }
                 assert_eq!(fmi2DoStep(c, t, h, 1), Status::Ok, "{id} at {t}");
                 t += h;
@@ -168,7 +168,7 @@ fn fmi3_set_inputs_do_step_get_outputs_allocate_nothing() {
                 let input: f64 = if k % 2 == 0 { 1.0 } else { 0.5 };
                 for (vr, start) in inputs.iter().zip(&starts) {
                     let x = start + input;
-                    assert_eq!(fmi3::fmi3SetFloat64(c, vr, 1, &x, 1), Status3::Ok);
+                    assert_eq!(fmi3::fmi3SetFloat64::<AnyModel>(c, vr, 1, &x, 1), Status3::Ok);
                 }
                 assert_eq!(step(c, t), Status3::Ok, "{id} at {t}");
                 t += h;

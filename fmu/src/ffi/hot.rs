@@ -148,7 +148,7 @@ pub unsafe fn get_one_float64<K: Known>(
 /// `c` as [`instance`]'s; `vr` and `value` NULL or pointing at `nvr`
 /// elements for the call.
 #[inline(always)]
-pub unsafe fn set_one_real(
+pub unsafe fn set_one_real<K: Known>(
     c: *mut c_void,
     allowed: Allowed,
     vr: *const u32,
@@ -160,7 +160,7 @@ pub unsafe fn set_one_real(
     }
     // SAFETY: this function's contract; `vr` and `value` are non-NULL and,
     // with one value, point at one element each.
-    let stored = unsafe { instance(c)?.set_one_plain_real(*vr, *value, allowed) };
+    let stored = unsafe { K::set_one_plain_real(instance(c)?, *vr, *value, allowed) };
     stored.then_some(Status::Ok)
 }
 
@@ -169,7 +169,7 @@ pub unsafe fn set_one_real(
 /// # Safety
 /// As [`set_one_real`]'s, `values` pointing at `n_values` elements.
 #[inline(always)]
-pub unsafe fn set_one_float64(
+pub unsafe fn set_one_float64<K: Known>(
     c: *mut c_void,
     allowed: Allowed,
     vr: *const u32,
@@ -181,5 +181,5 @@ pub unsafe fn set_one_float64(
         return None;
     }
     // SAFETY: this function's contract, with as many values as references.
-    unsafe { set_one_real(c, allowed, vr, nvr, values) }
+    unsafe { set_one_real::<K>(c, allowed, vr, nvr, values) }
 }

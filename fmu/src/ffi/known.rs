@@ -1,11 +1,12 @@
 //! The model a binary exports, known when its functions are compiled
-//! ([`crate::export_model!`] names it): the call an importer makes most, a
-//! one-value read after each step, reaches the model's field without a
-//! call through the instance's vtable, as a C FMU reads its own variable.
-//! Anything else (the tests, a library of every model) names [`AnyModel`]
-//! and reads through the vtable; a known model's read of an instance that
-//! holds another (of another binary, which the magic cannot tell apart)
-//! leaves the call to the row's general path.
+//! ([`crate::export_model!`] names it): the calls an importer makes around
+//! every step, the one-value read of an output and set of an input, reach
+//! the model's field without a call through the instance's vtable, as a C
+//! FMU reads and writes its own variables. Anything else (the tests, a
+//! library of every model) names [`AnyModel`] and goes through the vtable;
+//! a known model's read or set of an instance that holds another (of
+//! another binary, which the magic cannot tell apart) leaves the call to
+//! the row's general path.
 //!
 //! The rows that take it are written `fn name<K>(..)` in `handle_exports!`,
 //! `known fn` in the export tables. (Not the step: inlined into the export
@@ -21,6 +22,8 @@ use std::any::TypeId;
 pub trait Known: 'static {
     /// [`Instance::get_one_plain_real`].
     fn get_one_plain_real(comp: &Instance, vr: u32, allowed: Allowed) -> Option<f64>;
+    /// [`Instance::set_one_plain_real`].
+    fn set_one_plain_real(comp: &mut Instance, vr: u32, x: f64, allowed: Allowed) -> bool;
 }
 
 /// No model known: every call through the instance's vtable.
@@ -30,6 +33,11 @@ impl Known for AnyModel {
     #[inline(always)]
     fn get_one_plain_real(comp: &Instance, vr: u32, allowed: Allowed) -> Option<f64> {
         comp.get_one_plain_real(vr, allowed)
+    }
+
+    #[inline(always)]
+    fn set_one_plain_real(comp: &mut Instance, vr: u32, x: f64, allowed: Allowed) -> bool {
+        comp.set_one_plain_real(vr, x, allowed)
     }
 }
 
@@ -44,6 +52,26 @@ impl<M: Model> Known for M {
         let (model, model_type) = comp.model_and_type();
         downcast::<M>(model, model_type).and_then(|known| Erased::get_one_plain_real(known, vr))
     }
+
+    #[inline(always)]
+    fn set_one_plain_real(comp: &mut Instance, vr: u32, x: f64, allowed: Allowed) -> bool {
+        comp.set_one_plain_real_by(vr, x, allowed, set_plain::<M>)
+    }
+}
+
+/// The set of a known model's field: another model's is left to the row's
+/// general path (false: nothing set).
+#[inline(always)]
+fn set_plain<M: Model>(model: &mut dyn Erased, model_type: TypeId, vr: u32, x: f64, initialized: bool) -> bool {
+    if model_type != TypeId::of::<ModelBox<M>>() {
+        return false;
+    }
+    // SAFETY: `model_type` is the concrete type of `model`
+    // (`Instance::set_one_plain_real_by`), a `ModelBox<M>`: the cast keeps
+    // the data pointer of the `&mut` it came from and drops the vtable;
+    // nothing else refers to the model meanwhile.
+    let known = unsafe { &mut *(model as *mut dyn Erased).cast::<ModelBox<M>>() };
+    Erased::set_one_plain_real(known, vr, x, initialized)
 }
 
 /// `model` as the `ModelBox<M>` it is, when `model_type` (its concrete
@@ -66,8 +94,9 @@ mod tests {
     use crate::models::HillFrictionInertia;
 
     /// A known model's read answers in place what the read through the
-    /// vtable answers, and the general read too; of an instance that holds
-    /// another model, nothing (the general path answers).
+    /// vtable answers, and the general read too, and its set sets in place;
+    /// of an instance that holds another model, neither does anything (the
+    /// general path answers).
     #[test]
     fn a_known_model_is_read_in_place_and_another_left_to_the_general_path() {
         for (id, known) in [("HillFrictionInertia", true), ("StribeckInertia", false)] {
@@ -91,6 +120,15 @@ mod tests {
                 read_in_place += usize::from(in_place.is_some());
             }
             assert_eq!(read_in_place > 0, known, "{id}: {read_in_place} variables read in place");
+            // The input torque, stored as it is: set in place, or left to the
+            // general path (nothing changed), which the vtable's set takes.
+            let tau = (entry.variables)().iter().find(|v| v.name == "tau").unwrap().value_reference;
+            let set = crate::fmi2::allowed::SET;
+            assert_eq!(<HillFrictionInertia as Known>::set_one_plain_real(&mut comp, tau, 0.75, set), known, "{id}");
+            let read = |comp: &Instance| <AnyModel as Known>::get_one_plain_real(comp, tau, allowed);
+            assert_eq!(read(&comp), Some(if known { 0.75 } else { 0.0 }), "{id}: tau after the known set");
+            assert!(<AnyModel as Known>::set_one_plain_real(&mut comp, tau, -0.5, set), "{id}");
+            assert_eq!(read(&comp), Some(-0.5), "{id}: tau after the set through the vtable");
         }
     }
 }

@@ -80,7 +80,7 @@ impl Instance {
             return Status::Error;
         }
         // SAFETY: a live instance; both arrays hold `vrs.len()` elements.
-        unsafe { fmi2SetReal(self.component, vrs.as_ptr(), vrs.len(), values.as_ptr()) }
+        unsafe { fmi2SetReal::<AnyModel>(self.component, vrs.as_ptr(), vrs.len(), values.as_ptr()) }
     }
 
     /// `fmi2SetInteger`; `fmi2Error` without a call if the lengths differ.

@@ -10,6 +10,10 @@ use super::phase::Phase;
 use super::step::Clock;
 use crate::description::index_of;
 
+/// The model's part of [`Instance::set_one_plain_real_by`]: a function,
+/// whose address the compiler sees, so that it can be inlined.
+pub type PlainSet = fn(&mut dyn super::erased::Erased, std::any::TypeId, u32, f64, bool) -> bool;
+
 impl Instance {
     pub fn setup_experiment(&mut self, tolerance: Option<f64>, start_time: f64, stop_time: Option<f64>) -> Outcome {
         if let Some(tolerance) = tolerance {
@@ -104,11 +108,24 @@ impl Instance {
     /// where the general path must answer (which computes, or refuses).
     #[inline(always)]
     pub fn set_one_plain_real(&mut self, vr: u32, x: f64, allowed: Allowed) -> bool {
+        self.set_one_plain_real_by(vr, x, allowed, |model, _, vr, x, initialized| {
+            model.set_one_plain_real(vr, x, initialized)
+        })
+    }
+
+    /// [`Instance::set_one_plain_real`], the model's part done by `set`
+    /// (given the model, its concrete type, `vr`, `x` and whether the
+    /// instance is initialized; false: not done, nothing changed): for a
+    /// binding that knows its binary's model and sets its field without a
+    /// call through the vtable.
+    #[inline(always)]
+    pub fn set_one_plain_real_by(&mut self, vr: u32, x: f64, allowed: Allowed, set: PlainSet) -> bool {
         if self.phase.bit() & allowed == 0 || allowed & self.foreign() != 0 {
             return false;
         }
         let initialized = self.initialized();
-        if !self.model.set_one_plain_real(vr, x, initialized) {
+        let model_type = self.model_type();
+        if !set(self.model.as_mut(), model_type, vr, x, initialized) {
             return false;
         }
         if super::float_host::subnormal(x) {

@@ -104,6 +104,8 @@ impl<M: Model> Erased for ModelBox<M> {
         set_values!(self, vrs, values, initialized, Real, "Real", check_real::<M>)
     }
 
+    // Inlined into a binding that knows the model (`crate::ffi::known`).
+    #[inline(always)]
     fn set_one_plain_real(&mut self, vr: u32, x: f64, initialized: bool) -> bool {
         // Exponent all ones: infinite or NaN, told by the bits alone.
         const EXPONENT: u64 = 0x7FF0_0000_0000_0000;
@@ -174,6 +176,7 @@ impl<M: Model> Erased for ModelBox<M> {
         self.model.initialize();
     }
 
+    #[inline(always)]
     fn get_one_plain_real(&self, vr: u32) -> Option<f64> {
         plain_real_value(&self.model, vr)
     }

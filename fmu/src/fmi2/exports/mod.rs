@@ -120,7 +120,7 @@ mod tests {
             assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);
             assert_eq!(fmi2ExitInitializationMode(c), Status::Ok);
             assert_eq!(fmi2DoStep(c, 0.0, 0.1, 1), Status::Ok);
-            assert_eq!(fmi2SetReal(c, &1, 1, &1.0), Status::Ok);
+            assert_eq!(fmi2SetReal::<AnyModel>(c, &1, 1, &1.0), Status::Ok);
             assert_eq!(fmi2DoStep(c, 0.1, 0.1, 1), Status::Error);
             let last = MESSAGES.lock().unwrap().last().cloned().unwrap();
             assert!(last.contains("fmi2DoStep: internal error (panic): deliberate test panic"), "{last}");
@@ -417,7 +417,7 @@ mod host_environment {
                 // freed last; `dx` holds the model's two states.
                 unsafe {
                     for (name, x) in set {
-                        assert_eq!(fmi2SetReal(c, &vr(name), 1, &x), Status::Ok);
+                        assert_eq!(fmi2SetReal::<AnyModel>(c, &vr(name), 1, &x), Status::Ok);
                     }
                     assert_eq!(fmi2SetupExperiment(c, 0, 0.0, 0.0, 0, 0.0), Status::Ok);
                     assert_eq!(fmi2EnterInitializationMode(c), Status::Ok);
@@ -429,7 +429,7 @@ mod host_environment {
                     let first = (*(c as *const Instance)).last_call_in_host();
                     // A torque whose acceleration is subnormal: nothing the
                     // model holds is, so only the flush can tell.
-                    assert_eq!(fmi2SetReal(c, &vr("tau"), 1, &1e-300), Status::Ok);
+                    assert_eq!(fmi2SetReal::<AnyModel>(c, &vr("tau"), 1, &1e-300), Status::Ok);
                     assert_eq!(fmi2SetTime(c, 2e-3), Status::Ok);
                     assert_eq!(fmi2GetDerivatives(c, dx.as_mut_ptr(), 2), Status::Ok);
                     let second = (*(c as *const Instance)).last_call_in_host();
@@ -521,7 +521,7 @@ mod steps_in_a_flushing_host {
                 statuses.push(status);
                 kept &= mxcsr() == host;
             };
-            let set = |name: &str, x: f64| fmi2SetReal(c, &vr(name), 1, &x);
+            let set = |name: &str, x: f64| fmi2SetReal::<AnyModel>(c, &vr(name), 1, &x);
             for &(name, x) in r.parameters {
                 call(set(name, x));
             }

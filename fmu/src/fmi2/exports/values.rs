@@ -30,7 +30,7 @@ crate::ffi::export::handle_exports! { Fmi2Component =>
     /// setting an input before each step), is stored in the host's
     /// environment ([`crate::ffi::hot::set_one_real`]); every other set
     /// checks ranges.
-    fn fmi2SetReal(vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Real) [first set_one_real] computes allowed::SET
+    fn fmi2SetReal<K>(vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Real) [first set_one_real] computes allowed::SET
         => |comp, vr = slice(nvr, "vr"), value = slice(nvr, "value")| comp.set_real(vr, value);
     fn fmi2SetInteger(vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2Integer) computes allowed::SET
         => |comp, vr = slice(nvr, "vr"), value = slice(nvr, "value")| comp.set_integer(vr, value);

@@ -145,7 +145,7 @@ mod steps_in_a_flushing_host {
             ok(fmi3EnterStepMode(c), "step mode");
             let (mut t, h) = (0.0, 0.1);
             for &tau in taus {
-                ok(fmi3SetFloat64(c, &vr("tau"), 1, &tau, 1), "set tau");
+                ok(fmi3SetFloat64::<AnyModel>(c, &vr("tau"), 1, &tau, 1), "set tau");
                 let (mut event, mut terminate, mut early, mut last) = (0, 0, 0, 0.0);
                 ok(fmi3DoStep(c, t, h, 1, &mut event, &mut terminate, &mut early, &mut last), "step");
                 in_host += usize::from((*(c as *const Instance)).last_call_in_host());

@@ -38,7 +38,7 @@ macro_rules! fmi3_table {
             fn fmi3GetNumberOfVariableDependencies(c: Fmi3Instance, vr: Fmi3ValueReference, n_dependencies: *mut usize) -> Status;
             fn fmi3GetVariableDependencies(c: Fmi3Instance, dependent: Fmi3ValueReference, element_indices_of_dependent: *mut usize, independents: *mut Fmi3ValueReference, element_indices_of_independents: *mut usize, dependency_kinds: *mut i32, n_dependencies: usize) -> Status;
             known fn fmi3GetFloat64(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *mut f64, n_values: usize) -> Status;
-            fn fmi3SetFloat64(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *const f64, n_values: usize) -> Status;
+            known fn fmi3SetFloat64(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *const f64, n_values: usize) -> Status;
             fn fmi3GetInt32(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *mut i32, n_values: usize) -> Status;
             fn fmi3SetInt32(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *const i32, n_values: usize) -> Status;
             fn fmi3GetInt64(c: Fmi3Instance, vr: *const Fmi3ValueReference, nvr: usize, values: *mut i64, n_values: usize) -> Status;

@@ -14,7 +14,7 @@ crate::ffi::export::handle_exports! { Fmi3Instance =>
         => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_float64(comp, vr, values);
     /// As `fmi2SetReal`: one value of an input stored as it is, with no
     /// range, in the host's environment ([`crate::ffi::hot::set_one_float64`]).
-    fn fmi3SetFloat64(vr: *const Fmi3ValueReference, nvr: usize, values: *const f64, n_values: usize) [first set_one_float64] computes allowed::SET
+    fn fmi3SetFloat64<K>(vr: *const Fmi3ValueReference, nvr: usize, values: *const f64, n_values: usize) [first set_one_float64] computes allowed::SET
         => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| variables::set_float64(comp, vr, values);
     fn fmi3GetInt32(vr: *const Fmi3ValueReference, nvr: usize, values: *mut i32, n_values: usize) computes allowed::GET
         => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_int32(comp, vr, values);
