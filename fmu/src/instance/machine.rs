@@ -205,9 +205,12 @@ impl Instance {
         }
     }
 
-    /// The concrete type of the model, as when the instance was made.
+    /// The concrete type of the model, as when the instance was made (the
+    /// tests' builds check that it still is: a binding's typed access,
+    /// `crate::ffi::known`, relies on it).
     #[inline(always)]
     pub(super) fn model_type(&self) -> std::any::TypeId {
+        debug_assert_eq!(self.model.as_any().type_id(), self.model_type, "the model's type changed");
         self.model_type
     }
 
