@@ -9,6 +9,7 @@
 
 #![no_main]
 
+use fmu::ffi::known::AnyModel;
 use fmu::fmi2::exports::*;
 use fmu::fmi2::types::*;
 use libfuzzer_sys::fuzz_target;
@@ -128,7 +129,7 @@ fuzz_target!(|data: &[u8]| {
                     let _ = fmi2ExitInitializationMode(c);
                 }
                 3 => {
-                    let _ = fmi2SetReal(c, &vr, 1, &b.real().unwrap_or(0.0));
+                    let _ = fmi2SetReal::<AnyModel>(c, &vr, 1, &b.real().unwrap_or(0.0));
                 }
                 4 => {
                     let _ = fmi2SetInteger(c, &vr, 1, &(b.u8().unwrap_or(0) as i32 - 128));
@@ -138,7 +139,7 @@ fuzz_target!(|data: &[u8]| {
                 }
                 6 => {
                     let mut x = 0.0;
-                    let _ = fmi2GetReal(c, &vr, 1, &mut x);
+                    let _ = fmi2GetReal::<AnyModel>(c, &vr, 1, &mut x);
                 }
                 7 => {
                     let mut x = 0;

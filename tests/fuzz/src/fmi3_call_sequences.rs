@@ -11,6 +11,7 @@
 
 #![no_main]
 
+use fmu::ffi::known::AnyModel;
 use fmu::fmi3::exports::*;
 use fmu::fmi3::types::*;
 use libfuzzer_sys::fuzz_target;
@@ -128,7 +129,7 @@ fuzz_target!(|data: &[u8]| {
                     let _ = fmi3ExitInitializationMode(c);
                 }
                 2 => {
-                    let _ = fmi3SetFloat64(c, &vr, 1, [b.real().unwrap_or(0.0); 2].as_ptr(), n);
+                    let _ = fmi3SetFloat64::<AnyModel>(c, &vr, 1, [b.real().unwrap_or(0.0); 2].as_ptr(), n);
                 }
                 3 => {
                     let _ = fmi3SetInt32(c, &vr, 1, [b.u8().unwrap_or(0) as i32 - 128; 2].as_ptr(), n);
@@ -144,7 +145,7 @@ fuzz_target!(|data: &[u8]| {
                     let _ = fmi3SetBoolean(c, &vr, 1, [b.u8().unwrap_or(0); 2].as_ptr(), n);
                 }
                 5 => {
-                    let _ = fmi3GetFloat64(c, &vr, 1, buffer.as_mut_ptr(), n);
+                    let _ = fmi3GetFloat64::<AnyModel>(c, &vr, 1, buffer.as_mut_ptr(), n);
                 }
                 6 => {
                     let (mut i, mut l, mut f) = ([0i32; 2], [0i64; 2], [0u8; 2]);
