@@ -369,11 +369,25 @@ fn test(extra: &[String]) -> Result<()> {
         }
     }
     println!("tests: {passed} passed, {failed} failed, {ignored} skipped");
+    if !full {
+        println!(
+            "memcheck, the fuzz run and the platform check: skipped, test arguments were given (the development \
+             loop, host FMUs only); `cargo xtask test` alone runs them"
+        );
+    }
     if status.success() && memcheck_ok && fuzz_ok && platforms_ok {
         Ok(())
     } else {
+        let said = |ok: bool| match (full, ok) {
+            (false, _) => "skipped",
+            (true, true) => "passed",
+            (true, false) => "failed",
+        };
         Err(format!(
-            "cargo test: {status}; memcheck passed: {memcheck_ok}; fuzz passed: {fuzz_ok}; platforms passed: {platforms_ok}"
+            "cargo test: {status}; memcheck {}; fuzz {}; platforms {}",
+            said(memcheck_ok),
+            said(fuzz_ok),
+            said(platforms_ok)
         ))
     }
 }
