@@ -354,8 +354,8 @@ pub fn measure(binaries: &Path) -> Result<String> {
          host, are the first columns); 479 (209, 248) and 325 (68, 235) before the one-value read knew its \
          binary's model (`fmu/src/ffi/known.rs`: the field read in place, no call through the vtable, so the \
          read saves one register instead of seven). The step inlined the same way was tried and left out: \
-         ConventionalCoulombBaseline took 25 ns per call in the default host against 18.5 ns through the \
-         vtable, with two instructions fewer.\n",
+         ConventionalCoulombBaseline took 25.1 ns per call in the default host against 18.5 ns through the \
+         vtable in one build, 19.5 against 18.7 in another, with two instructions fewer.\n",
     );
     if c_count.is_none() {
         doc.push_str("\nInstruction counts skipped: valgrind is not installed.\n");
