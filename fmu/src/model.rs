@@ -414,3 +414,60 @@ impl<M> State<M> {
         Self { variable, set, derivative, nominal, plain: true }
     }
 }
+
+/// Where the value references lie for one model, in both standards: the
+/// declared variables, the states' derivatives, then (FMI 3.0 only, where
+/// they are variables) the event indicators and `time`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Declared variables: value references 1 to `variables`.
+    pub variables: usize,
+    /// Continuous states (Model Exchange): their derivatives follow.
+    pub states: usize,
+    /// Event indicators (Model Exchange): they follow the derivatives.
+    pub indicators: usize,
+}
+
+impl Layout {
+    pub fn of<M: Model>() -> Self {
+        let (states, indicators) = M::HYBRID.as_ref().map_or((0, 0), |h| (h.states.len(), h.indicators));
+        Layout { variables: M::VARIABLES.len(), states, indicators }
+    }
+
+    /// Declared variable `k` (0-based), as in FMI 2.0.
+    pub fn variable(&self, k: usize) -> u32 {
+        crate::description::value_reference(k)
+    }
+
+    /// `der(x_k)`, as in FMI 2.0.
+    pub fn derivative(&self, k: usize) -> u32 {
+        crate::description::value_reference(self.variables + k)
+    }
+
+    /// Event indicator `k` (0-based).
+    pub fn indicator(&self, k: usize) -> u32 {
+        (self.variables + self.states + k) as u32 + 1
+    }
+
+    /// The independent variable `time`, last.
+    pub fn time(&self) -> u32 {
+        (self.variables + self.states + self.indicators) as u32 + 1
+    }
+
+    /// Whether `vr` is a declared variable or a derivative: the core's, as
+    /// FMI 2.0's (the same numbers in both standards).
+    pub fn is_core(&self, vr: u32) -> bool {
+        crate::description::index_of(vr) < self.variables + self.states
+    }
+
+    /// Which event indicator `vr` is, if one.
+    pub fn indicator_of(&self, vr: u32) -> Option<usize> {
+        let k = vr.checked_sub(self.indicator(0))? as usize;
+        (k < self.indicators).then_some(k)
+    }
+
+    /// Name of event indicator `k` (0-based) in the model description.
+    pub fn indicator_name(k: usize) -> String {
+        format!("event_indicator_{}", k + 1)
+    }
+}

@@ -166,7 +166,6 @@ fn do_step_checks_its_arguments() {
             // those of internal_step, or the points of a one-pass model's search for
             // stops (the shaft port of Hill's law); a model exact over any step in one
             // pass of fixed work takes any.
-            use fmu::instance::step::Stepper;
             let work = ((fmu::registry::get(id).new_instance)()).step_work(1e12).0;
             let has_internal_step = (fmu::registry::get(id).variables)().iter().any(|v| v.name == "internal_step");
             assert!(work > 1e8 || !has_internal_step, "{id}: {work} internal steps for 1e12 s");

@@ -76,6 +76,7 @@ static WORDS: Vocabulary = Vocabulary {
     model_exchange: "Model Exchange",
     after_internal_error: "none",
     stop_time: "the default experiment",
+    types: &crate::instance::CORE_TYPES,
 };
 
 /// Probe at most this many communication points of a default run.

@@ -542,7 +542,7 @@ pub const LOG_CATEGORIES: &[LogCategory] = &[
 
 /// The value reference of the declared variable at `index` of
 /// `VARIABLES`: one past its position, in FMI 2.0 as in FMI 3.0 (issue 40:
-/// one numbering for both standards; FMI 3.0's layout, `xml3::Layout`, puts
+/// one numbering for both standards; [`crate::model::Layout`] puts
 /// the states' derivatives after the variables, then the event indicators
 /// and `time`, and FMI 2.0 has the derivatives where FMI 3.0 has them).
 pub const fn value_reference(index: usize) -> u32 {

@@ -28,4 +28,5 @@ pub static VOCABULARY: Vocabulary = Vocabulary {
     model_exchange: "fmuType fmi2ModelExchange",
     after_internal_error: "fmi2Reset and fmi2FreeInstance",
     stop_time: "fmi2SetupExperiment (stopTimeDefined = true)",
+    types: &crate::instance::CORE_TYPES,
 };

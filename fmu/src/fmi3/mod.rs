@@ -2,10 +2,11 @@
 //! and Model Exchange in one binary, beside FMI 2.0's) over the same
 //! instance core ([`crate::instance`]). Like [`crate::fmi2`], it turns C
 //! arguments into core calls and says where each function is allowed
-//! ([`allowed`]); what FMI 3.0 adds at the boundary is here too: value
-//! references of the independent variable `time` and of the event
-//! indicators (variables in FMI 3.0, [`variables`]), enumerations read and
-//! written as Int64, and the functions of features the FMUs do not declare
+//! ([`allowed`]); what FMI 3.0 adds at the boundary is here too: its
+//! types ([`types::TYPES`]: the independent variable `time` and the event
+//! indicators are Float64 variables, enumerations read and written as
+//! Int64; the core checks each reference against them,
+//! [`crate::instance::typed`]), and the functions of features the FMUs do not declare
 //! (clocks, configuration mode, scheduled execution, binaries), which
 //! refuse with the reason.
 //!
@@ -21,7 +22,6 @@ pub mod allowed;
 pub mod exports;
 pub mod log;
 pub mod types;
-pub mod variables;
 
 use crate::instance::Vocabulary;
 
@@ -31,4 +31,5 @@ pub static VOCABULARY: Vocabulary = Vocabulary {
     model_exchange: "fmi3InstantiateModelExchange",
     after_internal_error: "fmi3Reset and fmi3FreeInstance",
     stop_time: "fmi3EnterInitializationMode (stopTimeDefined = true)",
+    types: &types::TYPES,
 };

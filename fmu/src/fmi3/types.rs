@@ -3,6 +3,7 @@
 //! C's `bool`, one byte; it is received as a byte (`u8`), so that a value
 //! other than 0 or 1 from a careless caller is not undefined behaviour.
 
+use crate::instance::{Kind, Types, ValueType};
 use std::ffi::{c_char, c_void};
 
 pub type Fmi3Instance = *mut c_void;
@@ -25,6 +26,28 @@ pub type LogMessage = unsafe extern "C" fn(Fmi3InstanceEnvironment, Status, Fmi3
 
 /// `fmi3IntermediateUpdateCallback` (never called: `providesIntermediateUpdate="false"`).
 pub type IntermediateUpdate = unsafe extern "C" fn(Fmi3InstanceEnvironment, f64, u8, u8, u8, u8, *mut u8, *mut f64);
+
+/// FMI 3.0's types of the core's kinds: `time` and the event indicators
+/// are Float64 variables, Integers Int32, Enumerations Int64.
+pub static TYPES: Types = Types {
+    of_kind: |kind| match kind {
+        Kind::Real | Kind::Derivative | Kind::Time | Kind::Indicator => "a Float64",
+        Kind::Integer => "an Int32",
+        Kind::Enumeration => "an Enumeration (read and written as Int64)",
+        Kind::Boolean => "a Boolean",
+    },
+    time_and_indicators: true,
+    time_is_set_by: "fmi3EnterInitializationMode sets the start time, fmi3SetTime the time in Model Exchange",
+    counts: ("nValueReferences", "nValues"),
+};
+
+/// The types that carry the FMUs' variables; the others have none.
+pub const FLOAT64: ValueType =
+    ValueType { name: "Float64", kinds: &[Kind::Real, Kind::Derivative, Kind::Time, Kind::Indicator] };
+pub const FLOAT64_OUTPUT: ValueType = ValueType { name: "Float64 output", kinds: &[Kind::Real] };
+pub const INT32: ValueType = ValueType { name: "Int32", kinds: &[Kind::Integer] };
+pub const INT64: ValueType = ValueType { name: "Int64 (an Enumeration)", kinds: &[Kind::Enumeration] };
+pub const BOOLEAN: ValueType = ValueType { name: "Boolean", kinds: &[Kind::Boolean] };
 
 /// `fmi3Boolean` for a Rust `bool`.
 pub fn flag(b: bool) -> Fmi3Boolean {

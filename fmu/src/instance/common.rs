@@ -255,8 +255,4 @@ impl Instance {
     pub fn variable_name(&self, vr: u32) -> Option<&'static str> {
         self.model.variable_name(vr)
     }
-
-    pub fn check_string_vrs(&self, vrs: &[u32]) -> Outcome {
-        self.model.check_string_vrs(vrs).map(|()| Status::Ok)
-    }
 }

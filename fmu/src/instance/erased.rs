@@ -16,7 +16,9 @@ use crate::model::Model;
 use std::any::Any;
 
 /// What a value reference names: a declared variable of one of the core's
-/// types (FMI 2.0's), or a state's derivative (Model Exchange).
+/// types (FMI 2.0's), a state's derivative (Model Exchange), or where the
+/// standard makes them variables (FMI 3.0, [`super::typed`]) the independent
+/// variable and an event indicator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Real,
@@ -24,6 +26,8 @@ pub enum Kind {
     Enumeration,
     Boolean,
     Derivative,
+    Time,
+    Indicator,
 }
 
 /// Everything the instance asks of a model.
@@ -46,8 +50,6 @@ pub trait Erased: Send + Stepper + Hybrid {
     fn get_real(&self, vrs: &[u32], out: &mut [f64]) -> Result<(), String>;
     fn get_integer(&self, vrs: &[u32], out: &mut [i32]) -> Result<(), String>;
     fn get_boolean(&self, vrs: &[u32], out: &mut [bool]) -> Result<(), String>;
-    /// Reject any string access: no model declares String variables.
-    fn check_string_vrs(&self, vrs: &[u32]) -> Result<(), String>;
     /// The model's rules, and in Co-Simulation its internal step's
     /// ([`Model::check_internal_step`]), in Model Exchange that interface's
     /// ([`Model::check_model_exchange`]).
@@ -150,16 +152,6 @@ impl<M: Model> Erased for ModelBox<M> {
 
     fn get_boolean(&self, vrs: &[u32], out: &mut [bool]) -> Result<(), String> {
         get_values!(self, vrs, out, Boolean, "Boolean")
-    }
-
-    fn check_string_vrs(&self, vrs: &[u32]) -> Result<(), String> {
-        match vrs.first() {
-            None => Ok(()),
-            Some(&vr) => match lookup::<M>(vr) {
-                Ok(v) => Err(wrong_type(v, vr, "String")),
-                Err(e) => Err(e),
-            },
-        }
     }
 
     fn check(&self, co_simulation: bool) -> Result<(), String> {

@@ -13,6 +13,7 @@ use super::log::{self, Log, Status};
 use super::phase::{Allowed, Phase, CO_SIMULATION_ONLY, MODEL_EXCHANGE_ONLY};
 use super::snapshot::Snapshot;
 use super::step::Clock;
+use super::words::Vocabulary;
 
 /// Passes of an event iteration that still change the discrete state
 /// before the iteration gives up with an error (a contact logic that
@@ -24,17 +25,6 @@ pub const MAX_EVENT_ITERATIONS: u32 = 100;
 pub enum Interface {
     CoSimulation,
     ModelExchange,
-}
-
-/// How the binding's standard names what the core's messages refer to.
-pub struct Vocabulary {
-    /// How an instance was created for each interface, e.g. `fmuType fmi2CoSimulation`.
-    pub co_simulation: &'static str,
-    pub model_exchange: &'static str,
-    /// The functions still allowed after an internal error.
-    pub after_internal_error: &'static str,
-    /// Where a stop time comes from.
-    pub stop_time: &'static str,
 }
 
 /// The earliest time that may be set after `committed` (see [`Instance::commit`]).

@@ -8,7 +8,8 @@
 //! [`machine`] holds the [`Instance`] and how a call is admitted; the calls
 //! are grouped by interface: [`common`] what both share, [`co_simulation`]
 //! the step, [`model_exchange`] the hybrid bookkeeping, [`fmu_state`]
-//! saving, restoring and serializing. Below them, the model side behind one
+//! saving, restoring and serializing; [`typed`] the values in a
+//! standard's types, which it names in [`words`]. Below them, the model side behind one
 //! object ([`erased`]): values ([`access`]), the step ([`step`]), the hybrid
 //! form ([`hybrid`]), the model and its start values ([`model_box`]).
 
@@ -30,11 +31,15 @@ pub mod model_exchange;
 pub mod phase;
 pub mod snapshot;
 pub mod step;
+pub mod typed;
+pub mod words;
 
 pub use erased::{Erased, Kind};
 pub use float_host::{FloatCheck, FloatHost, InHost};
 pub use log::{Log, Sink, Status};
-pub use machine::{CoSimulationEvents, Instance, Interface, Outcome, Vocabulary, INSTANCE_MAGIC};
+pub use machine::{CoSimulationEvents, Instance, Interface, Outcome, INSTANCE_MAGIC};
 pub use model_box::ModelBox;
 pub use phase::{Allowed, Phase};
 pub use step::StepEnd;
+pub use typed::Access;
+pub use words::{Types, ValueType, Vocabulary, CORE_TYPES};

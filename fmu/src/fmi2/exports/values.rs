@@ -22,7 +22,7 @@ crate::ffi::export::handle_exports! { Fmi2Component =>
         };
     /// No String variables: every value reference is refused by name.
     fn fmi2GetString(vr: *const Fmi2ValueReference, nvr: usize, value: *mut Fmi2String) host allowed::GET
-        => |comp, vr = slice(nvr, "vr"), value = slice_mut(nvr, "value")| comp.check_string_vrs(vr);
+        => |comp, vr = slice(nvr, "vr"), value = slice_mut(nvr, "value")| comp.none_of_type(vr, "String");
 }
 
 crate::ffi::export::handle_exports! { Fmi2Component =>
@@ -42,5 +42,5 @@ crate::ffi::export::handle_exports! { Fmi2Component =>
             })
         };
     fn fmi2SetString(vr: *const Fmi2ValueReference, nvr: usize, value: *const Fmi2String) host allowed::SET
-        => |comp, vr = slice(nvr, "vr"), value = slice(nvr, "value")| comp.check_string_vrs(vr);
+        => |comp, vr = slice(nvr, "vr"), value = slice(nvr, "value")| comp.none_of_type(vr, "String");
 }

@@ -14,7 +14,10 @@ crate::ffi::export::handle_exports! { Fmi3Instance =>
         values: *mut Fmi3Float64,
         n_values: usize
     ) computes allowed::OUTPUT_DERIVATIVES
-        => |comp, vr = slice(nvr, "valueReferences"), orders = slice(nvr, "orders"), values = slice_mut(n_values, "values")| variables::get_output_derivatives(comp, vr, orders, values);
+        => |comp, vr = slice(nvr, "valueReferences"), orders = slice(nvr, "orders"), values = slice_mut(n_values, "values")| {
+            comp.check_type(vr, n_values, &FLOAT64_OUTPUT, Access::Get)?;
+            comp.get_output_derivatives(vr, orders, values)
+        };
 }
 
 crate::ffi::export::handle_exports! { Fmi3Instance =>

@@ -8,13 +8,12 @@ pub(super) use crate::ffi::float_env::CallEnv;
 /// The model the tests name to the rows that know one (`crate::ffi::known`).
 #[cfg(test)]
 pub(super) use crate::ffi::known::AnyModel;
-pub(super) use crate::ffi::{instance, Exported};
+pub(super) use crate::ffi::{instance, scratch, Exported};
 pub(super) use crate::fmi3::allowed;
 pub(super) use crate::fmi3::log;
 pub(super) use crate::fmi3::types::*;
-pub(super) use crate::fmi3::variables;
 pub(super) use crate::fmi3::VOCABULARY;
 pub(super) use crate::instance::snapshot::Handle;
-pub(super) use crate::instance::{CoSimulationEvents, Instance, Interface};
+pub(super) use crate::instance::{Access, CoSimulationEvents, Instance, Interface, Outcome, ValueType};
 pub(super) use std::ffi::c_void;
 pub(super) use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -9,26 +9,76 @@ use super::ffi::*;
 
 crate::ffi::export::handle_exports! { Fmi3Instance =>
     /// As `fmi2GetReal`: one value of a variable stored in a field, in the
-    /// host's environment ([`crate::ffi::hot::get_one_float64`]).
+    /// host's environment ([`crate::ffi::hot::get_one_float64`]); also
+    /// `time` and the event indicators.
     fn fmi3GetFloat64<K>(vr: *const Fmi3ValueReference, nvr: usize, values: *mut f64, n_values: usize) [first get_one_float64] computes allowed::GET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_float64(comp, vr, values);
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| {
+            comp.check_type(vr, n_values, &FLOAT64, Access::Get)?;
+            comp.get_float(vr, values)
+        };
     /// As `fmi2SetReal`: one value of an input stored as it is, with no
     /// range, in the host's environment ([`crate::ffi::hot::set_one_float64`]).
     fn fmi3SetFloat64<K>(vr: *const Fmi3ValueReference, nvr: usize, values: *const f64, n_values: usize) [first set_one_float64] computes allowed::SET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| variables::set_float64(comp, vr, values);
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| {
+            comp.check_type(vr, n_values, &FLOAT64, Access::Set)?;
+            comp.set_real(vr, values)
+        };
     fn fmi3GetInt32(vr: *const Fmi3ValueReference, nvr: usize, values: *mut i32, n_values: usize) computes allowed::GET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_int32(comp, vr, values);
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| {
+            comp.check_type(vr, n_values, &INT32, Access::Get)?;
+            comp.get_integer(vr, values)
+        };
     fn fmi3SetInt32(vr: *const Fmi3ValueReference, nvr: usize, values: *const i32, n_values: usize) computes allowed::SET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| variables::set_int32(comp, vr, values);
-    /// The only Int64 variables are the enumerations.
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| {
+            comp.check_type(vr, n_values, &INT32, Access::Set)?;
+            comp.set_integer(vr, values)
+        };
+    /// The only Int64 variables are the enumerations, held as Integers.
     fn fmi3GetInt64(vr: *const Fmi3ValueReference, nvr: usize, values: *mut i64, n_values: usize) computes allowed::GET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_int64(comp, vr, values);
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| {
+            comp.check_type(vr, n_values, &INT64, Access::Get)?;
+            scratch(nvr, |narrow: &mut [i32]| {
+                let status = comp.get_integer(vr, narrow)?;
+                values.iter_mut().zip(narrow.iter()).for_each(|(to, &from)| *to = from.into());
+                Ok(status)
+            })
+        };
     fn fmi3SetInt64(vr: *const Fmi3ValueReference, nvr: usize, values: *const i64, n_values: usize) computes allowed::SET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| variables::set_int64(comp, vr, values);
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| {
+            comp.check_type(vr, n_values, &INT64, Access::Set)?;
+            scratch(nvr, |narrow: &mut [i32]| {
+                for ((to, &from), &vr) in narrow.iter_mut().zip(values).zip(vr) {
+                    // Out of i32's range is no item of any enumeration.
+                    *to = i32::try_from(from).map_err(|_| {
+                        format!("{} = {from} rejected: not an item of its Enumeration", comp.variable_name(vr).unwrap_or("?"))
+                    })?;
+                }
+                comp.set_integer(vr, narrow)
+            })
+        };
     fn fmi3GetBoolean(vr: *const Fmi3ValueReference, nvr: usize, values: *mut Fmi3Boolean, n_values: usize) computes allowed::GET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| variables::get_boolean(comp, vr, values);
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice_mut(n_values, "values")| {
+            comp.check_type(vr, n_values, &BOOLEAN, Access::Get)?;
+            scratch(nvr, |flags: &mut [bool]| {
+                let status = comp.get_boolean(vr, flags)?;
+                values.iter_mut().zip(flags.iter()).for_each(|(to, &from)| *to = flag(from));
+                Ok(status)
+            })
+        };
     fn fmi3SetBoolean(vr: *const Fmi3ValueReference, nvr: usize, values: *const Fmi3Boolean, n_values: usize) computes allowed::SET
-        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| variables::set_boolean(comp, vr, values);
+        => |comp, vr = slice(nvr, "valueReferences"), values = slice(n_values, "values")| {
+            comp.check_type(vr, n_values, &BOOLEAN, Access::Set)?;
+            scratch(nvr, |flags: &mut [bool]| {
+                flags.iter_mut().zip(values).for_each(|(to, &from)| *to = from != FMI3_FALSE);
+                comp.set_boolean(vr, flags)
+            })
+        };
+}
+
+/// Every one of `vrs` refused as not of `type_name`, with one value each.
+fn no_values(comp: &Instance, vrs: &[u32], n_values: usize, type_name: &'static str) -> Outcome {
+    comp.check_type(vrs, n_values, &ValueType { name: type_name, kinds: &[] }, Access::Get)?;
+    comp.none_of_type(vrs, type_name)
 }
 
 /// Getters and setters of a type without variables: every value reference
@@ -37,9 +87,9 @@ macro_rules! no_variables_of_type {
     ($($get:ident, $set:ident, $t:ty, $type_name:literal;)*) => {$(
         crate::ffi::export::handle_exports! { Fmi3Instance =>
             fn $get(vr: *const Fmi3ValueReference, nvr: usize, _values: *mut $t, n_values: usize) host allowed::GET
-                => |comp, vr = slice(nvr, "valueReferences")| variables::no_values(comp, vr, n_values, $type_name);
+                => |comp, vr = slice(nvr, "valueReferences")| no_values(comp, vr, n_values, $type_name);
             fn $set(vr: *const Fmi3ValueReference, nvr: usize, _values: *const $t, n_values: usize) host allowed::SET
-                => |comp, vr = slice(nvr, "valueReferences")| variables::no_values(comp, vr, n_values, $type_name);
+                => |comp, vr = slice(nvr, "valueReferences")| no_values(comp, vr, n_values, $type_name);
         }
     )*};
 }
@@ -63,19 +113,19 @@ crate::ffi::export::handle_exports! { Fmi3Instance =>
         _value_sizes: *mut usize,
         _values: *mut *const u8,
         n_values: usize
-    ) host allowed::GET => |comp, vr = slice(nvr, "valueReferences")| variables::no_values(comp, vr, n_values, "Binary");
+    ) host allowed::GET => |comp, vr = slice(nvr, "valueReferences")| no_values(comp, vr, n_values, "Binary");
     fn fmi3SetBinary(
         vr: *const Fmi3ValueReference,
         nvr: usize,
         _value_sizes: *const usize,
         _values: *const *const u8,
         n_values: usize
-    ) host allowed::SET => |comp, vr = slice(nvr, "valueReferences")| variables::no_values(comp, vr, n_values, "Binary");
+    ) host allowed::SET => |comp, vr = slice(nvr, "valueReferences")| no_values(comp, vr, n_values, "Binary");
     /// Clocks: one value per clock, no count of values.
     fn fmi3GetClock(vr: *const Fmi3ValueReference, nvr: usize, _values: *mut Fmi3Boolean) host allowed::GET
-        => |comp, vr = slice(nvr, "valueReferences")| variables::none_of_type(comp, vr, "Clock");
+        => |comp, vr = slice(nvr, "valueReferences")| comp.none_of_type(vr, "Clock");
     fn fmi3SetClock(vr: *const Fmi3ValueReference, nvr: usize, _values: *const Fmi3Boolean) host allowed::SET
-        => |comp, vr = slice(nvr, "valueReferences")| variables::none_of_type(comp, vr, "Clock");
+        => |comp, vr = slice(nvr, "valueReferences")| comp.none_of_type(vr, "Clock");
 }
 
 /// The clock functions of FMI 3.0 (intervals and shifts): no clocks.
@@ -83,7 +133,7 @@ macro_rules! no_clocks {
     ($($clock_function:ident($($arg:ident: $t:ty),*);)*) => {$(
         crate::ffi::export::handle_exports! { Fmi3Instance =>
             fn $clock_function(vr: *const Fmi3ValueReference, nvr: usize $(, $arg: $t)*) host allowed::ANY_BUT_FATAL
-                => |comp, vr = slice(nvr, "valueReferences")| variables::none_of_type(comp, vr, "Clock");
+                => |comp, vr = slice(nvr, "valueReferences")| comp.none_of_type(vr, "Clock");
         }
     )*};
 }
