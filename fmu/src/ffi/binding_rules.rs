@@ -37,7 +37,10 @@ pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) ->
         let close = format!("{}}}", &written[..written.len() - line.len()]);
         let end = lines[body..].iter().position(|l| l.trim_end() == close).expect("the closing brace") + body;
         let computes = !b.computes_nothing.contains(&name);
-        assert_eq!(enters(lines[body]), computes, "{name}: enters the default environment?");
+        // An instantiate function hands over to the shared one, which
+        // enters the environment first (`instantiate_enters_the_default_environment_first`).
+        let shared = lines[body..end].iter().any(|l| l.contains("instantiate(models,"));
+        assert_eq!(enters(lines[body]) || shared, computes, "{name}: enters the default environment?");
         let elsewhere = lines[body + 1..end].iter().any(|l| l.contains("CallEnv"));
         assert!(!elsewhere, "{name}: CallEnv only as the first line");
     }
@@ -56,13 +59,12 @@ pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) ->
 }
 
 /// The rows of `handle_exports!` in `b.source`: (name, `computes` or `host`),
-/// the word after the arguments' closing parenthesis. A row in a macro of
-/// the binding's (`fn $get(..)`) is named by its template.
+/// the word after the arguments' closing parenthesis; a row of a function
+/// written out (its signature only: `->` or `;` there) is not one.
 fn handle_rows(b: &Binding) -> Vec<(&str, &str)> {
     let row = format!("fn {}", b.prefix);
     let mut rows = Vec::new();
-    let starts = b.source.match_indices(&row).chain(b.source.match_indices("fn $")).map(|(at, _)| at);
-    for at in starts {
+    for (at, _) in b.source.match_indices(&row) {
         let line_start = b.source[..at].rfind('\n').map_or(0, |i| i + 1);
         if !b.source[line_start..at].trim().is_empty() {
             continue; // `pub unsafe extern "C" fn ...`: written out
@@ -89,7 +91,9 @@ fn handle_rows(b: &Binding) -> Vec<(&str, &str)> {
             words.next();
             word = words.next().unwrap_or("");
         }
-        rows.push((name, word));
+        if !(word.starts_with("->") || word.starts_with(';')) {
+            rows.push((name, word));
+        }
     }
     rows
 }
@@ -125,25 +129,20 @@ fn the_handle_rows_template_enters_the_environment_of_its_word() {
     let body = template.lines().skip_while(|l| !l.contains("let body = |instance")).nth(1).unwrap();
     assert_eq!(
         body.trim(),
-        "$crate::ffi::export::handle_exports!(@when $env instance $(|$when| $cond)?);",
+        "$crate::handle_exports!(@when $env instance $(|$when| $cond)?);",
         "the condition first in the body, before the conversions and the core call"
     );
     // The fast path of a `[first ..]` row first (in the host's environment,
     // `crate::ffi::hot`), then the row's environment first in its general path.
     let mut function = template.lines().skip_while(|l| !l.contains("pub unsafe extern \"C\" fn $name")).skip(1);
     let mut next = || function.next().unwrap().trim();
-    assert_eq!(
-        next(),
-        "$crate::ffi::export::handle_exports!(@first [$($first)?] [$($known)?] $env c $allowed, ($($arg),*));"
-    );
-    assert_eq!(next(), "$crate::ffi::export::handle_exports!(@rest [$($first)?] {");
-    assert_eq!(next(), "$crate::ffi::export::handle_exports!(@env $env);", "the environment first");
+    assert_eq!(next(), "$crate::handle_exports!(@first [$($first)?] [$($known)?] $env c $allowed, ($($arg),*));");
+    assert_eq!(next(), "$crate::handle_exports!(@rest [$($first)?] {");
+    assert_eq!(next(), "$crate::handle_exports!(@env $env);", "the environment first");
 }
 
 /// Every function of the binding has a row in its export table (`rows`),
-/// once: functions written out or as rows are found in the source, those a
-/// macro of `values.rs` writes in its invocations (`no_clocks!`'s
-/// `NAME(..);`, `no_variables_of_type!`'s `GET, SET, ..;`).
+/// once: the functions written out (a row of the table writes the others).
 pub fn every_binding_function_has_a_row(b: &Binding, rows: &[&str]) {
     let unique: std::collections::BTreeSet<&str> = rows.iter().copied().collect();
     assert_eq!(unique.len(), rows.len(), "a function with two rows");
@@ -155,16 +154,21 @@ pub fn every_binding_function_has_a_row(b: &Binding, rows: &[&str]) {
     for line in b.source.lines().map(str::trim) {
         if let Some(at) = line.find(&written).filter(|_| line.starts_with("pub ")) {
             defined.insert(name(&line[at + 3..]));
-        } else if line.starts_with(b.prefix) && line.ends_with(';') {
-            // A line of a macro's invocation: `no_clocks!`'s `NAME(..);`,
-            // `no_variables_of_type!`'s `GET, SET, ..;`.
-            defined.extend(line.split(", ").take(2).map(name).filter(|f| f.starts_with(b.prefix)));
-        } else if line.starts_with(&written) {
-            // A row of `handle_exports!`.
-            defined.insert(name(&line[3..]));
         }
     }
     defined.remove("");
     let missing: Vec<&&str> = defined.iter().filter(|f| !unique.contains(**f)).collect();
-    assert!(missing.is_empty(), "binding functions without a row in table.rs: {missing:?}");
+    assert!(missing.is_empty(), "functions written out without a row in the table: {missing:?}");
+}
+
+/// The instantiate function both standards hand over to
+/// (`crate::ffi::instantiate`) enters the default environment as its first
+/// statement, before the panic guard and the standard's logger.
+#[test]
+fn instantiate_enters_the_default_environment_first() {
+    let source = include_str!("mod.rs");
+    let function = &source[source.find("pub unsafe fn instantiate(").expect("the shared instantiate")..];
+    let body = &function[function.find(") -> *mut c_void {").expect("its body") + 18..];
+    let first = body.lines().map(str::trim).find(|l| !l.is_empty()).expect("a statement");
+    assert_eq!(first, "let _env = float_env::CallEnv::enter();");
 }

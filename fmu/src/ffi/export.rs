@@ -1,7 +1,10 @@
-//! How a model's binary gets its C functions: [`export_model!`](crate::export_model)
-//! writes, from each binding's table (`fmi2/exports/table.rs`,
-//! `fmi3/exports/table.rs`), one `#[no_mangle]` function per row that hands
-//! its arguments to the binding's function of the same name. The call
+//! How the C functions are written. A standard's table (`fmi2/exports/table.rs`,
+//! `fmi3/exports/table.rs`) is its export files' rows, each file's in a
+//! macro of its own: [`handle_exports!`](crate::handle_exports) writes the
+//! binding's function from each row in its file, and
+//! [`export_model!`](crate::export_model) writes into a model's binary one
+//! `#[no_mangle]` function per row that hands its arguments to the
+//! binding's function of the same name. The call
 //! environment, the panic guard and the checks are the binding's; the
 //! forwarding function is inlined away. What the binary holds is then its
 //! model's code only: the instantiate rows pass the one [`Exported`](crate::ffi::Exported)
@@ -16,26 +19,54 @@ macro_rules! export_model {
     ($model:ty, $guid:literal) => {
         /// The model this binary exports, and only it.
         static MODELS: [$crate::ffi::Exported; 1] = [$crate::ffi::Exported::of::<$model>($guid)];
-        $crate::fmi2_table!(forward_exports { fmi2, MODELS, $model });
-        $crate::fmi3_table!(forward_exports { fmi3, MODELS, $model });
+        $crate::export_model!(@standard fmi2, fmi2_table, Fmi2Component, $model);
+        $crate::export_model!(@standard fmi3, fmi3_table, Fmi3Instance, $model);
     };
-}
-
-/// One standard's rows as forwarding `#[no_mangle]` functions, in a module
-/// named after the standard (the symbols are global whatever the module).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! forward_exports {
-    ($std:ident, $models:ident, $model:ty ; $($rows:tt)*) => {
+    // One standard's rows as forwarding `#[no_mangle]` functions, in a
+    // module named after the standard (the symbols are global whatever the module).
+    (@standard $std:ident, $table:ident, $handle:ident, $model:ty) => {
         #[allow(non_snake_case, unused_imports, clippy::missing_safety_doc, clippy::too_many_arguments)]
         mod $std {
             use ::std::ffi::{c_char, c_int, c_void};
             use $crate::$std::types::*;
-            $crate::forward_exports!(@rows $std, $models, $model ; $($rows)*);
+            $crate::$table!(forward_exports { forward($std, MODELS, $model, $handle) ; });
         }
     };
-    (@rows $std:ident, $models:ident, $model:ty ;) => {};
-    (@rows $std:ident, $models:ident, $model:ty ; models fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty; $($rest:tt)*) => {
+}
+
+/// One table's rows (see [`handle_exports!`]) as `#[no_mangle]` functions
+/// of a model's binary, each handing its arguments to the binding's
+/// function of the same name (`forward(..)`), or their names (`names(v)`:
+/// pushed onto `v`, for the tests). A function written out has a row of
+/// its signature only; `models fn`: it also takes the binary's models.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! forward_exports {
+    ($mode:ident $args:tt ;) => {};
+    ($mode:ident $args:tt ; models fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty; $($rest:tt)*) => {
+        $crate::forward_exports!(@$mode $args models $name ($($arg: $ty),*) -> $ret);
+        $crate::forward_exports!($mode $args ; $($rest)*);
+    };
+    ($mode:ident $args:tt ; fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; $($rest:tt)*) => {
+        $crate::forward_exports!(@$mode $args plain $name ($($arg: $ty),*) $(-> $ret)?);
+        $crate::forward_exports!($mode $args ; $($rest)*);
+    };
+    ($mode:ident $args:tt ; $(#[$meta:meta])*
+        fn $name:ident $(<$known:ident>)? ($($arg:ident: $t:ty),*) $([first $first:ident])? $env:ident $allowed:expr $(, when |$when:ident| $cond:expr)?
+            => |$comp:pat_param $(, $p:ident = $conv:ident($($conv_arg:expr),*))*| $body:expr; $($rest:tt)*) => {
+        $crate::forward_exports!(@$mode $args row [$($known)?] $name ($($arg: $t),*));
+        $crate::forward_exports!($mode $args ; $($rest)*);
+    };
+    (@names ($names:ident) $form:ident $($row:tt)*) => {
+        $crate::forward_exports!(@name $names $($row)*);
+    };
+    (@name $names:ident [$($known:ident)?] $name:ident $($signature:tt)*) => {
+        $names.push(stringify!($name));
+    };
+    (@name $names:ident $name:ident $($signature:tt)*) => {
+        $names.push(stringify!($name));
+    };
+    (@forward ($std:ident, $models:ident, $model:ty, $handle:ty) models $name:ident ($($arg:ident: $ty:ty),*) -> $ret:ty) => {
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> $ret {
             // SAFETY: the importer's arguments, unchanged, to the binding's
@@ -43,39 +74,32 @@ macro_rules! forward_exports {
             // function), which checks each of them.
             unsafe { $crate::$std::exports::$name(&super::$models, $($arg),*) }
         }
-        $crate::forward_exports!(@rows $std, $models, $model ; $($rest)*);
     };
-    (@rows $std:ident, $models:ident, $model:ty ; known fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty; $($rest:tt)*) => {
-        #[no_mangle]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) -> $ret {
-            // SAFETY: as above, to the binding's function that knows this
-            // binary's model (`crate::ffi::known`).
-            unsafe { $crate::$std::exports::$name::<$model>($($arg),*) }
-        }
-        $crate::forward_exports!(@rows $std, $models, $model ; $($rest)*);
-    };
-    (@rows $std:ident, $models:ident, $model:ty ; fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; $($rest:tt)*) => {
+    (@forward ($std:ident, $models:ident, $model:ty, $handle:ty) plain $name:ident ($($arg:ident: $ty:ty),*) $(-> $ret:ty)?) => {
         #[no_mangle]
         pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
             // SAFETY: as above: the arguments unchanged to the binding's
             // function of the same name and contract.
             unsafe { $crate::$std::exports::$name($($arg),*) }
         }
-        $crate::forward_exports!(@rows $std, $models, $model ; $($rest)*);
     };
-}
-
-/// The names of one table's rows, in order (for the tests).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! export_names {
-    ( ; $($(models)? $(known)? fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?;)*) => {
-        &[$(stringify!($name)),*]
+    // A row: the handle first, the status returned.
+    (@forward ($std:ident, $models:ident, $model:ty, $handle:ty) row [] $name:ident ($($arg:ident: $t:ty),*)) => {
+        $crate::forward_exports!(@forward ($std, $models, $model, $handle) plain $name (c: $handle $(, $arg: $t)*) -> Status);
+    };
+    (@forward ($std:ident, $models:ident, $model:ty, $handle:ty) row [$known:ident] $name:ident ($($arg:ident: $t:ty),*)) => {
+        #[no_mangle]
+        pub unsafe extern "C" fn $name(c: $handle $(, $arg: $t)*) -> Status {
+            // SAFETY: as above, to the binding's function that knows this
+            // binary's model (`crate::ffi::known`).
+            unsafe { $crate::$std::exports::$name::<$model>(c $(, $arg)*) }
+        }
     };
 }
 
 /// The binding functions as rows: each the C name and its arguments but the
-/// handle, then its floating-point environment:
+/// handle, then its floating-point environment (a row of a function written
+/// out is its signature alone, skipped here):
 ///
 /// - `computes`: the call enters IEEE 754's default floating-point
 ///   environment first ([`CallEnv`](crate::ffi::float_env::CallEnv));
@@ -127,20 +151,28 @@ macro_rules! export_names {
 /// the pointer checks and the environment rule hold by construction; what
 /// a row must get right is which count goes with which array, as the
 /// standard's signature says.
+#[doc(hidden)]
+#[macro_export]
 macro_rules! handle_exports {
-    ($handle:ty => $(
+    ($handle:ty =>) => {};
+    // A function written out: its signature's row is the table's, for `forward_exports!`.
+    ($handle:ty => $(models)? fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; $($rest:tt)*) => {
+        $crate::handle_exports!($handle => $($rest)*);
+    };
+    ($handle:ty =>
         $(#[$meta:meta])*
         fn $name:ident $(<$known:ident>)? ($($arg:ident: $t:ty),*) $([first $first:ident])? $env:ident $allowed:expr $(, when |$when:ident| $cond:expr)?
             => |$comp:pat_param $(, $p:ident = $conv:ident($($conv_arg:expr),*))*| $body:expr;
-    )*) => {$(
+        $($rest:tt)*
+    ) => {
         $(#[$meta])*
         #[inline]
         pub unsafe extern "C" fn $name $(<$known: $crate::ffi::known::Known>)? (c: $handle $(, $arg: $t)*) -> Status {
-            $crate::ffi::export::handle_exports!(@first [$($first)?] [$($known)?] $env c $allowed, ($($arg),*));
-            $crate::ffi::export::handle_exports!(@rest [$($first)?] {
-                $crate::ffi::export::handle_exports!(@env $env);
+            $crate::handle_exports!(@first [$($first)?] [$($known)?] $env c $allowed, ($($arg),*));
+            $crate::handle_exports!(@rest [$($first)?] {
+                $crate::handle_exports!(@env $env);
                 let body = |instance: &mut Instance| -> $crate::instance::Outcome {
-                    $crate::ffi::export::handle_exports!(@when $env instance $(|$when| $cond)?);
+                    $crate::handle_exports!(@when $env instance $(|$when| $cond)?);
                     let $comp = instance;
                     $(
                         #[allow(unused_variables)] // checked, but not every row writes it
@@ -150,10 +182,11 @@ macro_rules! handle_exports {
                     $body
                 };
                 // SAFETY: `c` is checked by `with` (NULL, alignment, magic); `body` dereferences no pointer but through the row's conversions above.
-                unsafe { $crate::ffi::export::handle_exports!(@with $env)(c, stringify!($name), $allowed, body) }
+                unsafe { $crate::handle_exports!(@with $env)(c, stringify!($name), $allowed, body) }
             })
         }
-    )*};
+        $crate::handle_exports!($handle => $($rest)*);
+    };
     // After a fast path, the row's general path in a function of its own, so
     // that the fast path's function saves no register it does not use.
     (@rest [] { $($rest:tt)* }) => {{ $($rest)* }};
@@ -163,16 +196,16 @@ macro_rules! handle_exports {
     // call to the row.
     (@first [] [$($known:ident)?] $env:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {};
     (@first [$first:ident] [$($known:ident)?] $env:ident $c:ident $allowed:expr, ($($arg:ident),*)) => {
-        $crate::ffi::export::handle_exports!(@first_checked [$first] [$($known)?] $env $c $allowed, ($($arg),*));
+        $crate::handle_exports!(@first_checked [$first] [$($known)?] $env $c $allowed, ($($arg),*));
     };
     (@first_checked [$first:ident] [$($known:ident)?] computes_if $($rest:tt)*) => {
-        $crate::ffi::export::handle_exports!(@fast $first [$($known)?] $($rest)*);
+        $crate::handle_exports!(@fast $first [$($known)?] $($rest)*);
     };
     (@first_checked [$first:ident] [$($known:ident)?] checks_if $($rest:tt)*) => {
-        $crate::ffi::export::handle_exports!(@fast $first [$($known)?] $($rest)*);
+        $crate::handle_exports!(@fast $first [$($known)?] $($rest)*);
     };
     (@first_checked [$first:ident] [$($known:ident)?] computes $($rest:tt)*) => {
-        $crate::ffi::export::handle_exports!(@fast $first [$($known)?] $($rest)*);
+        $crate::handle_exports!(@fast $first [$($known)?] $($rest)*);
     };
     (@first_checked [$first:ident] [$($known:ident)?] $env:ident $($rest:tt)*) => {
         compile_error!("`first` only on a row that computes: the fast path is what runs in the host's environment");
@@ -254,7 +287,6 @@ macro_rules! handle_exports {
         $crate::ffi::with_shared
     };
 }
-pub(crate) use handle_exports;
 
 /// A row's general path after its fast path failed ([`handle_exports!`]'s
 /// `[first ..]`): out of line.

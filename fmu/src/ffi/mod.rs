@@ -229,53 +229,63 @@ pub fn scratch<T: Copy + Default, R>(n: usize, f: impl FnOnce(&mut [T]) -> R) ->
     }
 }
 
-/// What both standards' instantiate functions do once they have a logger:
-/// the instance name checked, then the interface (`interface`: the one
-/// asked for, or why the call is refused), then the token (`token_what`:
-/// the standard's name for it) and the model it names among `models`; a
-/// new instance as the handle, or NULL with the reason logged as an error
-/// of `function`.
+/// An instantiate function of either standard, whole: in IEEE 754's
+/// default environment with panics caught, the standard's logger made
+/// (`log`; none: NULL at once, nobody to tell), the instance name checked,
+/// then the interface (`interface`: the one asked for, or why the call is
+/// refused), then the token (`token_what`: the standard's name for it) and
+/// the model it names among `models`; a new instance with Co-Simulation's
+/// `events` as the handle, or NULL with the reason logged as an error of
+/// `function`.
 ///
 /// # Safety
-/// `instance_name` and `token` are NULL or NUL-terminated strings.
+/// `instance_name` and `token` are NULL or NUL-terminated strings; `log`
+/// dereferences only what the standard's contract says is valid.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn instantiate(
     models: &[Exported],
     function: &str,
-    log: crate::instance::log::Log,
+    log: impl FnOnce() -> Option<crate::instance::log::Log>,
     words: &'static crate::instance::Vocabulary,
     instance_name: *const std::ffi::c_char,
     interface: Result<Interface, String>,
-    token: *const std::ffi::c_char,
-    token_what: &str,
+    events: crate::instance::CoSimulationEvents,
+    (token, token_what): (*const std::ffi::c_char, &str),
 ) -> *mut c_void {
-    let refuse = |message: String| {
-        log.emit(Status::Error, crate::instance::log::ERROR, &format!("{function}: {message}"));
-        std::ptr::null_mut()
-    };
-    if instance_name.is_null() {
-        return refuse("instanceName is NULL".into());
-    }
-    // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
-    let name = unsafe { std::ffi::CStr::from_ptr(instance_name) }.to_string_lossy();
-    if name.trim().is_empty() {
-        // FMI 2.0, 2.1.5; FMI 3.0, 2.3.1: a non-empty string.
-        return refuse(format!("instanceName \"{}\" rejected: must not be empty or blank", name.escape_default()));
-    }
-    let interface = match interface {
-        Ok(interface) => interface,
-        Err(message) => return refuse(message),
-    };
-    if token.is_null() {
-        return refuse(format!("{token_what} is NULL"));
-    }
-    // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
-    let token = unsafe { std::ffi::CStr::from_ptr(token) }.to_string_lossy();
-    let (guid, model) = match model_for(models, &token, token_what, interface, words) {
-        Ok(found) => found,
-        Err(message) => return refuse(message),
-    };
-    Box::into_raw(Box::new(Instance::new(log, words, guid, model, interface))) as *mut c_void
+    let _env = float_env::CallEnv::enter();
+    let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let log = log()?;
+        let refuse = |message: String| {
+            log.emit(Status::Error, crate::instance::log::ERROR, &format!("{function}: {message}"));
+            None
+        };
+        if instance_name.is_null() {
+            return refuse("instanceName is NULL".into());
+        }
+        // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
+        let name = unsafe { std::ffi::CStr::from_ptr(instance_name) }.to_string_lossy();
+        if name.trim().is_empty() {
+            // FMI 2.0, 2.1.5; FMI 3.0, 2.3.1: a non-empty string.
+            return refuse(format!("instanceName \"{}\" rejected: must not be empty or blank", name.escape_default()));
+        }
+        let interface = match interface {
+            Ok(interface) => interface,
+            Err(message) => return refuse(message),
+        };
+        if token.is_null() {
+            return refuse(format!("{token_what} is NULL"));
+        }
+        // SAFETY: non-NULL (checked above), NUL-terminated by this function's contract.
+        let token = unsafe { std::ffi::CStr::from_ptr(token) }.to_string_lossy();
+        let (guid, model) = match model_for(models, &token, token_what, interface, words) {
+            Ok(found) => found,
+            Err(message) => return refuse(message),
+        };
+        let mut instance = Instance::new(log, words, guid, model, interface);
+        instance.co_simulation_events = events;
+        Some(Box::into_raw(Box::new(instance)) as *mut c_void)
+    }));
+    made.ok().flatten().unwrap_or(std::ptr::null_mut())
 }
 
 /// A model as a binary exports it: what an instantiate call needs of it,

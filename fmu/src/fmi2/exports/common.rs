@@ -15,14 +15,44 @@ pub extern "C" fn fmi2GetVersion() -> *const c_char {
     c"2.0".as_ptr()
 }
 
-crate::ffi::export::handle_exports! { Fmi2Component =>
-    fn fmi2SetDebugLogging(logging_on: Fmi2Boolean, n_categories: usize, categories: *const Fmi2String) host allowed::ANY_BUT_FATAL
-        => |comp, categories = strings(n_categories, "categories")| match comp.log.set(logging_on != FMI2_FALSE, &categories) {
-            Ok(()) => Ok(Status::Ok),
-            // Unknown names are a warning: the known ones were applied.
-            Err(unknown) => Ok(comp.fail("fmi2SetDebugLogging", Status::Warning, &unknown)),
-        };
+/// This file's rows of the FMI 2.0 export table ([`crate::fmi2_table!`]),
+/// written into the binding here and into a model's binary by
+/// [`crate::export_model!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! fmi2_common {
+    ($callback:ident { $($args:tt)* }) => {
+        $crate::$callback! { $($args)*
+            // Written out below: their signatures.
+            fn fmi2GetTypesPlatform() -> *const c_char;
+            fn fmi2GetVersion() -> *const c_char;
+            models fn fmi2Instantiate(instance_name: Fmi2String, fmu_type: c_int, guid: Fmi2String, resource_location: Fmi2String, functions: *const CallbackFunctions, visible: Fmi2Boolean, logging_on: Fmi2Boolean) -> Fmi2Component;
+            fn fmi2FreeInstance(c: Fmi2Component);
+            fn fmi2SetDebugLogging(logging_on: Fmi2Boolean, n_categories: usize, categories: *const Fmi2String) host allowed::ANY_BUT_FATAL
+                => |comp, categories = strings(n_categories, "categories")| match comp.log.set(logging_on != FMI2_FALSE, &categories) {
+                    Ok(()) => Ok(Status::Ok),
+                    // Unknown names are a warning: the known ones were applied.
+                    Err(unknown) => Ok(comp.fail("fmi2SetDebugLogging", Status::Warning, &unknown)),
+                };
+            fn fmi2SetupExperiment(
+                tolerance_defined: Fmi2Boolean,
+                tolerance: Fmi2Real,
+                start_time: Fmi2Real,
+                stop_time_defined: Fmi2Boolean,
+                stop_time: Fmi2Real
+            ) computes allowed::INSTANTIATED => |comp| comp.setup_experiment(
+                (tolerance_defined != FMI2_FALSE).then_some(tolerance),
+                start_time,
+                (stop_time_defined != FMI2_FALSE).then_some(stop_time),
+            );
+            fn fmi2EnterInitializationMode() computes allowed::INSTANTIATED => |comp| comp.enter_initialization_mode();
+            fn fmi2ExitInitializationMode() computes allowed::INITIALIZATION => |comp| comp.exit_initialization_mode();
+            fn fmi2Terminate() computes allowed::TERMINATE => |comp| comp.terminate();
+            fn fmi2Reset() computes allowed::RESET => |comp| comp.reset();
+        }
+    };
 }
+crate::fmi2_common!(handle_exports { Fmi2Component => });
 
 /// `models`: the models this library may instantiate (a model's binary:
 /// its own; in process: [`crate::ffi::registry_models`]); the rest are the
@@ -38,42 +68,21 @@ pub unsafe fn fmi2Instantiate(
     _visible: Fmi2Boolean,
     logging_on: Fmi2Boolean,
 ) -> Fmi2Component {
-    let _env = CallEnv::enter();
-    // SAFETY: the importer passes NULL or NUL-terminated strings and NULL or
-    // a callback struct (FMI 2.0, 2.1.5): `instantiate`'s contract.
-    catch_unwind(AssertUnwindSafe(|| unsafe {
-        instantiate(models, instance_name, fmu_type, guid, functions, logging_on)
-    }))
-    .unwrap_or(std::ptr::null_mut())
-}
-
-/// # Safety
-/// `instance_name` and `guid` are NULL or NUL-terminated strings;
-/// `functions` is NULL or points at a valid `fmi2CallbackFunctions`.
-unsafe fn instantiate(
-    models: &[Exported],
-    instance_name: Fmi2String,
-    fmu_type: c_int,
-    guid: Fmi2String,
-    functions: *const CallbackFunctions,
-    logging_on: Fmi2Boolean,
-) -> Fmi2Component {
-    if functions.is_null() {
-        return std::ptr::null_mut(); // no logger to tell
-    }
-    // SAFETY: non-NULL (checked above), valid by this function's contract.
-    let functions = unsafe { &*functions };
-    let Some(logger) = functions.logger else {
-        return std::ptr::null_mut();
+    // No callbacks or no logger: NULL, with nobody to tell.
+    // SAFETY: NULL or a valid `fmi2CallbackFunctions` (FMI 2.0, 2.1.5).
+    let log = || match unsafe { functions.as_ref() } {
+        Some(CallbackFunctions { logger: Some(logger), component_environment, .. }) => {
+            // The logger names the instance, even one refused for its name.
+            let name = if instance_name.is_null() {
+                CString::from(c"(null)")
+            } else {
+                // SAFETY: non-NULL, hence NUL-terminated (FMI 2.0, 2.1.5).
+                unsafe { CStr::from_ptr(instance_name) }.to_owned()
+            };
+            Some(log::to_logger(*logger, *component_environment, name, logging_on != FMI2_FALSE))
+        }
+        _ => None,
     };
-    // The logger names the instance, even one refused for its name.
-    let name = if instance_name.is_null() {
-        CString::from(c"(null)")
-    } else {
-        // SAFETY: non-NULL, hence NUL-terminated by this function's contract.
-        unsafe { CStr::from_ptr(instance_name) }.to_owned()
-    };
-    let log = log::to_logger(logger, functions.component_environment, name, logging_on != FMI2_FALSE);
     let interface = match fmu_type {
         FMI2_CO_SIMULATION => Ok(Interface::CoSimulation),
         FMI2_MODEL_EXCHANGE => Ok(Interface::ModelExchange),
@@ -82,9 +91,10 @@ unsafe fn instantiate(
              ({FMI2_CO_SIMULATION})"
         )),
     };
-    // SAFETY: this function's contract.
+    let (events, token) = (Default::default(), (guid, "fmuGUID"));
+    // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 2.0, 2.1.5): `instantiate`'s contract.
     unsafe {
-        crate::ffi::instantiate(models, "fmi2Instantiate", log, &VOCABULARY, instance_name, interface, guid, "fmuGUID")
+        crate::ffi::instantiate(models, "fmi2Instantiate", log, &VOCABULARY, instance_name, interface, events, token)
     }
 }
 
@@ -96,22 +106,4 @@ pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
         // the importer does not use `c` after fmi2FreeInstance.
         let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(c as *mut Instance) })));
     }
-}
-
-crate::ffi::export::handle_exports! { Fmi2Component =>
-    fn fmi2SetupExperiment(
-        tolerance_defined: Fmi2Boolean,
-        tolerance: Fmi2Real,
-        start_time: Fmi2Real,
-        stop_time_defined: Fmi2Boolean,
-        stop_time: Fmi2Real
-    ) computes allowed::INSTANTIATED => |comp| comp.setup_experiment(
-        (tolerance_defined != FMI2_FALSE).then_some(tolerance),
-        start_time,
-        (stop_time_defined != FMI2_FALSE).then_some(stop_time),
-    );
-    fn fmi2EnterInitializationMode() computes allowed::INSTANTIATED => |comp| comp.enter_initialization_mode();
-    fn fmi2ExitInitializationMode() computes allowed::INITIALIZATION => |comp| comp.exit_initialization_mode();
-    fn fmi2Terminate() computes allowed::TERMINATE => |comp| comp.terminate();
-    fn fmi2Reset() computes allowed::RESET => |comp| comp.reset();
 }

@@ -11,53 +11,64 @@ pub extern "C" fn fmi3GetVersion() -> *const std::ffi::c_char {
     c"3.0".as_ptr()
 }
 
-crate::ffi::export::handle_exports! { Fmi3Instance =>
-    fn fmi3SetDebugLogging(logging_on: Fmi3Boolean, n_categories: usize, categories: *const Fmi3String) host allowed::ANY_BUT_FATAL
-        => |comp, categories = strings(n_categories, "categories")| match comp.log.set(logging_on != FMI3_FALSE, &categories) {
-            Ok(()) => Ok(Status::Ok),
-            // Unknown names are a warning: the known ones were applied.
-            Err(unknown) => Ok(comp.fail("fmi3SetDebugLogging", Status::Warning, &unknown)),
-        };
+/// This file's rows of the FMI 3.0 export table ([`crate::fmi3_table!`]),
+/// written into the binding here and into a model's binary by
+/// [`crate::export_model!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! fmi3_common {
+    ($callback:ident { $($args:tt)* }) => {
+        $crate::$callback! { $($args)*
+            // Written out below: their signatures.
+            fn fmi3GetVersion() -> *const std::ffi::c_char;
+            models fn fmi3InstantiateModelExchange(instance_name: Fmi3String, instantiation_token: Fmi3String, resource_path: Fmi3String, visible: Fmi3Boolean, logging_on: Fmi3Boolean, environment: Fmi3InstanceEnvironment, log_message: Option<LogMessage>) -> Fmi3Instance;
+            models fn fmi3InstantiateCoSimulation(instance_name: Fmi3String, instantiation_token: Fmi3String, resource_path: Fmi3String, visible: Fmi3Boolean, logging_on: Fmi3Boolean, event_mode_used: Fmi3Boolean, early_return_allowed: Fmi3Boolean, required_intermediate_variables: *const Fmi3ValueReference, n_required_intermediate_variables: usize, environment: Fmi3InstanceEnvironment, log_message: Option<LogMessage>, intermediate_update: Option<IntermediateUpdate>) -> Fmi3Instance;
+            fn fmi3InstantiateScheduledExecution(instance_name: Fmi3String, instantiation_token: Fmi3String, resource_path: Fmi3String, visible: Fmi3Boolean, logging_on: Fmi3Boolean, environment: Fmi3InstanceEnvironment, log_message: Option<LogMessage>, clock_update: *mut c_void, lock_preemption: *mut c_void, unlock_preemption: *mut c_void) -> Fmi3Instance;
+            fn fmi3FreeInstance(c: Fmi3Instance);
+            fn fmi3SetDebugLogging(logging_on: Fmi3Boolean, n_categories: usize, categories: *const Fmi3String) host allowed::ANY_BUT_FATAL
+                => |comp, categories = strings(n_categories, "categories")| match comp.log.set(logging_on != FMI3_FALSE, &categories) {
+                    Ok(()) => Ok(Status::Ok),
+                    // Unknown names are a warning: the known ones were applied.
+                    Err(unknown) => Ok(comp.fail("fmi3SetDebugLogging", Status::Warning, &unknown)),
+                };
+            fn fmi3EnterInitializationMode(
+                tolerance_defined: Fmi3Boolean,
+                tolerance: Fmi3Float64,
+                start_time: Fmi3Float64,
+                stop_time_defined: Fmi3Boolean,
+                stop_time: Fmi3Float64
+            ) computes allowed::INSTANTIATED => |comp| {
+                comp.setup_experiment(
+                    (tolerance_defined != FMI3_FALSE).then_some(tolerance),
+                    start_time,
+                    (stop_time_defined != FMI3_FALSE).then_some(stop_time),
+                )?;
+                comp.enter_initialization_mode()
+            };
+            fn fmi3ExitInitializationMode() computes allowed::INITIALIZATION => |comp| comp.exit_initialization_mode();
+            fn fmi3EnterEventMode() computes allowed::ENTER_EVENT_MODE => |comp| match comp.interface {
+                Interface::ModelExchange => comp.enter_event_mode(),
+                Interface::CoSimulation => comp.enter_co_simulation_event_mode(),
+            };
+            fn fmi3Terminate() computes allowed::TERMINATE => |comp| comp.terminate();
+            fn fmi3Reset() computes allowed::RESET => |comp| comp.reset();
+            fn fmi3EnterConfigurationMode() host allowed::ANY_BUT_FATAL => |_| {
+                Err("no configuration mode: the FMU has no structural parameters".into())
+            };
+            fn fmi3ExitConfigurationMode() host allowed::ANY_BUT_FATAL => |_| {
+                Err("no configuration mode: the FMU has no structural parameters".into())
+            };
+        }
+    };
 }
+crate::fmi3_common!(handle_exports { Fmi3Instance => });
 
-/// What both instantiate functions share, after their own arguments (the
-/// C arguments they have in common, hence the count).
-///
-/// # Safety
-/// `instance_name` and `token` are NULL or NUL-terminated strings.
-#[allow(clippy::too_many_arguments)]
-unsafe fn instantiate(
-    models: &[Exported],
-    function: &str,
-    interface: Interface,
-    instance_name: Fmi3String,
-    token: Fmi3String,
-    environment: Fmi3InstanceEnvironment,
-    log_message: Option<LogMessage>,
-    logging_on: Fmi3Boolean,
-    refusal: Option<String>,
-) -> Fmi3Instance {
-    // A NULL callback is allowed (FMI 3.0, 2.3.1): the instance logs nothing.
-    let log = match log_message {
+/// The importer's logger (a NULL callback is allowed, FMI 3.0, 2.3.1: the
+/// instance logs nothing).
+fn logger(log_message: Option<LogMessage>, environment: Fmi3InstanceEnvironment, logging_on: Fmi3Boolean) -> log::Log {
+    match log_message {
         Some(callback) => log::to_callback(callback, environment, logging_on != FMI3_FALSE),
         None => log::Log::silent(),
-    };
-    let interface = match refusal {
-        Some(message) => Err(message),
-        None => Ok(interface),
-    };
-    // SAFETY: this function's contract.
-    unsafe {
-        crate::ffi::instantiate(
-            models,
-            function,
-            log,
-            &VOCABULARY,
-            instance_name,
-            interface,
-            token,
-            "instantiationToken",
-        )
     }
 }
 
@@ -73,22 +84,13 @@ pub unsafe fn fmi3InstantiateModelExchange(
     environment: Fmi3InstanceEnvironment,
     log_message: Option<LogMessage>,
 ) -> Fmi3Instance {
-    let _env = CallEnv::enter();
+    let log = || Some(logger(log_message, environment, logging_on));
+    let (interface, events) = (Ok(Interface::ModelExchange), CoSimulationEvents::default());
+    let token = (instantiation_token, "instantiationToken");
     // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
-    catch_unwind(AssertUnwindSafe(|| unsafe {
-        instantiate(
-            models,
-            "fmi3InstantiateModelExchange",
-            Interface::ModelExchange,
-            instance_name,
-            instantiation_token,
-            environment,
-            log_message,
-            logging_on,
-            None,
-        )
-    }))
-    .unwrap_or(std::ptr::null_mut())
+    unsafe {
+        instantiate(models, "fmi3InstantiateModelExchange", log, &VOCABULARY, instance_name, interface, events, token)
+    }
 }
 
 /// `models`: as [`crate::fmi2::exports::fmi2Instantiate`]'s.
@@ -108,40 +110,21 @@ pub unsafe fn fmi3InstantiateCoSimulation(
     log_message: Option<LogMessage>,
     _intermediate_update: Option<IntermediateUpdate>,
 ) -> Fmi3Instance {
-    let _env = CallEnv::enter();
+    let log = || Some(logger(log_message, environment, logging_on));
     // What the model description does not declare is refused by name.
-    let refusal = if n_required_intermediate_variables > 0 {
-        Some(format!(
-            "nRequiredIntermediateVariables = {n_required_intermediate_variables} rejected: \
-             providesIntermediateUpdate=\"false\""
-        ))
-    } else {
-        None
+    let interface = match n_required_intermediate_variables {
+        0 => Ok(Interface::CoSimulation),
+        n => Err(format!("nRequiredIntermediateVariables = {n} rejected: providesIntermediateUpdate=\"false\"")),
     };
     let events = CoSimulationEvents {
         event_mode: event_mode_used != FMI3_FALSE,
         early_return: early_return_allowed != FMI3_FALSE,
     };
+    let token = (instantiation_token, "instantiationToken");
     // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
-    let c = catch_unwind(AssertUnwindSafe(|| unsafe {
-        instantiate(
-            models,
-            "fmi3InstantiateCoSimulation",
-            Interface::CoSimulation,
-            instance_name,
-            instantiation_token,
-            environment,
-            log_message,
-            logging_on,
-            refusal,
-        )
-    }))
-    .unwrap_or(std::ptr::null_mut());
-    // SAFETY: NULL or the instance just made, referenced nowhere else yet.
-    if let Some(comp) = unsafe { instance(c) } {
-        comp.co_simulation_events = events;
+    unsafe {
+        instantiate(models, "fmi3InstantiateCoSimulation", log, &VOCABULARY, instance_name, interface, events, token)
     }
-    c
 }
 
 /// Scheduled Execution is not offered (no `<ScheduledExecution>`): no
@@ -171,34 +154,4 @@ pub unsafe extern "C" fn fmi3FreeInstance(c: Fmi3Instance) {
         // the importer does not use `c` after fmi3FreeInstance.
         let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(c as *mut Instance) })));
     }
-}
-
-crate::ffi::export::handle_exports! { Fmi3Instance =>
-    fn fmi3EnterInitializationMode(
-        tolerance_defined: Fmi3Boolean,
-        tolerance: Fmi3Float64,
-        start_time: Fmi3Float64,
-        stop_time_defined: Fmi3Boolean,
-        stop_time: Fmi3Float64
-    ) computes allowed::INSTANTIATED => |comp| {
-        comp.setup_experiment(
-            (tolerance_defined != FMI3_FALSE).then_some(tolerance),
-            start_time,
-            (stop_time_defined != FMI3_FALSE).then_some(stop_time),
-        )?;
-        comp.enter_initialization_mode()
-    };
-    fn fmi3ExitInitializationMode() computes allowed::INITIALIZATION => |comp| comp.exit_initialization_mode();
-    fn fmi3EnterEventMode() computes allowed::ENTER_EVENT_MODE => |comp| match comp.interface {
-        Interface::ModelExchange => comp.enter_event_mode(),
-        Interface::CoSimulation => comp.enter_co_simulation_event_mode(),
-    };
-    fn fmi3Terminate() computes allowed::TERMINATE => |comp| comp.terminate();
-    fn fmi3Reset() computes allowed::RESET => |comp| comp.reset();
-    fn fmi3EnterConfigurationMode() host allowed::ANY_BUT_FATAL => |_| {
-        Err("no configuration mode: the FMU has no structural parameters".into())
-    };
-    fn fmi3ExitConfigurationMode() host allowed::ANY_BUT_FATAL => |_| {
-        Err("no configuration mode: the FMU has no structural parameters".into())
-    };
 }
