@@ -611,30 +611,14 @@ mod steps_in_a_flushing_host {
 
 #[cfg(test)]
 mod float_environment {
-    /// The functions that do no floating-point arithmetic and compare no
-    /// floating-point value (version strings, logging switches, status
-    /// flags, byte copies of FMU states, refusals): they run in the host's
-    /// environment, so that a host that flushes subnormals or rounds another
-    /// way pays nothing for them (issue 40). Every other export computes or
-    /// compares, and enters IEEE 754's default environment first.
-    pub const COMPUTES_NOTHING: &[&str] = &[
-        "fmi2GetTypesPlatform",
-        "fmi2GetVersion",
-        "fmi2SetDebugLogging",
-        "fmi2FreeInstance",
-        "fmi2FreeFMUstate",
-        "fmi2SerializedFMUstateSize",
-        "fmi2SerializeFMUstate",
-        "fmi2GetDirectionalDerivative",
-        "fmi2GetString",
-        "fmi2SetString",
-        "fmi2CancelStep",
-        "fmi2GetStatus",
-        "fmi2GetRealStatus",
-        "fmi2GetIntegerStatus",
-        "fmi2GetBooleanStatus",
-        "fmi2GetStringStatus",
-    ];
+    /// The functions written out that do no floating-point arithmetic and
+    /// compare no floating-point value: they run in the host's environment,
+    /// so that a host that flushes subnormals or rounds another way pays
+    /// nothing for them (issue 40). A row says the same by its word (`host`,
+    /// `crate::ffi::export`'s `handle_exports!`): status flags, byte copies
+    /// of FMU states, refusals. Every other export computes or compares, and
+    /// enters IEEE 754's default environment first.
+    pub const COMPUTES_NOTHING: &[&str] = &["fmi2GetTypesPlatform", "fmi2GetVersion", "fmi2FreeInstance"];
 
     /// This binding's export files and its rules' lists.
     pub fn binding() -> crate::ffi::binding_rules::Binding {
@@ -652,10 +636,11 @@ mod float_environment {
         }
     }
 
-    /// Every exported function enters the call's floating-point environment
-    /// before anything else (see [`crate::ffi::float_env::CallEnv`]), but
-    /// those of [`COMPUTES_NOTHING`], which never do: a function added
-    /// without it would compute in the host's modes.
+    /// Every exported function written out enters the call's
+    /// floating-point environment before anything else (see
+    /// [`crate::ffi::float_env::CallEnv`]), but those of
+    /// [`COMPUTES_NOTHING`], which never do: a function added without it
+    /// would compute in the host's modes. A row's word says its environment.
     #[test]
     fn every_export_that_computes_does_it_in_the_default_float_environment() {
         let exports = crate::ffi::binding_rules::every_export_that_computes_enters_the_default_environment(&binding());
