@@ -79,6 +79,33 @@ fn ours(id: &'static str, binary: &Path, dir: &Path) -> Result<Fmu> {
     })
 }
 
+/// The C yardsticks' model behind our FMI layer (`tests/yardstick`), with
+/// the yardsticks' calls: the FMI bookkeeping alone against theirs.
+const FIRST_ORDER: &str = "FirstOrderRust";
+const FIRST_ORDER_LABEL: &str = "the C FMUs' model, our FMI layer (`tests/yardstick`)";
+
+fn first_order(dir: &Path) -> Result<Fmu> {
+    let built = crate::util::cargo()
+        .current_dir(root())
+        .args(["build", "--release", "--locked", "-p", "fmu-yardstick", "--lib"])
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !built.success() {
+        return Err("cargo build -p fmu-yardstick failed".into());
+    }
+    let library = dir.join(format!("{FIRST_ORDER}.so"));
+    let binary = root().join("target/release/libfmu_yardstick.so");
+    std::fs::copy(&binary, &library).map_err(|e| format!("{}: {e}", binary.display()))?;
+    Ok(Fmu {
+        name: FIRST_ORDER,
+        library,
+        guid: "{first-order}".into(),
+        output: 1,
+        values: vec![(4, H), (2, 1.0)],
+        profiled: None,
+    })
+}
+
 /// `CALL_COST_BEFORE=<target dir>`: the target directory of an earlier
 /// build of this crate: one binary per model (`release/examples/lib<Model>.so`,
 /// and `profiled/release/examples/lib<Model>.so` built with line tables for
@@ -192,6 +219,7 @@ pub fn measure(binaries: &Path) -> Result<String> {
             values: vec![(4, H), (2, 1.0)],
             profiled: None,
         },
+        first_order(&dir)?,
         ours("HillFrictionInertia", &binary("HillFrictionInertia"), &dir)?,
         ours("ConventionalCoulombBaseline", &binary("ConventionalCoulombBaseline"), &dir)?,
     ];
@@ -219,6 +247,19 @@ pub fn measure(binaries: &Path) -> Result<String> {
         let mut w = line.split_whitespace().skip(2).map(|x| x.parse::<f64>().map_err(|e| e.to_string()));
         Ok((w.next().ok_or("short line")??, w.next().ok_or("short line")??))
     };
+    // The same model gives the same outputs: the sum the harness keeps of
+    // every value read, printed to 6 digits.
+    let sink = |name: &str| {
+        text.lines().find(|l| l.split_whitespace().nth(1) == Some(name)).and_then(|l| l.split("(sink ").nth(1))
+    };
+    if sink(FIRST_ORDER) != sink(YARDSTICKS[0].0) {
+        return Err(format!(
+            "{FIRST_ORDER} read other values than {}: sink {:?} against {:?}",
+            YARDSTICKS[0].0,
+            sink(FIRST_ORDER),
+            sink(YARDSTICKS[0].0)
+        ));
+    }
     let ns = |name: &str| parse(&text, name);
     let ns_default = |name: &str| parse(&default_text, name);
     // Instructions from a build with line tables (same code, but callgrind
@@ -314,7 +355,7 @@ pub fn measure(binaries: &Path) -> Result<String> {
         let _ = writeln!(
             doc,
             "| {} | {median:.2} | {min:.2} | {:.2} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {default:.2} | {:.2} |",
-            yardstick.unwrap_or(f.name),
+            yardstick.unwrap_or(if f.name == FIRST_ORDER { FIRST_ORDER_LABEL } else { f.name }),
             median / yard[0].0,
             median / yard[1].0,
             cell(total),
@@ -339,7 +380,11 @@ pub fn measure(binaries: &Path) -> Result<String> {
         "\nReading the table: the FMI layer (everything but the model's own step and the harness loop) is the \
          per-call cost of the FMI bookkeeping, the part both kinds of FMU share; the C yardsticks' model is one \
          multiply-add, ours a friction law with its event logic (HillFrictionInertia's exact step finds stops and \
-         breakaways inside the step), so the totals also compare two different physics.\n\n\
+         breakaways inside the step), so the totals also compare two different physics. The row of the C FMUs' \
+         model behind our FMI layer (`tests/yardstick`: the same state, step, value references and start values, \
+         exported by `fmu::export_model!` as every model's binary is, its own step a handful of instructions) \
+         compares the bookkeeping alone, in time: the bench checks that it reads the same values as the minimal C \
+         FMU, call for call.\n\n\
          History of this bench (same harness, same checks), instructions per call, total (own step, FMI layer): \
          before issue 14, HillFrictionInertia 588 (216, 350), ConventionalCoulombBaseline 434 (69, 343); then 479 (199, 258) \
          and 343 (65, 256) with the one-substep path without the substep loop, the finiteness test as one sum of \
@@ -368,7 +413,7 @@ pub fn measure(binaries: &Path) -> Result<String> {
 #[derive(Clone, Copy)]
 struct Count {
     total: f64,
-    /// In `crates/friction` and `fmu/src/models` (needs line tables).
+    /// In `crates/friction`, `fmu/src/models` or the yardstick's model (needs line tables).
     own_step: Option<f64>,
     /// In the harness's `run_calls` itself (the loop, the two indirect calls).
     harness: Option<f64>,
@@ -378,14 +423,21 @@ struct Count {
 /// directory; the folder that holds them.
 fn profiled_build(dir: &Path) -> Option<PathBuf> {
     let target = dir.join("profiled");
-    let ok = crate::util::cargo()
-        .current_dir(root())
-        .args(["build", "--release", "--locked", "-p", packaging::binaries::PACKAGE, "--examples", "--target-dir"])
-        .arg(&target)
-        .env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only")
-        .status()
-        .is_ok_and(|s| s.success());
-    ok.then(|| target.join("release/examples"))
+    let build = |args: &[&str]| {
+        crate::util::cargo()
+            .current_dir(root())
+            .args(["build", "--release", "--locked"])
+            .args(args)
+            .arg("--target-dir")
+            .arg(&target)
+            .env("CARGO_PROFILE_RELEASE_DEBUG", "line-tables-only")
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let ok = build(&["-p", packaging::binaries::PACKAGE, "--examples"]) && build(&["-p", "fmu-yardstick", "--lib"]);
+    let examples = target.join("release/examples");
+    let yardstick = target.join("release/libfmu_yardstick.so");
+    (ok && std::fs::copy(yardstick, examples.join(format!("lib{FIRST_ORDER}.so"))).is_ok()).then_some(examples)
 }
 
 /// Instructions per call under callgrind, collected inside `run_calls` only;
@@ -427,7 +479,9 @@ fn callgrind(harness: &Path, f: &Fmu, dir: &Path) -> Option<Count> {
     };
     Some(Count {
         total: total / calls,
-        own_step: sum(&|l| l.contains("crates/friction/") || l.contains("fmu/src/models/")),
+        own_step: sum(&|l| {
+            l.contains("crates/friction/") || l.contains("fmu/src/models/") || l.contains("tests/yardstick/")
+        }),
         harness: sum(&|l| l.contains(":run_calls ")),
     })
 }
