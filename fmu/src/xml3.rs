@@ -22,7 +22,7 @@ use crate::xml::{
     GENERATION_TOOL, LICENSE,
 };
 
-pub use crate::model::Layout;
+use crate::model::Layout;
 
 /// The FMI 3.0 model description of `M`. Its texts are the model's own,
 /// written for neither standard (they name no standard's function), and

@@ -61,7 +61,7 @@ fn fmi_crate_runs_every_scenario_through_fmi3_as_through_fmi2() {
         let declared = (fmu::registry::get(s.model).variables)();
         // By the model description as the crate reads it; fmi-schema 0.8
         // skips `<Enumeration>` variables, so a choice's reference is the
-        // declaration's (the same in both standards, fmu::xml3::Layout).
+        // declaration's (the same in both standards, fmu::model::Layout).
         let vr = |name: &str| -> u32 {
             let listed = import.model_description().model_variables.iter_abstract().find(|v| v.name() == name);
             match listed {

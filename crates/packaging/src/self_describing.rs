@@ -391,7 +391,7 @@ fn index_html(
     h.push_str("</table>\n");
     if fmi3 {
         let (states, indicators) = (m.new_instance)().hybrid_sizes().unwrap_or((0, 0));
-        let layout = fmu::xml3::Layout { variables: variables.len(), states, indicators };
+        let layout = fmu::model::Layout { variables: variables.len(), states, indicators };
         let derivatives = if states == 0 {
             String::new()
         } else {

@@ -8,8 +8,8 @@
 //! another binary, which the magic cannot tell apart) leaves the call to
 //! the row's general path.
 //!
-//! The rows that take it are written `fn name<K>(..)` in `handle_exports!`,
-//! `known fn` in the export tables. (Not the step: inlined into the export
+//! The rows that take it are written `fn name<K>(..)` in the export tables
+//! (`handle_exports!`). (Not the step: inlined into the export
 //! the same way, `fmi2DoStep` + `fmi2GetReal` of ConventionalCoulombBaseline
 //! took 25.1 ns per call against 18.5 through the vtable in one build, 19.5
 //! against 18.7 in another, with fewer instructions.)

@@ -75,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
     // FMI 3.0's references run to `time` and the indicators after it; a
     // few beyond are unknown.
     let (states, indicators) = (entry.new_instance)().hybrid_sizes().unwrap_or((0, 0));
-    let top = fmu::xml3::Layout { variables: variables.len(), states, indicators }.time() + 3;
+    let top = fmu::model::Layout { variables: variables.len(), states, indicators }.time() + 3;
     let token = CString::new(fmu::registry::guid(index)).unwrap();
     let instantiate = |how: u8| unsafe {
         if how & 0x80 != 0 {

@@ -32,9 +32,9 @@ fn main() {
         // SAFETY: as the dlopen above.
         let lib3 = unsafe { Fmi3Binding::new(&path) }.unwrap();
         // FMI 3.0's Float64 references: FMI 2.0's, then the event
-        // indicators and `time` (fmu::xml3::Layout).
+        // indicators and `time` (fmu::model::Layout).
         let (states, indicators) = hybrid.unwrap_or((0, 0));
-        let layout = fmu::xml3::Layout { variables: variables.len(), states, indicators };
+        let layout = fmu::model::Layout { variables: variables.len(), states, indicators };
         let mut floats: Vec<u32> = reals.clone();
         floats.push(layout.time());
         floats.extend((0..indicators).map(|k| layout.indicator(k)));
