@@ -34,7 +34,7 @@ macro_rules! export_model {
     };
 }
 
-/// One table's rows (see [`handle_exports!`]) as `#[no_mangle]` functions
+/// One table's rows (see [`handle_exports!`](crate::handle_exports)) as `#[no_mangle]` functions
 /// of a model's binary, each handing its arguments to the binding's
 /// function of the same name (`forward(..)`), or their names (`names(v)`:
 /// pushed onto `v`, for the tests). A function written out has a row of
@@ -288,7 +288,7 @@ macro_rules! handle_exports {
     };
 }
 
-/// A row's general path after its fast path failed ([`handle_exports!`]'s
+/// A row's general path after its fast path failed ([`handle_exports!`](crate::handle_exports)'s
 /// `[first ..]`): out of line.
 #[inline(never)]
 pub fn general(path: impl FnOnce() -> crate::instance::Status) -> crate::instance::Status {

@@ -31,7 +31,7 @@ pub struct Types {
     /// The standard's type of a kind, with its article: "a Float64".
     pub of_kind: fn(Kind) -> &'static str,
     /// The event indicators and `time` are variables, with the value
-    /// references that follow the derivatives ([`Layout`]).
+    /// references that follow the derivatives ([`crate::model::Layout`]).
     pub time_and_indicators: bool,
     /// What sets the time instead of a set of `time`.
     pub time_is_set_by: &'static str,
