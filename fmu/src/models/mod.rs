@@ -1,5 +1,5 @@
 //! The models: one folder per model (or per law, for its inertia, element
-//! and shaft port), listed once in [`models!`] below; the files beside the
+//! and shaft port), listed once in `models!` below; the files beside the
 //! folders are the kinds several models share.
 //!
 //! This is the model layer: it knows the physics crate, the declarations
@@ -10,7 +10,7 @@
 //!
 //! To add a model: its folder here (`mod.rs`: a struct implementing
 //! [`Model`]; `behaviour.rs`: what its runs must show, given to
-//! `ModelInfo::expects`), one `folder::Type` entry in [`models!`], a row in
+//! `ModelInfo::expects`), one `folder::Type` entry in `models!`, a row in
 //! the README's model table, and `cargo xtask docs` (`docs/models.md`, the
 //! measured dependencies, the model's binary in `fmu/binaries/`);
 //! `ARCHITECTURE.md` says what else a model may need.

@@ -3,7 +3,7 @@
 //! a smooth law to an existing plant.
 //!
 //! A model file only adds its parameters and INFO, through
-//! [`inertia_model!`] and [`element_model!`].
+//! `inertia_model!` and `element_model!`.
 
 use crate::model::states;
 use crate::model::{Hybrid, State, Transition};

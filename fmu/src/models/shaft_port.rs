@@ -12,7 +12,7 @@
 //! angle). Model Exchange: the law's inertia model with the shaft torque
 //! `k*(phi_drive - phi) + d*(w_drive - w)` as its applied torque.
 //!
-//! A model file adds a port through the `shaft:` arm of [`law_models!`]:
+//! A model file adds a port through the `shaft:` arm of `law_models!`:
 //! the law's parameters are declared once for its inertia, element and port.
 
 use super::one_inertia::{HasLaw, LawHooks, LawInertia};
@@ -23,7 +23,7 @@ use friction::{DriveEnd, Shaft};
 use serde::{Deserialize, Serialize};
 
 /// A substepped port's first equations: the shaft's torque, kinematics and
-/// Newton's law (then come the law's own, see [`port_equations!`]).
+/// Newton's law (then come the law's own, see `port_equations!`).
 pub const PORT_HEAD: [Equation; 3] = [
     eq(
         "tau_on_load = k_shaft*(phi_drive - phi) + d_shaft*(w_drive - w)",
@@ -229,7 +229,7 @@ where
 }
 
 /// `impl Model for LawShaftLoad<$law>`: the shaft port (vr 0-12) plus the
-/// law's parameters (vr 13 on). Use through [`law_models!`].
+/// law's parameters (vr 13 on). Use through `law_models!`.
 #[macro_export]
 macro_rules! shaft_model {
     ($law:ty, $info:expr, default_step: $step:expr, [$($extra:tt)*]) => {
