@@ -76,13 +76,7 @@ impl Instance {
     /// (only start values can be read before initialization, FMI 3.0,
     /// 2.3.2). Else refused, with the first reference that breaks a rule.
     pub fn check_type(&self, vrs: &[u32], n_values: usize, wanted: &ValueType, access: Access) -> Result<(), String> {
-        if n_values != vrs.len() {
-            let (references, values) = self.words.types.counts;
-            return Err(format!(
-                "{values} = {n_values} rejected: must equal {references} = {} (every variable is a scalar)",
-                vrs.len()
-            ));
-        }
+        self.check_counts(vrs.len(), n_values)?;
         for &vr in vrs {
             let kind = self.named(vr)?;
             if !wanted.kinds.contains(&kind) {
@@ -110,6 +104,15 @@ impl Instance {
             }
         }
         Ok(())
+    }
+
+    /// One value per reference: every variable is a scalar.
+    pub fn check_counts(&self, n_vrs: usize, n_values: usize) -> Result<(), String> {
+        if n_values == n_vrs {
+            return Ok(());
+        }
+        let (references, values) = self.words.types.counts;
+        Err(format!("{values} = {n_values} rejected: must equal {references} = {n_vrs} (every variable is a scalar)"))
     }
 
     /// Reals as [`Instance::get_real`] reads them, and `time` and the
@@ -255,5 +258,6 @@ mod tests {
                 && e.ends_with("is a Real, not a String: no variable of this FMU is one")
         );
         assert!(comp.none_of_type(&[], "String").is_ok());
+        assert!(comp.check_counts(2, 2).is_ok() && comp.check_counts(2, 1).is_err());
     }
 }

@@ -14,6 +14,6 @@ pub(super) use crate::fmi3::log;
 pub(super) use crate::fmi3::types::*;
 pub(super) use crate::fmi3::VOCABULARY;
 pub(super) use crate::instance::snapshot::Handle;
-pub(super) use crate::instance::{Access, CoSimulationEvents, Instance, Interface, Outcome, ValueType};
+pub(super) use crate::instance::{Access, CoSimulationEvents, Instance, Interface, Outcome};
 pub(super) use std::ffi::c_void;
 pub(super) use std::panic::{catch_unwind, AssertUnwindSafe};
