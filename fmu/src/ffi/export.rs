@@ -252,15 +252,16 @@ macro_rules! handle_exports {
     // Exchange's evaluation, which may run in a flushing host's own
     // environment and check itself (`CallEnv::enter_checked`, `FloatHost`).
     (@when checks_if $instance:ident |$when:ident| $cond:expr) => {
-        let _env = {
-            let $when: &Instance = &*$instance;
-            $cond
-        }
-        .then(|| {
-            let (env, host) = CallEnv::enter_checked();
-            $instance.float = host;
-            env
-        });
+        let computes = (|$when: &Instance| $cond)(&*$instance);
+        let _env = if computes { Some(CallEnv::enter_checked()) } else { None };
+        // Without a computation the call runs in the host's environment,
+        // with no guard to give it back: a checked state left by an earlier
+        // call refused before its evaluation must not send it to the
+        // default one (`FloatCheck::to_default`).
+        $instance.float = match _env {
+            Some((_, host)) => host,
+            None => $crate::instance::FloatHost::Default,
+        };
     };
     (@when checks_if $instance:ident) => {
         compile_error!("an `checks_if` row needs its condition: `checks_if <states>, when |comp| <condition>`");
