@@ -5,95 +5,101 @@
 #![cfg(test)]
 #![forbid(unsafe_code)]
 
-/// A binding's export files, one text, and what its rules name.
+/// A binding's export files, one text.
 pub struct Binding {
     /// `"fmi2"` or `"fmi3"`.
     pub prefix: &'static str,
     pub source: String,
-    /// The exports written out that do no floating-point work (see
-    /// [`crate::ffi::float_env`]): they run in the host's environment (a
-    /// row says it by its word).
-    pub computes_nothing: &'static [&'static str],
 }
 
-/// Every export written out in `b.source` enters the default environment
-/// as its first line, but those of `computes_nothing`, which never do, and
-/// every row names its environment; returns how many exports it found.
+impl Binding {
+    /// The export files of the binding `prefix` (`fmu/src/<prefix>/exports/`), the same in both.
+    pub fn of(prefix: &'static str) -> Binding {
+        let files = ["common.rs", "values.rs", "fmu_state.rs", "co_simulation.rs", "model_exchange.rs"];
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(prefix).join("exports");
+        let read = |file: &str| std::fs::read_to_string(dir.join(file)).expect("an export file");
+        Binding { prefix, source: files.map(read).join("\n") }
+    }
+}
+
+/// Every row in `b.source` names its environment, and a row written out
+/// enters none itself: a `host` one computes nothing (what the hostile-host
+/// check measures), a `models` one hands over to the shared instantiate,
+/// which enters the default environment first
+/// (`instantiate_enters_the_default_environment_first`). No export is
+/// written out of a row. Returns how many rows it found.
 pub fn every_export_that_computes_enters_the_default_environment(b: &Binding) -> usize {
-    let lines: Vec<&str> = b.source.lines().collect();
-    let mut exports = 0;
-    let enters = |line: &str| line.trim() == "let _env = CallEnv::enter();";
-    for (i, written) in lines.iter().enumerate() {
-        let line = written.trim_start();
-        if !(line.starts_with("pub extern \"C\" fn ")
-            || line.starts_with("pub unsafe extern \"C\" fn ")
-            || line.starts_with(&format!("pub unsafe fn {}", b.prefix)))
-        {
-            continue;
+    let by_hand =
+        b.source.lines().map(str::trim).filter(|l| l.starts_with("pub") && l.contains(&format!("fn {}", b.prefix)));
+    assert_eq!(by_hand.count(), 0, "every export a row of the table");
+    let rows = handle_rows(b);
+    for (name, env, body) in &rows {
+        match *env {
+            "host fn" | "models fn" => {
+                assert!(
+                    body.starts_with('{') && !body.contains("CallEnv"),
+                    "{name}: written out, enters no environment"
+                );
+                let hands_over = body.contains("instantiate(models,");
+                assert_eq!(
+                    hands_over,
+                    *env == "models fn",
+                    "{name}: an instantiate row (`models`) hands over to the shared one"
+                );
+            }
+            _ => assert!(
+                ["computes", "host", "computes_if", "steps", "checks_if"].contains(env),
+                "{name}: `computes`, `host`, `computes_if`, `steps` or `checks_if`, not {env:?}"
+            ),
         }
-        exports += 1;
-        let name = line.split("fn ").nth(1).and_then(|r| r.split('(').next()).unwrap();
-        let body = lines[i..].iter().position(|l| l.trim_end().ends_with('{')).expect("a body") + i + 1;
-        // The closing brace at the signature's indentation.
-        let close = format!("{}}}", &written[..written.len() - line.len()]);
-        let end = lines[body..].iter().position(|l| l.trim_end() == close).expect("the closing brace") + body;
-        let computes = !b.computes_nothing.contains(&name);
-        // An instantiate function hands over to the shared one, which
-        // enters the environment first (`instantiate_enters_the_default_environment_first`).
-        let shared = lines[body..end].iter().any(|l| l.contains("instantiate(models,"));
-        assert_eq!(enters(lines[body]) || shared, computes, "{name}: enters the default environment?");
-        let elsewhere = lines[body + 1..end].iter().any(|l| l.contains("CallEnv"));
-        assert!(!elsewhere, "{name}: CallEnv only as the first line");
     }
-    for (name, env) in handle_rows(b) {
-        assert!(
-            ["computes", "host", "computes_if", "steps", "checks_if"].contains(&env),
-            "{name}: `computes`, `host`, `computes_if`, `steps` or `checks_if`, not {env:?}"
-        );
-        assert!(!b.computes_nothing.contains(&name), "{name}: a row says it by its word, `host`");
-        exports += 1;
-    }
-    exports
+    rows.len()
 }
 
-/// The rows of `handle_exports!` in `b.source`: (name, `computes` or `host`),
-/// the word after the arguments' closing parenthesis; a row of a function
-/// written out (its signature only: `->` or `;` there) is not one.
-fn handle_rows(b: &Binding) -> Vec<(&str, &str)> {
+/// The rows of `handle_exports!` in `b.source`: (name, word, what follows
+/// the arguments' closing parenthesis). The word is the one after that
+/// parenthesis, or for a row written out `host fn` or `models fn`, with
+/// its body, the block after `=>`, in place of what follows.
+fn handle_rows(b: &Binding) -> Vec<(&str, &str, &str)> {
     let row = format!("fn {}", b.prefix);
     let mut rows = Vec::new();
     for (at, _) in b.source.match_indices(&row) {
         let line_start = b.source[..at].rfind('\n').map_or(0, |i| i + 1);
-        if !b.source[line_start..at].trim().is_empty() {
-            continue; // `pub unsafe extern "C" fn ...`: written out
+        let before = b.source[line_start..at].trim();
+        if !["", "host", "models"].contains(&before) {
+            continue; // not a row: `fn fmi..` in a comment or a test
         }
         let rest = &b.source[at + 3..];
-        let name = &rest[..rest.find('(').expect("a row's arguments")];
         let open = rest.find('(').expect("a row's arguments");
-        let mut depth = 0;
-        let close = rest[open..]
-            .char_indices()
-            .find_map(|(i, ch)| {
-                depth += match ch {
-                    '(' => 1,
-                    ')' => -1,
-                    _ => 0,
-                };
-                (depth == 0).then_some(open + i)
-            })
-            .expect("the arguments' end");
-        let mut words = rest[close + 1..].split_whitespace();
+        let name = rest[..open].trim_end_matches("<K>");
+        let after = &rest[matching(rest, open, ('(', ')')) + 1..];
+        if !before.is_empty() {
+            let body = &after[after.find("=>").expect("a written row's body") + 2..];
+            let body = &body[body.find('{').expect("a block")..];
+            let word = if before == "host" { "host fn" } else { "models fn" };
+            rows.push((name, word, &body[..=matching(body, 0, ('{', '}'))]));
+            continue;
+        }
+        let mut words = after.split_whitespace();
         let mut word = words.next().unwrap_or("");
         if word == "[first" {
             // `[first <fast path>]`, then the environment's word.
             words.next();
             word = words.next().unwrap_or("");
         }
-        if !(word.starts_with("->") || word.starts_with(';')) {
-            rows.push((name, word));
-        }
+        rows.push((name, word, after));
     }
     rows
+}
+
+/// Where the bracket open at `open` in `text` closes.
+fn matching(text: &str, open: usize, (opening, closing): (char, char)) -> usize {
+    let mut depth = 0;
+    let found = text[open..].char_indices().find_map(|(i, ch)| {
+        depth += (ch == opening) as i32 - (ch == closing) as i32;
+        (depth == 0).then_some(open + i)
+    });
+    found.expect("the closing bracket")
 }
 
 /// `handle_exports!` (`fmu/src/ffi/export.rs`) enters the default
@@ -132,31 +138,21 @@ fn the_handle_rows_template_enters_the_environment_of_its_word() {
     );
     // The fast path of a `[first ..]` row first (in the host's environment,
     // `crate::ffi::hot`), then the row's environment first in its general path.
-    let mut function = template.lines().skip_while(|l| !l.contains("pub unsafe extern \"C\" fn $name")).skip(1);
+    let mut function =
+        template.lines().skip_while(|l| !l.contains("pub unsafe extern \"C\" fn $name $(<$known")).skip(1);
     let mut next = || function.next().unwrap().trim();
     assert_eq!(next(), "$crate::handle_exports!(@first [$($first)?] [$($known)?] $env c $allowed, ($($arg),*));");
     assert_eq!(next(), "$crate::handle_exports!(@rest [$($first)?] {");
     assert_eq!(next(), "$crate::handle_exports!(@env $env);", "the environment first");
 }
 
-/// Every function of the binding has a row in its export table (`rows`),
-/// once: the functions written out (a row of the table writes the others).
+/// Every function of the binding has one row in its export table (`rows`),
+/// and every row of its files is there.
 pub fn every_binding_function_has_a_row(b: &Binding, rows: &[&str]) {
     let unique: std::collections::BTreeSet<&str> = rows.iter().copied().collect();
     assert_eq!(unique.len(), rows.len(), "a function with two rows");
-    fn name(s: &str) -> &str {
-        s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or("")
-    }
-    let written = format!("fn {}", b.prefix);
-    let mut defined = std::collections::BTreeSet::new();
-    for line in b.source.lines().map(str::trim) {
-        if let Some(at) = line.find(&written).filter(|_| line.starts_with("pub ")) {
-            defined.insert(name(&line[at + 3..]));
-        }
-    }
-    defined.remove("");
-    let missing: Vec<&&str> = defined.iter().filter(|f| !unique.contains(**f)).collect();
-    assert!(missing.is_empty(), "functions written out without a row in the table: {missing:?}");
+    let in_files: std::collections::BTreeSet<&str> = handle_rows(b).into_iter().map(|(name, ..)| name).collect();
+    assert_eq!(in_files, unique, "the rows of the binding's files are the table's");
 }
 
 /// The instantiate function both standards hand over to

@@ -37,18 +37,18 @@ macro_rules! export_model {
 /// One table's rows (see [`handle_exports!`](crate::handle_exports)) as `#[no_mangle]` functions
 /// of a model's binary, each handing its arguments to the binding's
 /// function of the same name (`forward(..)`), or their names (`names(v)`:
-/// pushed onto `v`, for the tests). A function written out has a row of
-/// its signature only; `models fn`: it also takes the binary's models.
+/// pushed onto `v`, for the tests). `models fn`: the binding's function
+/// also takes the binary's models.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! forward_exports {
     ($mode:ident $args:tt ;) => {};
-    ($mode:ident $args:tt ; models fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty; $($rest:tt)*) => {
-        $crate::forward_exports!(@$mode $args models $name ($($arg: $ty),*) -> $ret);
+    ($mode:ident $args:tt ; $(#[$meta:meta])* host fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? => $body:block; $($rest:tt)*) => {
+        $crate::forward_exports!(@$mode $args plain $name ($($arg: $ty),*) $(-> $ret)?);
         $crate::forward_exports!($mode $args ; $($rest)*);
     };
-    ($mode:ident $args:tt ; fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; $($rest:tt)*) => {
-        $crate::forward_exports!(@$mode $args plain $name ($($arg: $ty),*) $(-> $ret)?);
+    ($mode:ident $args:tt ; $(#[$meta:meta])* models fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $body:block; $($rest:tt)*) => {
+        $crate::forward_exports!(@$mode $args models $name ($($arg: $ty),*) -> $ret);
         $crate::forward_exports!($mode $args ; $($rest)*);
     };
     ($mode:ident $args:tt ; $(#[$meta:meta])*
@@ -98,8 +98,14 @@ macro_rules! forward_exports {
 }
 
 /// The binding functions as rows: each the C name and its arguments but the
-/// handle, then its floating-point environment (a row of a function written
-/// out is its signature alone, skipped here):
+/// handle, then its floating-point environment. Two kinds of row are
+/// written out, their signature and body as they are, after `=>`:
+/// `host fn`, which does no floating-point work (the version strings,
+/// freeing an instance, the instantiate functions of what is not offered),
+/// and `models fn`, an instantiate function, which also takes the models
+/// the library may instantiate as the name before `fn` and hands them to
+/// [`instantiate`](crate::ffi::instantiate), which enters the default
+/// environment first. The environments of the others:
 ///
 /// - `computes`: the call enters IEEE 754's default floating-point
 ///   environment first ([`CallEnv`](crate::ffi::float_env::CallEnv));
@@ -155,8 +161,18 @@ macro_rules! forward_exports {
 #[macro_export]
 macro_rules! handle_exports {
     ($handle:ty =>) => {};
-    // A function written out: its signature's row is the table's, for `forward_exports!`.
-    ($handle:ty => $(models)? fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)?; $($rest:tt)*) => {
+    // A row written out: its signature and body, as they are.
+    ($handle:ty => $(#[$meta:meta])* host fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? => $body:block; $($rest:tt)*) => {
+        $(#[$meta])*
+        #[inline]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
+        $crate::handle_exports!($handle => $($rest)*);
+    };
+    // An instantiate row: its body also takes the models the library may instantiate.
+    ($handle:ty => $(#[$meta:meta])* $models:ident fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $body:block; $($rest:tt)*) => {
+        $(#[$meta])*
+        #[inline]
+        pub unsafe fn $name($models: &[$crate::ffi::Exported], $($arg: $ty),*) -> $ret $body
         $crate::handle_exports!($handle => $($rest)*);
     };
     ($handle:ty =>

@@ -10,8 +10,7 @@
 //!
 //! So every exported function that computes or compares a floating-point
 //! value enters [`CallEnv::enter`] first (the others, which copy bytes,
-//! flags and strings, run in the host's: each binding's `COMPUTES_NOTHING`
-//! names them; Model Exchange's hot calls, rows `computes_if` of
+//! flags and strings, run in the host's: their rows say `host`; Model Exchange's hot calls, rows `computes_if` of
 //! [`handle_exports!`](crate::ffi::export), enter it only when they must
 //! compute: time and states stored, derivatives and event indicators
 //! copied while the last evaluation is current, are compared by their bits

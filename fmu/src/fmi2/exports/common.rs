@@ -5,16 +5,6 @@
 
 use super::ffi::*;
 
-#[inline]
-pub extern "C" fn fmi2GetTypesPlatform() -> *const c_char {
-    c"default".as_ptr()
-}
-
-#[inline]
-pub extern "C" fn fmi2GetVersion() -> *const c_char {
-    c"2.0".as_ptr()
-}
-
 /// This file's rows of the FMI 2.0 export table ([`crate::fmi2_table!`]),
 /// written into the binding here and into a model's binary by
 /// [`crate::export_model!`].
@@ -23,11 +13,50 @@ pub extern "C" fn fmi2GetVersion() -> *const c_char {
 macro_rules! fmi2_common {
     ($callback:ident { $($args:tt)* }) => {
         $crate::$callback! { $($args)*
-            // Written out below: their signatures.
-            fn fmi2GetTypesPlatform() -> *const c_char;
-            fn fmi2GetVersion() -> *const c_char;
-            models fn fmi2Instantiate(instance_name: Fmi2String, fmu_type: c_int, guid: Fmi2String, resource_location: Fmi2String, functions: *const CallbackFunctions, visible: Fmi2Boolean, logging_on: Fmi2Boolean) -> Fmi2Component;
-            fn fmi2FreeInstance(c: Fmi2Component);
+            host fn fmi2GetTypesPlatform() -> *const c_char => { c"default".as_ptr() };
+            host fn fmi2GetVersion() -> *const c_char => { c"2.0".as_ptr() };
+            /// `models`: the models this library may instantiate (a model's binary:
+            /// its own; in process: [`crate::ffi::registry_models`]); the rest are the
+            /// C arguments, which `export_model!` passes on unchanged.
+            models fn fmi2Instantiate(
+                instance_name: Fmi2String, fmu_type: c_int, guid: Fmi2String, _resource_location: Fmi2String,
+                functions: *const CallbackFunctions, _visible: Fmi2Boolean, logging_on: Fmi2Boolean
+            ) -> Fmi2Component => {
+                // No callbacks or no logger: NULL, with nobody to tell.
+                // SAFETY: NULL or a valid `fmi2CallbackFunctions` (FMI 2.0, 2.1.5).
+                let log = || match unsafe { functions.as_ref() } {
+                    Some(CallbackFunctions { logger: Some(logger), component_environment, .. }) => {
+                        // The logger names the instance, even one refused for its name.
+                        let name = if instance_name.is_null() {
+                            CString::from(c"(null)")
+                        } else {
+                            // SAFETY: non-NULL, hence NUL-terminated (FMI 2.0, 2.1.5).
+                            unsafe { CStr::from_ptr(instance_name) }.to_owned()
+                        };
+                        Some(log::to_logger(*logger, *component_environment, name, logging_on != FMI2_FALSE))
+                    }
+                    _ => None,
+                };
+                let interface = match fmu_type {
+                    FMI2_CO_SIMULATION => Ok(Interface::CoSimulation),
+                    FMI2_MODEL_EXCHANGE => Ok(Interface::ModelExchange),
+                    _ => Err(format!(
+                        "fmuType = {fmu_type} rejected: must be fmi2ModelExchange ({FMI2_MODEL_EXCHANGE}) or fmi2CoSimulation \
+                         ({FMI2_CO_SIMULATION})"
+                    )),
+                };
+                let (events, token) = (Default::default(), (guid, "fmuGUID"));
+                // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 2.0, 2.1.5): `instantiate`'s contract.
+                unsafe { instantiate(models, "fmi2Instantiate", log, &VOCABULARY, instance_name, interface, events, token) }
+            };
+            host fn fmi2FreeInstance(c: Fmi2Component) => {
+                // SAFETY: `c` is NULL or from fmi2Instantiate (FMI 2.0, 2.1.5).
+                if unsafe { component(c) }.is_some() {
+                    // SAFETY: a live component, created by Box::into_raw in `instantiate`;
+                    // the importer does not use `c` after fmi2FreeInstance.
+                    let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(c as *mut Instance) })));
+                }
+            };
             fn fmi2SetDebugLogging(logging_on: Fmi2Boolean, n_categories: usize, categories: *const Fmi2String) host allowed::ANY_BUT_FATAL
                 => |comp, categories = strings(n_categories, "categories")| match comp.log.set(logging_on != FMI2_FALSE, &categories) {
                     Ok(()) => Ok(Status::Ok),
@@ -53,57 +82,3 @@ macro_rules! fmi2_common {
     };
 }
 crate::fmi2_common!(handle_exports { Fmi2Component => });
-
-/// `models`: the models this library may instantiate (a model's binary:
-/// its own; in process: [`crate::ffi::registry_models`]); the rest are the
-/// C arguments, which `export_model!` passes on unchanged.
-#[inline]
-pub unsafe fn fmi2Instantiate(
-    models: &[Exported],
-    instance_name: Fmi2String,
-    fmu_type: c_int,
-    guid: Fmi2String,
-    _resource_location: Fmi2String,
-    functions: *const CallbackFunctions,
-    _visible: Fmi2Boolean,
-    logging_on: Fmi2Boolean,
-) -> Fmi2Component {
-    // No callbacks or no logger: NULL, with nobody to tell.
-    // SAFETY: NULL or a valid `fmi2CallbackFunctions` (FMI 2.0, 2.1.5).
-    let log = || match unsafe { functions.as_ref() } {
-        Some(CallbackFunctions { logger: Some(logger), component_environment, .. }) => {
-            // The logger names the instance, even one refused for its name.
-            let name = if instance_name.is_null() {
-                CString::from(c"(null)")
-            } else {
-                // SAFETY: non-NULL, hence NUL-terminated (FMI 2.0, 2.1.5).
-                unsafe { CStr::from_ptr(instance_name) }.to_owned()
-            };
-            Some(log::to_logger(*logger, *component_environment, name, logging_on != FMI2_FALSE))
-        }
-        _ => None,
-    };
-    let interface = match fmu_type {
-        FMI2_CO_SIMULATION => Ok(Interface::CoSimulation),
-        FMI2_MODEL_EXCHANGE => Ok(Interface::ModelExchange),
-        _ => Err(format!(
-            "fmuType = {fmu_type} rejected: must be fmi2ModelExchange ({FMI2_MODEL_EXCHANGE}) or fmi2CoSimulation \
-             ({FMI2_CO_SIMULATION})"
-        )),
-    };
-    let (events, token) = (Default::default(), (guid, "fmuGUID"));
-    // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 2.0, 2.1.5): `instantiate`'s contract.
-    unsafe {
-        crate::ffi::instantiate(models, "fmi2Instantiate", log, &VOCABULARY, instance_name, interface, events, token)
-    }
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi2FreeInstance(c: Fmi2Component) {
-    // SAFETY: `c` is NULL or from fmi2Instantiate (FMI 2.0, 2.1.5).
-    if unsafe { component(c) }.is_some() {
-        // SAFETY: a live component, created by Box::into_raw in `instantiate`;
-        // the importer does not use `c` after fmi2FreeInstance.
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(c as *mut Instance) })));
-    }
-}

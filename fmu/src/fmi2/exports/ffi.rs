@@ -9,7 +9,7 @@ pub(super) use crate::ffi::float_env::CallEnv;
 /// The model the tests name to the rows that know one (`crate::ffi::known`).
 #[cfg(test)]
 pub(super) use crate::ffi::known::AnyModel;
-pub(super) use crate::ffi::{instance as component, scratch, Exported};
+pub(super) use crate::ffi::{instance as component, instantiate, scratch};
 pub(super) use crate::fmi2::allowed;
 pub(super) use crate::fmi2::log;
 pub(super) use crate::fmi2::types::*;

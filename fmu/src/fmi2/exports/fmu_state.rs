@@ -34,7 +34,7 @@ macro_rules! fmi2_fmu_state {
             fn fmi2SerializeFMUstate(state: Fmi2FmuState, bytes: *mut Fmi2Byte, size: usize) host allowed::ANY_BUT_FATAL
                 // Any buffer at least the state's size will do, however large: the
                 // slice reaches no further than the array bound that `slice_mut` allows.
-                => |comp, bytes = slice_mut(size.min(crate::ffi::MAX_ARRAY_LEN), "serializedState")| {
+                => |comp, bytes = slice_mut(size.min($crate::ffi::MAX_ARRAY_LEN), "serializedState")| {
                     let data = comp.serialize(state as Handle)?;
                     if size < data.len() {
                         return Err(format!(

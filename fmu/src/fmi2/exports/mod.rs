@@ -6,8 +6,8 @@
 //! Each one: computes in IEEE 754's default floating-point environment and
 //! gives the caller back its own ([`crate::ffi::float_env::CallEnv`]: a host that flushes
 //! subnormals or rounds upward gets the results of a default process, bit
-//! for bit; a function that does no floating-point work, listed in the
-//! tests' `COMPUTES_NOTHING`, leaves the host's as it is, and so do Model
+//! for bit; a function that does no floating-point work, a `host` row of
+//! its table, leaves the host's as it is, and so do Model
 //! Exchange's hot calls while they find nothing to compute), catches any panic (no unwinding crosses the C ABI; a panic
 //! becomes fmi2Error and poisons the instance), checks the component pointer, the call sequence and
 //! every argument, then hands over to the core's [`crate::instance::Instance`]. Nothing here is
@@ -611,45 +611,25 @@ mod steps_in_a_flushing_host {
 
 #[cfg(test)]
 mod float_environment {
-    /// The functions written out that do no floating-point arithmetic and
-    /// compare no floating-point value: they run in the host's environment,
-    /// so that a host that flushes subnormals or rounds another way pays
-    /// nothing for them (issue 40). A row says the same by its word (`host`,
-    /// `crate::ffi::export`'s `handle_exports!`): status flags, byte copies
-    /// of FMU states, refusals. Every other export computes or compares, and
-    /// enters IEEE 754's default environment first.
-    pub const COMPUTES_NOTHING: &[&str] = &["fmi2GetTypesPlatform", "fmi2GetVersion", "fmi2FreeInstance"];
+    use crate::ffi::binding_rules::Binding;
 
-    /// This binding's export files and its rules' lists.
-    pub fn binding() -> crate::ffi::binding_rules::Binding {
-        crate::ffi::binding_rules::Binding {
-            prefix: "fmi2",
-            source: [
-                include_str!("common.rs"),
-                include_str!("values.rs"),
-                include_str!("fmu_state.rs"),
-                include_str!("co_simulation.rs"),
-                include_str!("model_exchange.rs"),
-            ]
-            .join("\n"),
-            computes_nothing: COMPUTES_NOTHING,
-        }
-    }
-
-    /// Every exported function written out enters the call's
-    /// floating-point environment before anything else (see
-    /// [`crate::ffi::float_env::CallEnv`]), but those of
-    /// [`COMPUTES_NOTHING`], which never do: a function added without it
-    /// would compute in the host's modes. A row's word says its environment.
+    /// Every row names its floating-point environment (see
+    /// [`crate::ffi::float_env::CallEnv`]); those written out enter none
+    /// themselves: the version strings and free compute nothing (`host`),
+    /// instantiate hands over to the shared one (`models`), which enters
+    /// the default environment first.
     #[test]
     fn every_export_that_computes_does_it_in_the_default_float_environment() {
-        let exports = crate::ffi::binding_rules::every_export_that_computes_enters_the_default_environment(&binding());
+        let exports =
+            crate::ffi::binding_rules::every_export_that_computes_enters_the_default_environment(&Binding::of("fmi2"));
         assert_eq!(exports, 44, "the 44 fmi2 functions");
     }
 }
 
 #[cfg(test)]
 mod table_is_complete {
+    use crate::ffi::binding_rules::Binding;
+
     /// Every function of this binding has a row in its export table
     /// (`table.rs`), so a model's binary exports it; a row without its
     /// function does not compile.
@@ -657,7 +637,7 @@ mod table_is_complete {
     fn every_binding_function_is_exported() {
         let mut rows: Vec<&str> = Vec::new();
         crate::fmi2_table!(forward_exports { names(rows) ; });
-        crate::ffi::binding_rules::every_binding_function_has_a_row(&super::float_environment::binding(), &rows);
+        crate::ffi::binding_rules::every_binding_function_has_a_row(&Binding::of("fmi2"), &rows);
         assert_eq!(rows.len(), 44);
     }
 }

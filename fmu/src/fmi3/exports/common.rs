@@ -6,11 +6,6 @@
 
 use super::ffi::*;
 
-#[inline]
-pub extern "C" fn fmi3GetVersion() -> *const std::ffi::c_char {
-    c"3.0".as_ptr()
-}
-
 /// This file's rows of the FMI 3.0 export table ([`crate::fmi3_table!`]),
 /// written into the binding here and into a model's binary by
 /// [`crate::export_model!`].
@@ -19,12 +14,51 @@ pub extern "C" fn fmi3GetVersion() -> *const std::ffi::c_char {
 macro_rules! fmi3_common {
     ($callback:ident { $($args:tt)* }) => {
         $crate::$callback! { $($args)*
-            // Written out below: their signatures.
-            fn fmi3GetVersion() -> *const std::ffi::c_char;
-            models fn fmi3InstantiateModelExchange(instance_name: Fmi3String, instantiation_token: Fmi3String, resource_path: Fmi3String, visible: Fmi3Boolean, logging_on: Fmi3Boolean, environment: Fmi3InstanceEnvironment, log_message: Option<LogMessage>) -> Fmi3Instance;
-            models fn fmi3InstantiateCoSimulation(instance_name: Fmi3String, instantiation_token: Fmi3String, resource_path: Fmi3String, visible: Fmi3Boolean, logging_on: Fmi3Boolean, event_mode_used: Fmi3Boolean, early_return_allowed: Fmi3Boolean, required_intermediate_variables: *const Fmi3ValueReference, n_required_intermediate_variables: usize, environment: Fmi3InstanceEnvironment, log_message: Option<LogMessage>, intermediate_update: Option<IntermediateUpdate>) -> Fmi3Instance;
-            fn fmi3InstantiateScheduledExecution(instance_name: Fmi3String, instantiation_token: Fmi3String, resource_path: Fmi3String, visible: Fmi3Boolean, logging_on: Fmi3Boolean, environment: Fmi3InstanceEnvironment, log_message: Option<LogMessage>, clock_update: *mut c_void, lock_preemption: *mut c_void, unlock_preemption: *mut c_void) -> Fmi3Instance;
-            fn fmi3FreeInstance(c: Fmi3Instance);
+            host fn fmi3GetVersion() -> *const std::ffi::c_char => { c"3.0".as_ptr() };
+            /// `models`: as `fmi2Instantiate`'s.
+            models fn fmi3InstantiateModelExchange(
+                instance_name: Fmi3String, instantiation_token: Fmi3String, _resource_path: Fmi3String, _visible: Fmi3Boolean,
+                logging_on: Fmi3Boolean, environment: Fmi3InstanceEnvironment, log_message: Option<LogMessage>
+            ) -> Fmi3Instance => {
+                let log = || Some(logger(log_message, environment, logging_on));
+                let (interface, events) = (Ok(Interface::ModelExchange), CoSimulationEvents::default());
+                let token = (instantiation_token, "instantiationToken");
+                // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
+                unsafe { instantiate(models, "fmi3InstantiateModelExchange", log, &VOCABULARY, instance_name, interface, events, token) }
+            };
+            models fn fmi3InstantiateCoSimulation(
+                instance_name: Fmi3String, instantiation_token: Fmi3String, _resource_path: Fmi3String, _visible: Fmi3Boolean,
+                logging_on: Fmi3Boolean, event_mode_used: Fmi3Boolean, early_return_allowed: Fmi3Boolean,
+                _required_intermediate_variables: *const Fmi3ValueReference, n_required_intermediate_variables: usize,
+                environment: Fmi3InstanceEnvironment, log_message: Option<LogMessage>, _intermediate_update: Option<IntermediateUpdate>
+            ) -> Fmi3Instance => {
+                let log = || Some(logger(log_message, environment, logging_on));
+                // What the model description does not declare is refused by name.
+                let interface = match n_required_intermediate_variables {
+                    0 => Ok(Interface::CoSimulation),
+                    n => Err(format!("nRequiredIntermediateVariables = {n} rejected: providesIntermediateUpdate=\"false\"")),
+                };
+                let events = CoSimulationEvents { event_mode: event_mode_used != FMI3_FALSE, early_return: early_return_allowed != FMI3_FALSE };
+                let token = (instantiation_token, "instantiationToken");
+                // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
+                unsafe { instantiate(models, "fmi3InstantiateCoSimulation", log, &VOCABULARY, instance_name, interface, events, token) }
+            };
+            /// Scheduled Execution is not offered (no `<ScheduledExecution>`): no
+            /// instance, and no logger call (the callback types differ and nothing
+            /// says the importer passed one meant for us).
+            host fn fmi3InstantiateScheduledExecution(
+                _instance_name: Fmi3String, _instantiation_token: Fmi3String, _resource_path: Fmi3String, _visible: Fmi3Boolean,
+                _logging_on: Fmi3Boolean, _environment: Fmi3InstanceEnvironment, _log_message: Option<LogMessage>,
+                _clock_update: *mut c_void, _lock_preemption: *mut c_void, _unlock_preemption: *mut c_void
+            ) -> Fmi3Instance => { std::ptr::null_mut() };
+            host fn fmi3FreeInstance(c: Fmi3Instance) => {
+                // SAFETY: `c` is NULL or from an instantiate function (FMI 3.0, 2.3.1).
+                if unsafe { instance(c) }.is_some() {
+                    // SAFETY: a live instance, created by Box::into_raw in `instantiate`;
+                    // the importer does not use `c` after fmi3FreeInstance.
+                    let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(c as *mut Instance) })));
+                }
+            };
             fn fmi3SetDebugLogging(logging_on: Fmi3Boolean, n_categories: usize, categories: *const Fmi3String) host allowed::ANY_BUT_FATAL
                 => |comp, categories = strings(n_categories, "categories")| match comp.log.set(logging_on != FMI3_FALSE, &categories) {
                     Ok(()) => Ok(Status::Ok),
@@ -69,89 +103,5 @@ fn logger(log_message: Option<LogMessage>, environment: Fmi3InstanceEnvironment,
     match log_message {
         Some(callback) => log::to_callback(callback, environment, logging_on != FMI3_FALSE),
         None => log::Log::silent(),
-    }
-}
-
-/// `models`: as [`crate::fmi2::exports::fmi2Instantiate`]'s.
-#[inline]
-pub unsafe fn fmi3InstantiateModelExchange(
-    models: &[Exported],
-    instance_name: Fmi3String,
-    instantiation_token: Fmi3String,
-    _resource_path: Fmi3String,
-    _visible: Fmi3Boolean,
-    logging_on: Fmi3Boolean,
-    environment: Fmi3InstanceEnvironment,
-    log_message: Option<LogMessage>,
-) -> Fmi3Instance {
-    let log = || Some(logger(log_message, environment, logging_on));
-    let (interface, events) = (Ok(Interface::ModelExchange), CoSimulationEvents::default());
-    let token = (instantiation_token, "instantiationToken");
-    // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
-    unsafe {
-        instantiate(models, "fmi3InstantiateModelExchange", log, &VOCABULARY, instance_name, interface, events, token)
-    }
-}
-
-/// `models`: as [`crate::fmi2::exports::fmi2Instantiate`]'s.
-#[inline]
-pub unsafe fn fmi3InstantiateCoSimulation(
-    models: &[Exported],
-    instance_name: Fmi3String,
-    instantiation_token: Fmi3String,
-    _resource_path: Fmi3String,
-    _visible: Fmi3Boolean,
-    logging_on: Fmi3Boolean,
-    event_mode_used: Fmi3Boolean,
-    early_return_allowed: Fmi3Boolean,
-    _required_intermediate_variables: *const Fmi3ValueReference,
-    n_required_intermediate_variables: usize,
-    environment: Fmi3InstanceEnvironment,
-    log_message: Option<LogMessage>,
-    _intermediate_update: Option<IntermediateUpdate>,
-) -> Fmi3Instance {
-    let log = || Some(logger(log_message, environment, logging_on));
-    // What the model description does not declare is refused by name.
-    let interface = match n_required_intermediate_variables {
-        0 => Ok(Interface::CoSimulation),
-        n => Err(format!("nRequiredIntermediateVariables = {n} rejected: providesIntermediateUpdate=\"false\"")),
-    };
-    let events = CoSimulationEvents {
-        event_mode: event_mode_used != FMI3_FALSE,
-        early_return: early_return_allowed != FMI3_FALSE,
-    };
-    let token = (instantiation_token, "instantiationToken");
-    // SAFETY: the importer passes NULL or NUL-terminated strings (FMI 3.0, 2.3.1): `instantiate`'s contract.
-    unsafe {
-        instantiate(models, "fmi3InstantiateCoSimulation", log, &VOCABULARY, instance_name, interface, events, token)
-    }
-}
-
-/// Scheduled Execution is not offered (no `<ScheduledExecution>`): no
-/// instance, and no logger call (the callback types differ and nothing
-/// says the importer passed one meant for us).
-#[inline]
-pub unsafe extern "C" fn fmi3InstantiateScheduledExecution(
-    _instance_name: Fmi3String,
-    _instantiation_token: Fmi3String,
-    _resource_path: Fmi3String,
-    _visible: Fmi3Boolean,
-    _logging_on: Fmi3Boolean,
-    _environment: Fmi3InstanceEnvironment,
-    _log_message: Option<LogMessage>,
-    _clock_update: *mut c_void,
-    _lock_preemption: *mut c_void,
-    _unlock_preemption: *mut c_void,
-) -> Fmi3Instance {
-    std::ptr::null_mut()
-}
-
-#[inline]
-pub unsafe extern "C" fn fmi3FreeInstance(c: Fmi3Instance) {
-    // SAFETY: `c` is NULL or from an instantiate function (FMI 3.0, 2.3.1).
-    if unsafe { instance(c) }.is_some() {
-        // SAFETY: a live instance, created by Box::into_raw in `instantiate`;
-        // the importer does not use `c` after fmi3FreeInstance.
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(unsafe { Box::from_raw(c as *mut Instance) })));
     }
 }

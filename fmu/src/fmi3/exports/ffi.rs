@@ -8,7 +8,7 @@ pub(super) use crate::ffi::float_env::CallEnv;
 /// The model the tests name to the rows that know one (`crate::ffi::known`).
 #[cfg(test)]
 pub(super) use crate::ffi::known::AnyModel;
-pub(super) use crate::ffi::{instance, instantiate, scratch, Exported};
+pub(super) use crate::ffi::{instance, instantiate, scratch};
 pub(super) use crate::fmi3::allowed;
 pub(super) use crate::fmi3::log;
 pub(super) use crate::fmi3::types::*;

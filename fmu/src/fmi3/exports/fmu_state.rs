@@ -35,7 +35,7 @@ macro_rules! fmi3_fmu_state {
             fn fmi3SerializeFMUState(state: Fmi3FmuState, bytes: *mut Fmi3Byte, size: usize) host allowed::FMU_STATE
                 // Any buffer at least the state's size will do, however large: the
                 // slice reaches no further than the array bound that `slice_mut` allows.
-                => |comp, bytes = slice_mut(size.min(crate::ffi::MAX_ARRAY_LEN), "serializedState")| {
+                => |comp, bytes = slice_mut(size.min($crate::ffi::MAX_ARRAY_LEN), "serializedState")| {
                     let data = comp.serialize(state as Handle)?;
                     if size < data.len() {
                         return Err(format!(
