@@ -165,6 +165,7 @@ macro_rules! handle_exports {
     ($handle:ty => $(#[$meta:meta])* host fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? => $body:block; $($rest:tt)*) => {
         $(#[$meta])*
         #[inline]
+        #[allow(clippy::too_many_arguments)] // the standard's signature
         pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? $body
         $crate::handle_exports!($handle => $($rest)*);
     };
@@ -172,6 +173,7 @@ macro_rules! handle_exports {
     ($handle:ty => $(#[$meta:meta])* $models:ident fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $body:block; $($rest:tt)*) => {
         $(#[$meta])*
         #[inline]
+        #[allow(clippy::too_many_arguments)] // the standard's signature and the models
         pub unsafe fn $name($models: &[$crate::ffi::Exported], $($arg: $ty),*) -> $ret $body
         $crate::handle_exports!($handle => $($rest)*);
     };
