@@ -3,13 +3,14 @@
 //! (`fmi2_common!`, ...). A row is a C function's name, its signature, the
 //! states it is allowed in and its core call ([`crate::ffi::export`]'s
 //! `handle_exports!`, which writes the binding's function from it); a
-//! function written out has a row of its signature. [`crate::export_model!`]
+//! function written out (`host fn`, `models fn`) is a row of its signature
+//! and body. [`crate::export_model!`]
 //! writes the `#[no_mangle]` function of every row into a model's binary,
 //! forwarding to the binding's function of the same name; rows marked
 //! `models` also get the models the binary offers, rows generic over `<K>`
-//! the model's type (`crate::ffi::known`). No export is written by hand,
-//! and a function written out without a row fails
-//! `every_binding_function_is_exported`.
+//! the model's type (`crate::ffi::known`). No export is written outside a
+//! row: `every_export_that_computes_does_it_in_the_default_float_environment`
+//! fails on one.
 
 #![forbid(unsafe_code)]
 
