@@ -15,6 +15,8 @@ pub type Fmi2Byte = c_char;
 
 pub const FMI2_TRUE: Fmi2Boolean = 1;
 pub const FMI2_FALSE: Fmi2Boolean = 0;
+// What `bool::into` gives: the bindings write their flags so.
+const _: () = assert!(FMI2_TRUE == true as Fmi2Boolean && FMI2_FALSE == false as Fmi2Boolean);
 
 /// `fmi2Status`: the core's, numbered as FMI 2.0 numbers it (`fmi2Pending`,
 /// 5, is never returned: no step runs asynchronously).
@@ -54,13 +56,4 @@ pub struct EventInfo {
     pub values_of_continuous_states_changed: Fmi2Boolean,
     pub next_event_time_defined: Fmi2Boolean,
     pub next_event_time: Fmi2Real,
-}
-
-/// `fmi2Boolean` for a Rust `bool`.
-pub fn flag(b: bool) -> Fmi2Boolean {
-    if b {
-        FMI2_TRUE
-    } else {
-        FMI2_FALSE
-    }
 }

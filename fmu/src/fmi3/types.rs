@@ -17,6 +17,8 @@ pub type Fmi3Byte = u8;
 
 pub const FMI3_TRUE: Fmi3Boolean = 1;
 pub const FMI3_FALSE: Fmi3Boolean = 0;
+// What `bool::into` gives: the bindings write their flags so.
+const _: () = assert!(FMI3_TRUE == true as Fmi3Boolean && FMI3_FALSE == false as Fmi3Boolean);
 
 /// `fmi3Status`: the core's, numbered as FMI 3.0 numbers it (OK 0 to Fatal 4).
 pub use crate::instance::Status;
@@ -48,12 +50,3 @@ pub const FLOAT64_OUTPUT: ValueType = ValueType { name: "Float64 output", kinds:
 pub const INT32: ValueType = ValueType { name: "Int32", kinds: &[Kind::Integer] };
 pub const INT64: ValueType = ValueType { name: "Int64 (an Enumeration)", kinds: &[Kind::Enumeration] };
 pub const BOOLEAN: ValueType = ValueType { name: "Boolean", kinds: &[Kind::Boolean] };
-
-/// `fmi3Boolean` for a Rust `bool`.
-pub fn flag(b: bool) -> Fmi3Boolean {
-    if b {
-        FMI3_TRUE
-    } else {
-        FMI3_FALSE
-    }
-}

@@ -37,10 +37,10 @@ macro_rules! fmi2_model_exchange {
                 => |comp, info = out("fmi2EventInfo")| {
                     let result = comp.new_discrete_states()?;
                     *info = EventInfo {
-                        new_discrete_states_needed: flag(result.new_discrete_states_needed),
+                        new_discrete_states_needed: result.new_discrete_states_needed.into(),
                         terminate_simulation: FMI2_FALSE,
                         nominals_of_continuous_states_changed: FMI2_FALSE,
-                        values_of_continuous_states_changed: flag(result.values_of_continuous_states_changed),
+                        values_of_continuous_states_changed: result.values_of_continuous_states_changed.into(),
                         next_event_time_defined: FMI2_FALSE,
                         next_event_time: 0.0,
                     };
@@ -53,7 +53,7 @@ macro_rules! fmi2_model_exchange {
             ) computes allowed::CONTINUOUS_TIME_MODE
                 => |comp, enter_event_mode = out("enterEventMode"), terminate_simulation = out("terminateSimulation")| {
                     let (event, terminate) = comp.completed_integrator_step()?;
-                    (*enter_event_mode, *terminate_simulation) = (flag(event), flag(terminate));
+                    (*enter_event_mode, *terminate_simulation) = (event.into(), terminate.into());
                     Ok(Status::Ok)
                 };
         }

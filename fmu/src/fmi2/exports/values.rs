@@ -23,7 +23,7 @@ macro_rules! fmi2_values {
                 => |comp, vr = slice(nvr, "vr"), value = slice_mut(nvr, "value")| {
                     scratch(nvr, |values: &mut [bool]| {
                         let status = comp.get_boolean(vr, values)?;
-                        value.iter_mut().zip(values.iter()).for_each(|(to, &from)| *to = flag(from));
+                        value.iter_mut().zip(values.iter()).for_each(|(to, &from)| *to = from.into());
                         Ok(status)
                     })
                 };

@@ -54,7 +54,7 @@ macro_rules! fmi3_co_simulation {
                         comp.do_step(t, h)?;
                         (false, false)
                     };
-                    (*event_handling_needed, *terminate_simulation, *early_return) = (flag(event), FMI3_FALSE, flag(early));
+                    (*event_handling_needed, *terminate_simulation, *early_return) = (event.into(), FMI3_FALSE, early.into());
                     *last_successful_time = comp.last_successful_time();
                     Ok(Status::Ok)
                 };

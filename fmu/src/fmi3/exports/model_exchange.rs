@@ -62,9 +62,9 @@ macro_rules! fmi3_model_exchange {
                         Interface::ModelExchange => comp.new_discrete_states()?,
                         Interface::CoSimulation => comp.co_simulation_discrete_states()?,
                     };
-                    *discrete_states_need_update = flag(info.new_discrete_states_needed);
+                    *discrete_states_need_update = info.new_discrete_states_needed.into();
                     (*terminate_simulation, *nominals_changed) = (FMI3_FALSE, FMI3_FALSE);
-                    *values_changed = flag(info.values_of_continuous_states_changed);
+                    *values_changed = info.values_of_continuous_states_changed.into();
                     (*next_event_time_defined, *next_event_time) = (FMI3_FALSE, 0.0);
                     Ok(Status::Ok)
                 };
@@ -78,7 +78,7 @@ macro_rules! fmi3_model_exchange {
             ) computes allowed::CONTINUOUS_TIME_MODE
                 => |comp, enter_event_mode = out("enterEventMode"), terminate_simulation = out("terminateSimulation")| {
                     let (event, terminate) = comp.completed_integrator_step()?;
-                    (*enter_event_mode, *terminate_simulation) = (flag(event), flag(terminate));
+                    (*enter_event_mode, *terminate_simulation) = (event.into(), terminate.into());
                     Ok(Status::Ok)
                 };
             /// No discrete states to evaluate apart from the event iteration

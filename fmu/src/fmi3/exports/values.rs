@@ -68,7 +68,7 @@ macro_rules! fmi3_values {
                     comp.check_type(vr, n_values, &BOOLEAN, Access::Get)?;
                     scratch(nvr, |flags: &mut [bool]| {
                         let status = comp.get_boolean(vr, flags)?;
-                        values.iter_mut().zip(flags.iter()).for_each(|(to, &from)| *to = flag(from));
+                        values.iter_mut().zip(flags.iter()).for_each(|(to, &from)| *to = from.into());
                         Ok(status)
                     })
                 };
