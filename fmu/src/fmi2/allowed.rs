@@ -5,22 +5,9 @@
 #![forbid(unsafe_code)]
 
 use crate::instance::phase::{set, Allowed, Phase::*, CO_SIMULATION_ONLY, MODEL_EXCHANGE_ONLY};
+pub use crate::instance::phase::{ANY_BUT_FATAL, INITIALIZATION, INSTANTIATED, RESET};
 
-pub const ANY_BUT_FATAL: Allowed = set(&[
-    Instantiated,
-    InitializationMode,
-    StepComplete,
-    StepFailed,
-    Terminated,
-    Error,
-    EventMode,
-    ContinuousTimeMode,
-]);
-pub const INSTANTIATED: Allowed = set(&[Instantiated]);
-pub const INITIALIZATION: Allowed = set(&[InitializationMode]);
 pub const TERMINATE: Allowed = set(&[StepComplete, StepFailed, EventMode, ContinuousTimeMode]);
-/// fmi2Reset: also the way out of the poisoned state after a panic.
-pub const RESET: Allowed = ANY_BUT_FATAL | set(&[Fatal]);
 pub const DIRECTIONAL_DERIVATIVE: Allowed =
     set(&[InitializationMode, StepComplete, StepFailed, Terminated, Error, EventMode, ContinuousTimeMode]);
 pub const GET: Allowed =

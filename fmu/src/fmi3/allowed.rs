@@ -8,22 +8,9 @@
 #![forbid(unsafe_code)]
 
 use crate::instance::phase::{set, Allowed, Phase::*, CO_SIMULATION_ONLY, MODEL_EXCHANGE_ONLY};
+pub use crate::instance::phase::{ANY_BUT_FATAL, INITIALIZATION, INSTANTIATED, RESET};
 
-pub const ANY_BUT_FATAL: Allowed = set(&[
-    Instantiated,
-    InitializationMode,
-    StepComplete,
-    StepFailed,
-    Terminated,
-    Error,
-    EventMode,
-    ContinuousTimeMode,
-]);
-pub const INSTANTIATED: Allowed = set(&[Instantiated]);
-pub const INITIALIZATION: Allowed = set(&[InitializationMode]);
 pub const TERMINATE: Allowed = set(&[StepComplete, EventMode, ContinuousTimeMode]);
-/// fmi3Reset: also the way out of the poisoned state after a panic.
-pub const RESET: Allowed = ANY_BUT_FATAL | set(&[Fatal]);
 /// Getters: also in Instantiated (start values; `variables` refuses the
 /// calculated ones there) and after an error (FMI 3.0, 2.3: an fmi3Error
 /// leaves the FMU terminated, where values may be read for debugging).

@@ -81,6 +81,15 @@ pub const fn set(phases: &[Phase]) -> Allowed {
     bits
 }
 
+/// What both standards allow in every state but the poisoned one after a
+/// panic (logging, the FMU state, the refusals of what is not offered).
+pub const ANY_BUT_FATAL: Allowed = set(&ALL) & !set(&[Phase::Fatal]);
+/// Reset: also the way out of the poisoned state.
+pub const RESET: Allowed = set(&ALL);
+/// Only before initialization (setup, start values), or only during it.
+pub const INSTANTIATED: Allowed = set(&[Phase::Instantiated]);
+pub const INITIALIZATION: Allowed = set(&[Phase::InitializationMode]);
+
 /// Flag: a Co-Simulation function only.
 pub const CO_SIMULATION_ONLY: Allowed = 1 << 14;
 /// Flag: a Model Exchange function only.
