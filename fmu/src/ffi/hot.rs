@@ -73,10 +73,15 @@ pub unsafe fn set_time(c: *mut c_void, allowed: Allowed, time: f64) -> Option<St
 /// # Safety
 /// `c` as [`instance`]'s; `x` as [`array`]'s.
 #[inline(always)]
-pub unsafe fn set_continuous_states(c: *mut c_void, allowed: Allowed, x: *const f64, nx: usize) -> Option<Status> {
+pub unsafe fn set_continuous_states<K: Known>(
+    c: *mut c_void,
+    allowed: Allowed,
+    x: *const f64,
+    nx: usize,
+) -> Option<Status> {
     // SAFETY: this function's contract.
     let (comp, x) = unsafe { (instance(c)?, array(x, nx)?) };
-    comp.set_plain_states_now(x, allowed).then_some(Status::Ok)
+    K::set_plain_states(comp, x, allowed).then_some(Status::Ok)
 }
 
 /// `fmi*GetEventIndicators`.
@@ -84,10 +89,15 @@ pub unsafe fn set_continuous_states(c: *mut c_void, allowed: Allowed, x: *const 
 /// # Safety
 /// `c` as [`instance`]'s; `out` as [`array_mut`]'s.
 #[inline(always)]
-pub unsafe fn get_event_indicators(c: *mut c_void, allowed: Allowed, out: *mut f64, ni: usize) -> Option<Status> {
+pub unsafe fn get_event_indicators<K: Known>(
+    c: *mut c_void,
+    allowed: Allowed,
+    out: *mut f64,
+    ni: usize,
+) -> Option<Status> {
     // SAFETY: this function's contract.
     let (comp, out) = unsafe { (instance(c)?, array_mut(out, ni)?) };
-    comp.copy_indicators_now(out, allowed).then_some(Status::Ok)
+    K::copy_indicators(comp, out, allowed).then_some(Status::Ok)
 }
 
 /// Where a one-value read may be answered here: where the row allows a

@@ -18,6 +18,10 @@ pub struct EventInfo {
     pub values_of_continuous_states_changed: bool,
 }
 
+/// How [`Instance::set_plain_states_by`] stores the states: the model, its
+/// concrete type and the states; false when nothing was stored.
+pub type PlainStatesSet = fn(&mut dyn super::erased::Erased, std::any::TypeId, &[f64]) -> bool;
+
 impl Instance {
     /// Computes nothing (the bits of `time` are compared with the earliest
     /// time allowed, computed when it was committed), so that the binding
@@ -220,7 +224,20 @@ impl Instance {
     /// [`Instance::set_continuous_states`] of states stored as they are.
     #[inline(always)]
     pub fn set_plain_states_now(&mut self, x: &[f64], allowed: Allowed) -> bool {
-        if !self.admits(allowed) || !self.states_plain || !self.model.set_plain_states(x) {
+        self.set_plain_states_by(x, allowed, |model, _, x| model.set_plain_states(x))
+    }
+
+    /// As [`Instance::set_plain_states_now`], the states stored by `set`
+    /// (given the model and its concrete type; false: nothing stored): a
+    /// binary's own model stores them without a call through the vtable
+    /// (`crate::ffi::known`).
+    #[inline(always)]
+    pub fn set_plain_states_by(&mut self, x: &[f64], allowed: Allowed, set: PlainStatesSet) -> bool {
+        if !self.admits(allowed) || !self.states_plain {
+            return false;
+        }
+        let model_type = self.model_type();
+        if !set(self.model.as_mut(), model_type, x) {
             return false;
         }
         if x.iter().any(|&value| subnormal(value)) {
@@ -234,8 +251,19 @@ impl Instance {
     /// [`Instance::get_event_indicators`] while the last evaluation is current.
     #[inline(always)]
     pub fn copy_indicators_now(&self, out: &mut [f64], allowed: Allowed) -> bool {
+        self.copy_indicators_of(self.evaluated.indicator_count, out, allowed)
+    }
+
+    /// As [`Instance::copy_indicators_now`] when the model has `count`
+    /// indicators (a binary's own model: a constant, so that the copy
+    /// unrolls); else false.
+    #[inline(always)]
+    pub fn copy_indicators_of(&self, count: usize, out: &mut [f64], allowed: Allowed) -> bool {
         let done = &self.evaluated;
-        self.admits(allowed) && !self.must_evaluate() && copy_if_finite(&done.indicators, done.indicator_count, out)
+        self.admits(allowed)
+            && !self.must_evaluate()
+            && done.indicator_count == count
+            && copy_if_finite(&done.indicators, count, out)
     }
 }
 

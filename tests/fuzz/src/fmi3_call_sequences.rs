@@ -14,6 +14,10 @@
 use fmu::ffi::known::AnyModel;
 use fmu::fmi3::exports::*;
 use fmu::fmi3::types::*;
+/// The binaries' rows know their model (`fmu::ffi::known`): half the calls
+/// that take one name this one, which an instance of another model leaves
+/// to the general path.
+use fmu::models::HillFrictionInertia as Known;
 use libfuzzer_sys::fuzz_target;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::ptr::{null, null_mut};
@@ -129,7 +133,12 @@ fuzz_target!(|data: &[u8]| {
                     let _ = fmi3ExitInitializationMode(c);
                 }
                 2 => {
-                    let _ = fmi3SetFloat64::<AnyModel>(c, &vr, 1, [b.real().unwrap_or(0.0); 2].as_ptr(), n);
+                    let x = [b.real().unwrap_or(0.0); 2];
+                    let _ = if op & 0x10 == 0 {
+                        fmi3SetFloat64::<AnyModel>(c, &vr, 1, x.as_ptr(), n)
+                    } else {
+                        fmi3SetFloat64::<Known>(c, &vr, 1, x.as_ptr(), n)
+                    };
                 }
                 3 => {
                     let _ = fmi3SetInt32(c, &vr, 1, [b.u8().unwrap_or(0) as i32 - 128; 2].as_ptr(), n);
@@ -145,7 +154,11 @@ fuzz_target!(|data: &[u8]| {
                     let _ = fmi3SetBoolean(c, &vr, 1, [b.u8().unwrap_or(0); 2].as_ptr(), n);
                 }
                 5 => {
-                    let _ = fmi3GetFloat64::<AnyModel>(c, &vr, 1, buffer.as_mut_ptr(), n);
+                    let _ = if op & 0x10 == 0 {
+                        fmi3GetFloat64::<AnyModel>(c, &vr, 1, buffer.as_mut_ptr(), n)
+                    } else {
+                        fmi3GetFloat64::<Known>(c, &vr, 1, buffer.as_mut_ptr(), n)
+                    };
                 }
                 6 => {
                     let (mut i, mut l, mut f) = ([0i32; 2], [0i64; 2], [0u8; 2]);
@@ -244,7 +257,11 @@ fuzz_target!(|data: &[u8]| {
                     for x in &mut buffer[..k] {
                         *x = b.real().unwrap_or(0.0);
                     }
-                    let _ = fmi3SetContinuousStates(c, buffer.as_ptr(), k);
+                    let _ = if op & 0x80 == 0 {
+                        fmi3SetContinuousStates::<AnyModel>(c, buffer.as_ptr(), k)
+                    } else {
+                        fmi3SetContinuousStates::<Known>(c, buffer.as_ptr(), k)
+                    };
                 }
                 21 => {
                     let k = vr as usize % buffer.len();
@@ -252,7 +269,8 @@ fuzz_target!(|data: &[u8]| {
                         0x00 => fmi3GetContinuousStates(c, buffer.as_mut_ptr(), k),
                         0x40 => fmi3GetContinuousStateDerivatives(c, buffer.as_mut_ptr(), k),
                         0x80 => fmi3GetNominalsOfContinuousStates(c, buffer.as_mut_ptr(), k),
-                        _ => fmi3GetEventIndicators(c, buffer.as_mut_ptr(), k),
+                        _ if op & 0x20 == 0 => fmi3GetEventIndicators::<AnyModel>(c, buffer.as_mut_ptr(), k),
+                        _ => fmi3GetEventIndicators::<Known>(c, buffer.as_mut_ptr(), k),
                     };
                     let mut count = 0;
                     let _ = fmi3GetNumberOfEventIndicators(c, &mut count);

@@ -281,13 +281,13 @@ mod host_environment {
             }
             for values in [&[1e-310, -0.0][..], &[0.3, -5e-324], &[f64::INFINITY, 1.0], &[0.25, 1e-3]] {
                 let values = states(values);
-                call(fmi2SetContinuousStates(c, values.as_ptr(), nx), &[]);
+                call(fmi2SetContinuousStates::<AnyModel>(c, values.as_ptr(), nx), &[]);
                 call(fmi2GetContinuousStates(c, x.as_mut_ptr(), nx), &x);
                 call(fmi2GetDerivatives(c, dx.as_mut_ptr(), nx), &dx);
-                call(fmi2GetEventIndicators(c, z.as_mut_ptr(), ni), &z);
+                call(fmi2GetEventIndicators::<AnyModel>(c, z.as_mut_ptr(), ni), &z);
                 // Again, now from what the evaluation left.
                 call(fmi2GetDerivatives(c, dx.as_mut_ptr(), nx), &dx);
-                call(fmi2GetEventIndicators(c, z.as_mut_ptr(), ni), &z);
+                call(fmi2GetEventIndicators::<AnyModel>(c, z.as_mut_ptr(), ni), &z);
                 call(fmi2GetDerivatives(c, dx.as_mut_ptr(), nx + 1), &[]);
             }
             fmi2FreeInstance(c);
@@ -358,10 +358,10 @@ mod host_environment {
                     let time = 1e-3 * (k + 1) as f64;
                     before = mxcsr();
                     ok(fmi2SetTime(c, time), &mut before);
-                    ok(fmi2SetContinuousStates(c, states.as_ptr(), nx), &mut before);
+                    ok(fmi2SetContinuousStates::<AnyModel>(c, states.as_ptr(), nx), &mut before);
                     ok(fmi2GetDerivatives(c, dx.as_mut_ptr(), nx), &mut before);
                     in_host.push((*(c as *const Instance)).last_call_in_host());
-                    ok(fmi2GetEventIndicators(c, z.as_mut_ptr(), ni), &mut before);
+                    ok(fmi2GetEventIndicators::<AnyModel>(c, z.as_mut_ptr(), ni), &mut before);
                     seen.extend(dx.iter().chain(&z).map(|v| v.to_bits()));
                 }
                 fmi2FreeInstance(c);

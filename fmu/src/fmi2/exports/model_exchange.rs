@@ -19,7 +19,7 @@ macro_rules! fmi2_model_exchange {
             fn fmi2EnterEventMode() computes allowed::ENTER_EVENT_MODE => |comp| comp.enter_event_mode();
             fn fmi2EnterContinuousTimeMode() computes allowed::EVENT_MODE => |comp| comp.enter_continuous_time_mode();
             /// Stores the states; computes only where a state is scaled when stored.
-            fn fmi2SetContinuousStates(x: *const Fmi2Real, nx: usize) [first set_continuous_states] checks_if allowed::SET_STATES, when |comp| comp.states_computed()
+            fn fmi2SetContinuousStates<K>(x: *const Fmi2Real, nx: usize) [first set_continuous_states] checks_if allowed::SET_STATES, when |comp| comp.states_computed()
                 => |comp, x = slice(nx, "x")| comp.set_continuous_states(x);
             fn fmi2GetContinuousStates(x: *mut Fmi2Real, nx: usize) computes allowed::GET_STATES
                 => |comp, x = slice_mut(nx, "x")| comp.get_continuous_states(x);
@@ -27,7 +27,7 @@ macro_rules! fmi2_model_exchange {
             /// the states or an input changed since.
             fn fmi2GetDerivatives(derivatives: *mut Fmi2Real, nx: usize) checks_if allowed::GET_STATES, when |comp| comp.must_evaluate()
                 => |comp, derivatives = slice_mut(nx, "derivatives")| comp.get_derivatives(derivatives);
-            fn fmi2GetEventIndicators(indicators: *mut Fmi2Real, ni: usize) [first get_event_indicators] checks_if allowed::GET_STATES, when |comp| comp.must_evaluate()
+            fn fmi2GetEventIndicators<K>(indicators: *mut Fmi2Real, ni: usize) [first get_event_indicators] checks_if allowed::GET_STATES, when |comp| comp.must_evaluate()
                 => |comp, indicators = slice_mut(ni, "eventIndicators")| comp.get_event_indicators(indicators);
             fn fmi2GetNominalsOfContinuousStates(nominals: *mut Fmi2Real, nx: usize) computes allowed::NOMINALS
                 => |comp, nominals = slice_mut(nx, "x_nominal")| comp.get_nominals(nominals);

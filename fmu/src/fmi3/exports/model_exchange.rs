@@ -18,7 +18,7 @@ macro_rules! fmi3_model_exchange {
             fn fmi3SetTime(time: Fmi3Float64) [first set_time] computes_if allowed::SET_TIME, when |comp| comp.refuses_time(time)
                 => |comp| comp.set_time(time);
             /// Stores the states; computes only where a state is scaled when stored.
-            fn fmi3SetContinuousStates(x: *const Fmi3Float64, nx: usize) [first set_continuous_states] checks_if allowed::SET_STATES, when |comp| comp.states_computed()
+            fn fmi3SetContinuousStates<K>(x: *const Fmi3Float64, nx: usize) [first set_continuous_states] checks_if allowed::SET_STATES, when |comp| comp.states_computed()
                 => |comp, x = slice(nx, "continuousStates")| comp.set_continuous_states(x);
             fn fmi3GetContinuousStates(x: *mut Fmi3Float64, nx: usize) computes allowed::GET_STATES
                 => |comp, x = slice_mut(nx, "continuousStates")| comp.get_continuous_states(x);
@@ -26,7 +26,7 @@ macro_rules! fmi3_model_exchange {
             /// the states or an input changed since.
             fn fmi3GetContinuousStateDerivatives(derivatives: *mut Fmi3Float64, nx: usize) checks_if allowed::GET_STATES, when |comp| comp.must_evaluate()
                 => |comp, derivatives = slice_mut(nx, "derivatives")| comp.get_derivatives(derivatives);
-            fn fmi3GetEventIndicators(indicators: *mut Fmi3Float64, ni: usize) [first get_event_indicators] checks_if allowed::GET_STATES, when |comp| comp.must_evaluate()
+            fn fmi3GetEventIndicators<K>(indicators: *mut Fmi3Float64, ni: usize) [first get_event_indicators] checks_if allowed::GET_STATES, when |comp| comp.must_evaluate()
                 => |comp, indicators = slice_mut(ni, "eventIndicators")| comp.get_event_indicators(indicators);
             fn fmi3GetNominalsOfContinuousStates(nominals: *mut Fmi3Float64, nx: usize) computes allowed::NOMINALS
                 => |comp, nominals = slice_mut(nx, "nominals")| comp.get_nominals(nominals);
