@@ -284,15 +284,23 @@ fn copy_if_finite(from: &[f64], n: usize, out: &mut [f64]) -> bool {
 }
 
 /// `from` copied into `out` (as long), and the first value that is not
-/// finite, told by its bits: one pass, computing nothing.
+/// finite, told by its bits: one pass, computing nothing, without a branch
+/// per value; the index looked for only when there is one.
 #[inline(always)]
 fn copy_finite(from: &[f64], out: &mut [f64]) -> Option<usize> {
-    let mut first = None;
-    for (i, (slot, &x)) in out.iter_mut().zip(from).enumerate() {
+    let mut finite = true;
+    for (slot, &x) in out.iter_mut().zip(from) {
         *slot = x;
-        if !finite_bits(x) && first.is_none() {
-            first = Some(i);
-        }
+        finite &= finite_bits(x);
     }
-    first
+    if finite {
+        return None;
+    }
+    first_not_finite(out)
+}
+
+#[cold]
+#[inline(never)]
+fn first_not_finite(values: &[f64]) -> Option<usize> {
+    values.iter().position(|&x| !finite_bits(x))
 }
