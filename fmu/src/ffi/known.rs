@@ -213,7 +213,8 @@ mod tests {
             assert!(<AnyModel as Known>::copy_indicators(&by_vtable, &mut through, allowed.1), "{id}");
             let answered = <HillFrictionInertia as Known>::copy_indicators(&in_place, &mut copied, allowed.1);
             assert_eq!(answered, known, "{id}: {indicators} indicators");
-            // Nor as many as the known model has: the general path refuses.
+            // Another model's are left to the general path even when asked
+            // for as many as the known model has (2).
             let mut as_known = [0.0; 2];
             let as_many = <HillFrictionInertia as Known>::copy_indicators(&in_place, &mut as_known, allowed.1);
             assert_eq!(as_many, known, "{id}: 2 indicators asked");
