@@ -77,7 +77,13 @@ fn main() -> ExitCode {
                 (None, _) => Ok(FuzzBudget::Seconds(60)),
             };
             match budget {
-                Ok(budget) if jobs >= 1 => fuzz(budget, jobs).map(|_| ()),
+                Ok(budget) if jobs >= 1 => fuzz(budget, jobs).and_then(|findings| {
+                    if findings.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(findings.join("\n"))
+                    }
+                }),
                 _ => Err(usage.into()),
             }
         }
@@ -145,9 +151,10 @@ enum FuzzBudget {
 
 /// Build the libFuzzer targets with coverage instrumentation (stable flags:
 /// sancov without a sanitizer) and run each for the budget (FMI 2.0's
-/// functions, then FMI 3.0's); true when they found nothing. The corpora
-/// live in `target/fuzz-corpus` and `target/fuzz-corpus-fmi3`.
-fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<bool> {
+/// functions, then FMI 3.0's); what they found, one line each (none: all
+/// clean). The corpora live in `target/fuzz-corpus` and
+/// `target/fuzz-corpus-fmi3`.
+fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<Vec<String>> {
     let dir = root().join("tests/fuzz");
     let target_dir = root().join("target/fuzz");
     let flags = [
@@ -169,7 +176,7 @@ fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<bool> {
         FuzzBudget::Seconds(seconds) => format!("{seconds} s"),
         FuzzBudget::Runs(runs) => format!("{runs} executions"),
     } + &if jobs > 1 { format!(" in {jobs} jobs") } else { String::new() };
-    let mut all_ok = true;
+    let mut findings = Vec::new();
     // FMI 2.0's functions and FMI 3.0's, each target with its own corpus.
     for (target, corpus, standard) in
         [("call_sequences", "fuzz-corpus", "fmi2"), ("fmi3_call_sequences", "fuzz-corpus-fmi3", "fmi3")]
@@ -178,7 +185,7 @@ fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<bool> {
         std::fs::create_dir_all(&corpus).map_err(|e| e.to_string())?;
         let binary = target_dir.join("x86_64-unknown-linux-gnu/release").join(target);
         let before = fuzz_artifacts()?;
-        let status = Command::new(&binary)
+        let mut child = Command::new(&binary)
             .arg(&corpus)
             .arg(match budget {
                 FuzzBudget::Seconds(seconds) => format!("-max_total_time={seconds}"),
@@ -196,8 +203,13 @@ fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<bool> {
             // another job is not a hang); a crash still stops the run.
             .args(if jobs > 1 { vec![format!("-fork={jobs}")] } else { vec![] })
             .arg(format!("-artifact_prefix={}/", root().join("target").display()))
-            .status()
+            .stderr(std::process::Stdio::piped())
+            .spawn()
             .map_err(|e| format!("cannot run the fuzz target {target}: {e}"))?;
+        // Echoed as it comes; what a finding says of itself is kept, to be
+        // said again where a log's last lines show it.
+        let what_it_said = finding_lines(child.stderr.take().expect("piped"))?;
+        let status = child.wait().map_err(|e| e.to_string())?;
         let found: Vec<_> = fuzz_artifacts()?.into_iter().filter(|a| !before.contains(a)).collect();
         let ok = status.success() || (!found.is_empty() && found.iter().all(|a| timeout_not_reproduced(&binary, a)));
         println!(
@@ -210,9 +222,44 @@ fn fuzz(budget: FuzzBudget, jobs: u32) -> Result<bool> {
                 "FOUND A PROBLEM (the input is printed above in hex, and kept as target/<kind>-<sha1>)"
             }
         );
-        all_ok &= ok;
+        if !ok {
+            let names: Vec<_> = found.iter().filter_map(|a| a.file_name()).map(|n| n.to_string_lossy()).collect();
+            findings.push(format!(
+                "fuzz {standard}*: {status}; input {}; it said: {}",
+                if names.is_empty() { "none written".into() } else { names.join(", ") },
+                if what_it_said.is_empty() { "nothing of its finding".into() } else { what_it_said.join(" | ") }
+            ));
+        }
     }
-    Ok(all_ok)
+    Ok(findings)
+}
+
+/// Echo a fuzz target's standard error line by line, and keep what a
+/// finding says of itself: a panic's place and message (to the backtrace),
+/// libFuzzer's error and summary lines.
+fn finding_lines(stderr: impl std::io::Read) -> Result<Vec<String>> {
+    use std::io::BufRead;
+    let mut reader = std::io::BufReader::new(stderr);
+    let (mut kept, mut in_panic, mut raw) = (Vec::new(), false, Vec::new());
+    loop {
+        raw.clear();
+        if reader.read_until(b'\n', &mut raw).map_err(|e| e.to_string())? == 0 {
+            return Ok(kept);
+        }
+        let line = String::from_utf8_lossy(&raw);
+        let line = line.trim_end();
+        eprintln!("{line}");
+        if line.contains("panicked at") {
+            in_panic = true;
+        } else if line.starts_with("stack backtrace:") || line.starts_with("note: ") {
+            in_panic = false;
+        }
+        let libfuzzer =
+            line.contains("ERROR: libFuzzer") || line.starts_with("SUMMARY: libFuzzer") || line.contains("ALARM:");
+        if (in_panic || libfuzzer) && kept.len() < 12 {
+            kept.push(line.to_string());
+        }
+    }
 }
 
 /// libFuzzer's limit on one input (s). It measures the wall clock
@@ -351,7 +398,8 @@ fn test(extra: &[String]) -> Result<()> {
     // under valgrind memcheck; any invalid access or leak fails.
     // And a bounded fuzz run of the C ABI (the long runs: `cargo xtask fuzz N`).
     let memcheck_ok = !full || (status.success() && memcheck(&fmus, &env)?);
-    let fuzz_ok = !full || (status.success() && fuzz(FuzzBudget::Seconds(90), 1)?);
+    let fuzz_findings = if full && status.success() { fuzz(FuzzBudget::Seconds(90), 1)? } else { Vec::new() };
+    let fuzz_ok = !full || (status.success() && fuzz_findings.is_empty());
     // Every platform's binary run (wine, qemu) or checked (darwin64).
     let mut platforms_ok = true;
     if full && status.success() {
@@ -369,6 +417,10 @@ fn test(extra: &[String]) -> Result<()> {
         }
     }
     println!("tests: {passed} passed, {failed} failed, {ignored} skipped");
+    // Said again last: a log's tail shows what the fuzz run found.
+    for finding in &fuzz_findings {
+        println!("{finding}");
+    }
     if !full {
         println!(
             "memcheck, the fuzz run and the platform check: skipped, test arguments were given (the development \
@@ -394,7 +446,34 @@ fn test(extra: &[String]) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::timeout_not_reproduced;
+    use super::{finding_lines, timeout_not_reproduced};
+
+    /// What a finding says of itself is kept (a panic's place and message,
+    /// libFuzzer's error and summary), the backtrace and the progress not.
+    #[test]
+    fn a_finding_keeps_its_own_words() {
+        let stderr = "#396402\tREDUCE cov: 16647 ft: 57703\n\
+            thread '<unnamed>' (32219) panicked at src/call_sequences.rs:280:13:\n\
+            assertion `left == right` failed: a call changed the host's floating-point modes (op 20)\n  \
+            left: 8064\n  right: 40896\nstack backtrace:\n   0: __rustc::rust_begin_unwind\n\
+            ==32219== ERROR: libFuzzer: deadly signal\nNOTE: libFuzzer has rudimentary signal handlers.\n\
+            SUMMARY: libFuzzer: deadly signal\nstat::number_of_executed_units: 396432\n";
+        let kept = finding_lines(stderr.as_bytes()).unwrap();
+        assert_eq!(
+            kept,
+            [
+                "thread '<unnamed>' (32219) panicked at src/call_sequences.rs:280:13:",
+                "assertion `left == right` failed: a call changed the host's floating-point modes (op 20)",
+                "  left: 8064",
+                "  right: 40896",
+                "==32219== ERROR: libFuzzer: deadly signal",
+                "SUMMARY: libFuzzer: deadly signal",
+            ]
+        );
+        assert!(finding_lines("#2\tINITED cov: 7700\nDone 381384 runs in 91 second(s)\n".as_bytes())
+            .unwrap()
+            .is_empty());
+    }
 
     /// A timeout passes only if its input then runs through quickly; a crash
     /// or a timeout that fails again is a finding.
