@@ -23,9 +23,9 @@ fn mean_ns(group: &str, name: &str) -> Option<f64> {
 /// The heading of the Model Exchange evaluation-cost section.
 const MODEL_EXCHANGE_HEADING: &str = "## Model Exchange evaluation cost";
 
-/// `cargo xtask bench [call-cost | model-exchange]`: everything, or only the
-/// call-cost bench or the Model Exchange bench (its section of
-/// docs/performance.md is replaced in place).
+/// `cargo xtask bench [call-cost | model-exchange | fmi-overhead]`: everything,
+/// or only the call-cost bench, the Model Exchange bench or the FMI overhead
+/// bench (its section of docs/performance.md is replaced in place).
 pub fn bench(args: &[String]) -> Result<()> {
     if args.first().is_some_and(|a| a == "call-cost") {
         let section = call_cost_section()?;
@@ -52,11 +52,6 @@ pub fn bench(args: &[String]) -> Result<()> {
         let start = text.find(MODEL_EXCHANGE_HEADING).ok_or("the Model Exchange bench printed no section")?;
         Ok(text[start..].trim_end().to_string() + "\n")
     };
-    if args.first().is_some_and(|a| a == "model-exchange") {
-        let section = model_exchange(&env)?;
-        return splice_section(MODEL_EXCHANGE_HEADING, &section);
-    }
-    run(cargo().current_dir(root()).args(["bench", "--locked", "-p", "friction", "--bench", "step_cost"]))?;
     // An fmu-tests bench that loads the built FMUs through the fmi crate.
     let fmu_bench = |name: &str| {
         let mut bench = cargo();
@@ -70,6 +65,15 @@ pub fn bench(args: &[String]) -> Result<()> {
         }
         bench
     };
+    if args.first().is_some_and(|a| a == "fmi-overhead") {
+        run(&mut fmu_bench("fmi_overhead"))?;
+        return splice_section(FMI_OVERHEAD_HEADING, &fmi_overhead_section());
+    }
+    if args.first().is_some_and(|a| a == "model-exchange") {
+        let section = model_exchange(&env)?;
+        return splice_section(MODEL_EXCHANGE_HEADING, &section);
+    }
+    run(cargo().current_dir(root()).args(["bench", "--locked", "-p", "friction", "--bench", "step_cost"]))?;
     run(&mut fmu_bench("fmi_overhead"))?;
     // The co-simulation accuracy study; its markdown goes at the end of the page.
     let cosim = fmu_bench("cosim_accuracy").output().map_err(|e| e.to_string())?;
@@ -95,7 +99,10 @@ pub fn bench(args: &[String]) -> Result<()> {
     splice_section(MODEL_EXCHANGE_HEADING, &model_exchange(&env)?)
 }
 
-/// Replace the section under `heading` in docs/performance.md (or append it).
+/// Replace the section under `heading` in docs/performance.md (or append
+/// it): up to the next heading of any level (the sections written here have
+/// none of their own; the accuracy study's `###` headings follow the FMI
+/// overhead section's table).
 fn splice_section(heading: &str, section: &str) -> Result<()> {
     let path = root().join("docs/performance.md");
     let doc = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -103,7 +110,7 @@ fn splice_section(heading: &str, section: &str) -> Result<()> {
         None => format!("{}\n\n{section}", doc.trim_end()),
         Some(start) => {
             let after = start + heading.len();
-            let end = doc[after..].find("\n## ").map(|i| after + i + 1).unwrap_or(doc.len());
+            let end = doc[after..].find("\n#").map(|i| after + i + 1).unwrap_or(doc.len());
             format!("{}{section}{}{}", &doc[..start], if end < doc.len() { "\n" } else { "" }, &doc[end..])
         }
     };
@@ -124,6 +131,60 @@ fn splice_call_cost(section: &str) -> Result<()> {
     std::fs::write(&path, call_cost::splice(&doc, section)).map_err(|e| format!("{}: {e}", path.display()))?;
     println!("wrote the call-cost section of docs/performance.md");
     Ok(())
+}
+
+/// The heading of the FMI overhead section.
+const FMI_OVERHEAD_HEADING: &str = "## FMI overhead";
+
+/// The FMI overhead section, from the estimates of `tests/benches/fmi_overhead.rs`
+/// (and the earlier build it was given, `FMI_OVERHEAD_BEFORE`).
+fn fmi_overhead_section() -> String {
+    let mut doc = String::new();
+    let core = mean_ns("hill", "core_step_and_read").unwrap_or(f64::NAN);
+    let before = match std::env::var_os("FMI_OVERHEAD_BEFORE") {
+        Some(path) => {
+            format!(" In this run \"before\" is `{}` (`FMI_OVERHEAD_BEFORE`).", std::path::Path::new(&path).display())
+        }
+        None => " In this run no earlier build was given.".into(),
+    };
+    let _ = write!(
+        doc,
+        "{FMI_OVERHEAD_HEADING}\n\nHillFrictionInertia, one internal substep per communication step: `fmi2SetReal` (input) + \
+         `fmi2DoStep` + `fmi2GetReal`, and FMI 3.0's `fmi3SetFloat64` + `fmi3DoStep` + `fmi3GetFloat64`, through the \
+         exported functions of the model's built binary (dlopen), in a host in IEEE 754's default environment and in \
+         one that flushes subnormals (FTZ + DAZ set around each timed block), against the core step and read, same \
+         run (`tests/benches/fmi_overhead.rs`; this section alone: `cargo xtask bench fmi-overhead`). Rows \"before\" \
+         are an earlier build's binary (`FMI_OVERHEAD_BEFORE=<its library>`: the model's own, or from before issue 40 \
+         the library of every model), timed in the same run, one bench after another (criterion runs them in \
+         turn, not interleaved: a few per cent between two rows can be the machine's drift).{before}\n\n\
+         | path | host | ns per step | overhead over the core (ns) | / FMI 2.0, same build and host |\n|---|---|---|---|---|\n\
+         | core step + read | - | {core:.2} | - | - |\n"
+    );
+    for host in ["default", "flushing"] {
+        for suffix in ["", "_before"] {
+            let fmi2_name = if host == "default" && suffix.is_empty() {
+                "fmi_do_step_and_get_real".to_string()
+            } else {
+                format!("fmi2_{host}{suffix}")
+            };
+            let Some(fmi2) = mean_ns("hill", &fmi2_name) else { continue };
+            let build = if suffix.is_empty() { "" } else { " (before)" };
+            let _ = writeln!(
+                doc,
+                "| FMI 2.0 setReal + doStep + getReal{build} | {host} | {fmi2:.2} | {:.2} | 1.00 |",
+                fmi2 - core
+            );
+            if let Some(fmi3) = mean_ns("hill", &format!("fmi3_{host}{suffix}")) {
+                let _ = writeln!(
+                    doc,
+                    "| FMI 3.0 setFloat64 + doStep + getFloat64{build} | {host} | {fmi3:.2} | {:.2} | {:.2} |",
+                    fmi3 - core,
+                    fmi3 / fmi2
+                );
+            }
+        }
+    }
+    doc
 }
 
 /// docs/performance.md from the criterion estimates and the study's output.
@@ -169,43 +230,7 @@ pub fn write_doc(study: &str) -> Result<()> {
     if let (Some(h), Some(c)) = (mean_ns("antenna", "hill"), mean_ns("antenna", "conventional")) {
         let _ = writeln!(doc, "\nAntenna servo, Hill / conventional cost per step: {:.2}.", h / c);
     }
-    let core = mean_ns("hill", "core_step_and_read").unwrap_or(f64::NAN);
-    let _ = write!(
-        doc,
-        "\n## FMI overhead\n\nHillFrictionInertia, one internal substep per communication step: `fmi2SetReal` (input) + \
-         `fmi2DoStep` + `fmi2GetReal`, and FMI 3.0's `fmi3SetFloat64` + `fmi3DoStep` + `fmi3GetFloat64`, through the \
-         exported functions of the model's built binary (dlopen), in a host in IEEE 754's default environment and in \
-         one that flushes subnormals (FTZ + DAZ set around each timed block), against the core step and read, same \
-         run (`tests/benches/fmi_overhead.rs`). Rows \"before\" are an earlier build's binary \
-         (`FMI_OVERHEAD_BEFORE=<its library> cargo xtask bench`: the model's own, or from before issue 40 the \
-         library of every model), timed in the same run.\n\n\
-         | path | host | ns per step | overhead over the core (ns) | / FMI 2.0, same build and host |\n|---|---|---|---|---|\n\
-         | core step + read | - | {core:.2} | - | - |\n"
-    );
-    for host in ["default", "flushing"] {
-        for suffix in ["", "_before"] {
-            let fmi2_name = if host == "default" && suffix.is_empty() {
-                "fmi_do_step_and_get_real".to_string()
-            } else {
-                format!("fmi2_{host}{suffix}")
-            };
-            let Some(fmi2) = mean_ns("hill", &fmi2_name) else { continue };
-            let build = if suffix.is_empty() { "" } else { " (before)" };
-            let _ = writeln!(
-                doc,
-                "| FMI 2.0 setReal + doStep + getReal{build} | {host} | {fmi2:.2} | {:.2} | 1.00 |",
-                fmi2 - core
-            );
-            if let Some(fmi3) = mean_ns("hill", &format!("fmi3_{host}{suffix}")) {
-                let _ = writeln!(
-                    doc,
-                    "| FMI 3.0 setFloat64 + doStep + getFloat64{build} | {host} | {fmi3:.2} | {:.2} | {:.2} |",
-                    fmi3 - core,
-                    fmi3 / fmi2
-                );
-            }
-        }
-    }
+    doc.push_str(&fmi_overhead_section());
     doc.push('\n');
     let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for line in study.lines() {

@@ -18,9 +18,10 @@
 //! - `cargo xtask fuzz [SECONDS | --runs N] [--jobs J]` — the libFuzzer target
 //!   alone (default 60 s; `--runs N`: N executions, however long they take;
 //!   `--jobs J`: J processes in libFuzzer's fork mode).
-//! - `cargo xtask bench [call-cost | model-exchange]` — benches; writes
-//!   docs/performance.md and its plot (`call-cost`: only the FMI call cost
-//!   against a C FMU; `model-exchange`: only the Model Exchange evaluation cost).
+//! - `cargo xtask bench [call-cost | model-exchange | fmi-overhead]` — benches;
+//!   writes docs/performance.md and its plot (`call-cost`: only the FMI call
+//!   cost against a C FMU; `model-exchange`: only the Model Exchange evaluation
+//!   cost; `fmi-overhead`: only FMI 2.0's and FMI 3.0's set + step + get).
 //! - `cargo xtask plots` — run every scenario in-process and render its
 //!   figure into `docs/figures/<figure>.png` (`packaging::plots`).
 
@@ -88,7 +89,7 @@ fn main() -> ExitCode {
             }
         }
         _ => {
-            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | hostile-host | fuzz [seconds | --runs N] [--jobs J] | bench [call-cost | model-exchange] | plots>"
+            Err("usage: cargo xtask <fmu [--host] | docs | test [cargo test args] | platform-check | hostile-host | fuzz [seconds | --runs N] [--jobs J] | bench [call-cost | model-exchange | fmi-overhead] | plots>"
                 .into())
         }
     };
