@@ -141,11 +141,11 @@ const FMI_OVERHEAD_HEADING: &str = "## FMI overhead";
 fn fmi_overhead_section() -> String {
     let mut doc = String::new();
     let core = mean_ns("hill", "core_step_and_read").unwrap_or(f64::NAN);
-    let before = match std::env::var_os("FMI_OVERHEAD_BEFORE") {
-        Some(path) => {
-            format!(" In this run \"before\" is `{}` (`FMI_OVERHEAD_BEFORE`).", std::path::Path::new(&path).display())
-        }
-        None => " In this run no earlier build was given.".into(),
+    // What the earlier build is: `BEFORE_LABEL` (a commit, say), else its path.
+    let before = match (std::env::var("BEFORE_LABEL"), std::env::var_os("FMI_OVERHEAD_BEFORE")) {
+        (_, None) => " In this run no earlier build was given.".into(),
+        (Ok(label), Some(_)) => format!(" In this run \"before\" is {label}."),
+        (Err(_), Some(path)) => format!(" In this run \"before\" is `{}`.", std::path::Path::new(&path).display()),
     };
     let _ = write!(
         doc,
