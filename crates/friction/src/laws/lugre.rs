@@ -139,7 +139,9 @@ impl RigidBodyFriction for LuGre {
             + self.bristle_damping * self.deflection.abs() / inertia;
         let mut span = reach.max(f64::MIN_POSITIVE) + rate.abs() * f64::EPSILON;
         let (mut lo, mut hi) = (rate - span, rate + span);
-        while f(lo) > 0.0 || f(hi) < 0.0 {
+        // Widened at most to the whole line: an infinite span has no root to
+        // find (a step that overflows), and the step ends non-finite.
+        while (f(lo) > 0.0 || f(hi) < 0.0) && span.is_finite() {
             span *= 2.0;
             (lo, hi) = (rate - span, rate + span);
         }
@@ -148,7 +150,11 @@ impl RigidBodyFriction for LuGre {
         // halvings.
         loop {
             let mid = 0.5 * (lo + hi);
-            if mid <= lo || mid >= hi || hi - lo <= f64::EPSILON * lo.abs().max(hi.abs()) + 1e-18 {
+            // Written so that a NaN (a state or an input that is not finite,
+            // or a bracket that overflowed) ends the search too: the step
+            // then ends non-finite, and the caller refuses it, instead of
+            // halving a NaN forever.
+            if !(mid > lo && mid < hi) || hi - lo <= f64::EPSILON * lo.abs().max(hi.abs()) + 1e-18 {
                 break;
             }
             if f(mid) > 0.0 {
@@ -174,6 +180,30 @@ impl RigidBodyFriction for LuGre {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A step whose numbers overflow (an inertia of 1.1e-312 kg.m2, the
+    /// value the fuzz target found; any J > 0 is accepted) ends, non-finite,
+    /// and so does the step after it from that state: before, the second
+    /// halved a NaN bracket forever inside one `DoStep`.
+    #[test]
+    fn a_step_that_overflows_ends_and_says_so() {
+        let mut law = LuGre::paper();
+        let inertia = 1.12873630621e-312;
+        let first = law.advance(0.0, 0.0, inertia, 3.0278183043882564e-144);
+        assert!(first.rate.is_finite(), "a step this short still holds: {first:?}");
+        let second = law.advance(0.0, first.rate, inertia, 1e-3);
+        assert!(!second.rate.is_finite() || !law.deflection.is_finite(), "{second:?}, z = {}", law.deflection);
+        let third = law.advance(0.0, second.rate, inertia, 1e-3);
+        assert!(!third.rate.is_finite(), "{third:?}");
+        // From a state that is not finite, whatever the inertia: the step
+        // ends, and what it leaves is not finite either (the FMU checks
+        // every Real variable, `z` among them, and refuses the step).
+        let mut law = LuGre { deflection: f64::NAN, ..LuGre::paper() };
+        let ended = law.advance(0.5, 0.0, 1.0, 1e-3);
+        assert!(!ended.rate.is_finite() || !law.deflection.is_finite(), "{ended:?}");
+        let mut law = LuGre::paper();
+        assert!(!law.advance(0.5, f64::NEG_INFINITY, 1.0, 1e-3).rate.is_finite());
+    }
 
     /// Eq. (7): at a constant rate the friction settles on the Stribeck
     /// curve g(w)*sign(w) + sigma2*w, from either side (checked on the
